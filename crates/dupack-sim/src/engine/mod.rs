@@ -1,0 +1,2 @@
+//! The discrete-event engine: event queue, random streams, the world loop.
+pub mod sim;

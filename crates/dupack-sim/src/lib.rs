@@ -1,0 +1,20 @@
+//! dupack-sim: a deterministic discrete-event simulator for TCP loss recovery
+//! over lossy and wireless links.
+//!
+//! Layers: [`engine`] (time-ordered events, seeded random streams), [`net`]
+//! (packets, links, queues, error models, routing), [`tcp`] (sans-IO sender
+//! and receiver state machines with pluggable policies), [`metrics`] and
+//! [`scenario`] (the validated input model). [`run`] ties them together.
+#![deny(unsafe_code)]
+
+pub mod engine;
+pub mod metrics;
+pub mod net;
+pub mod scenario;
+pub mod tcp;
+pub mod time;
+
+pub use metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
+pub use scenario::model::Scenario;
+pub use scenario::{parse_scenario, ScenarioError};
+pub use engine::sim::{run, RunError};

@@ -1,0 +1,2 @@
+//! Per-flow, per-link and per-run measurements.
+pub mod result;

@@ -1,0 +1,83 @@
+//! What a run reports: per flow, per link (one row per direction), per run.
+//!
+//! These structs serialise to JSON for the Python front, which turns
+//! `flows` and `links` into DataFrames. Field names are column names: keep
+//! them stable and document new ones in `docs/results.md`.
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RunResult {
+    pub scenario: String,
+    pub seed: u64,
+    pub flows: Vec<FlowResult>,
+    pub links: Vec<LinkResult>,
+    pub run: RunInfo,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct FlowResult {
+    pub flow: String,
+    pub variant: String,
+    pub src: String,
+    pub dst: String,
+    /// Bytes the application asked to send (`null` = unlimited).
+    pub app_bytes: Option<u64>,
+    /// Bytes delivered in order to the receiving application.
+    pub bytes_delivered: u64,
+    /// `bytes_delivered · 8 / (end − start)` in kbit/s, where end is the
+    /// completion time for finished transfers and the run end otherwise.
+    pub goodput_kbps: f64,
+    pub start_s: f64,
+    /// Seconds from start to the last byte's delivery; `null` if unfinished.
+    pub completion_time_s: Option<f64>,
+    /// Data segments transmitted, retransmissions included.
+    pub segments_sent: u64,
+    pub retransmitted_segments: u64,
+    pub fast_retransmits: u64,
+    /// RTO expiries (each backoff counts).
+    pub timeouts: u64,
+    /// Timeout episodes: runs of consecutive expiries without an ACK of new data between.
+    pub timeout_episodes: u64,
+    /// N_dup(i) (efr §6.1): for each expiry, how many dupacks had arrived for
+    /// the lost segment; indices 0, 1, 2, ≥3.
+    pub ndup_at_timeout: [u64; 4],
+    pub acks_received: u64,
+    pub dupacks_received: u64,
+    /// Data or ACK packets of this flow lost to error models.
+    pub drops_error: u64,
+    /// Data or ACK packets of this flow dropped by full queues.
+    pub drops_queue: u64,
+    pub final_cwnd: u64,
+    pub final_ssthresh: u64,
+    /// Smoothed RTT at the end, in seconds (`null` without a sample).
+    pub srtt_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LinkResult {
+    pub link: String,
+    /// "fwd" (a→b) or "rev" (b→a).
+    pub direction: String,
+    pub from: String,
+    pub to: String,
+    pub rate_bps: u64,
+    pub packets_sent: u64,
+    pub bytes_sent: u64,
+    /// Busy time / run time.
+    pub utilisation: f64,
+    pub drops_error: u64,
+    pub drops_queue: u64,
+    pub max_queue_packets: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RunInfo {
+    /// Simulated seconds at the end of the run.
+    pub sim_time_s: f64,
+    /// "time_limit" or "all_done".
+    pub end_reason: String,
+    pub events: u64,
+    /// Host wall-clock seconds the run took (the only non-deterministic field).
+    pub wall_time_s: f64,
+}

@@ -1,0 +1,2 @@
+//! Network elements: packets, links, queues, error models, routing.
+pub mod packet;

@@ -1,0 +1,235 @@
+//! The validated scenario: what the simulator consumes.
+//!
+//! Everything here has already been checked by [`super::parse`]: names are
+//! unique and resolved, numbers are in range, units are converted to
+//! integers (bits/s, bytes, nanoseconds). Topology builders (dumbbell, chain)
+//! have been expanded into explicit nodes and links, so the engine sees one
+//! shape only.
+
+use crate::time::SimDuration;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Free-text name (`name` key), for reports.
+    pub name: String,
+    /// `run.duration`: the run stops at this simulated time at the latest.
+    pub duration: SimDuration,
+    /// `run.seed`: default seed; `dupack run --seed` overrides it.
+    pub seed: u64,
+    /// `run.stop_when_done`: stop as soon as every finite transfer completed.
+    pub stop_when_done: bool,
+    pub nodes: Vec<NodeSpec>,
+    pub links: Vec<LinkSpec>,
+    pub flows: Vec<FlowSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    pub name: String,
+    pub kind: NodeKind,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Terminates flows.
+    Host,
+    /// Forwards only.
+    Router,
+}
+
+/// A full-duplex point-to-point link between nodes `a` and `b` (indices into
+/// `Scenario::nodes`). "fwd" is the direction a→b, "rev" is b→a.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec {
+    pub name: String,
+    pub a: usize,
+    pub b: usize,
+    pub rate_bps: u64,
+    pub delay: SimDuration,
+    /// Queue discipline at each end (the a-side queue feeds fwd, the b-side rev).
+    pub queue: QueueSpec,
+    pub fwd_error: ErrorSpec,
+    pub rev_error: ErrorSpec,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueueSpec {
+    DropTail { limit: QueueLimit },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum QueueLimit {
+    Packets(u32),
+    Bytes(u64),
+}
+
+/// Which packets an error model may drop.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PacketSelector {
+    Data,
+    Acks,
+    All,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorSpec {
+    pub model: ErrorModelSpec,
+    pub applies_to: PacketSelector,
+}
+
+impl ErrorSpec {
+    pub fn none() -> Self {
+        ErrorSpec { model: ErrorModelSpec::None, applies_to: PacketSelector::All }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ErrorModelSpec {
+    None,
+    /// Each selected packet is lost independently with probability `p`.
+    Bernoulli { p: f64 },
+    /// Independent bit errors: a packet of `s` bytes is lost with
+    /// probability 1 − (1 − ber)^(8·s).
+    Ber { ber: f64 },
+    /// Deterministic: drop the k-th selected packets (1-based) of flow `flow`
+    /// (index into `Scenario::flows`) that cross this direction, counting
+    /// retransmissions. For packet-exact tests.
+    DropList { flow: usize, packets: Vec<u64> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowSpec {
+    pub name: String,
+    /// Index of the sending host.
+    pub src: usize,
+    /// Index of the receiving host.
+    pub dst: usize,
+    /// Variant string as written (`"reno"`, `"newreno+efr"`); parsed by
+    /// `tcp::variant` and already checked to be valid.
+    pub variant: String,
+    /// Bytes to transfer; `None` = unlimited (greedy source).
+    pub bytes: Option<u64>,
+    pub start: SimDuration,
+    pub tcp: TcpConfig,
+    pub receiver: ReceiverConfig,
+}
+
+/// Sender parameters (`[tcp]`, overridable per flow).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    /// Maximum segment size: payload bytes per full segment.
+    pub mss: u32,
+    /// Initial congestion window in segments (RFC 5681 §3.1 IW; papers use 1).
+    pub initial_window: u32,
+    /// Initial `ssthresh` in bytes; `u64::MAX` = "arbitrarily high" (RFC 5681 §3.1).
+    pub initial_ssthresh: u64,
+    /// Upper bound on `cwnd` in bytes (`u64::MAX` = none).
+    pub max_cwnd: u64,
+    /// Duplicate-ACK threshold for fast retransmit (RFC 5681 §3.2: 3).
+    pub dupthresh: u32,
+    /// Send and echo the timestamp option and take RTT samples from it (RFC 7323).
+    pub timestamps: bool,
+    pub rto: RtoConfig,
+    /// Reno: refuse a second fast retransmit until every byte outstanding at
+    /// the first one is acknowledged (ns-2 `bug_fix_`; RFC 6582 §4.1 applied to Reno).
+    pub reno_avoid_multiple_fr: bool,
+    /// NewReno: window on leaving recovery (RFC 6582 §3.2 step 3).
+    pub newreno_full_ack: FullAckRule,
+    /// NewReno: reset the RTO on the first partial ACK only ("Impatient",
+    /// RFC 6582 §3.2 step 5 / §4) or on every one ("Slow-but-Steady").
+    pub newreno_rto_reset: PartialAckRtoReset,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FullAckRule {
+    /// `cwnd = min(ssthresh, FlightSize + MSS)` (RFC 6582 §3.2 step 3 option 1; unfairness §III).
+    FlightSize,
+    /// `cwnd = ssthresh` (option 2).
+    Ssthresh,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PartialAckRtoReset {
+    First,
+    Every,
+}
+
+/// Retransmission timer (`[tcp.rto]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RtoConfig {
+    pub mode: RtoMode,
+    /// RTO before the first RTT sample (RFC 6298 §2.1: 1 s).
+    pub initial: SimDuration,
+    /// Lower bound (RFC 6298 §2.4: 1 s; Linux 200 ms).
+    pub min: SimDuration,
+    /// Upper bound (RFC 6298 §2.5: at least 60 s; BSD 64 s).
+    pub max: SimDuration,
+    /// Largest backoff exponent: RTO × 2^k with k ≤ this (BSD: 6, i.e. ×64).
+    pub max_backoff_shift: u32,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RtoMode {
+    /// RFC 6298 with clock granularity `granularity` (the G of §2.2–2.3).
+    Fine { granularity: SimDuration },
+    /// BSD slow timer (efr §2.1, FreeBSD 2.2): RTT measured in whole ticks,
+    /// the timer fires on tick boundaries of a global clock of period `tick`.
+    Coarse { tick: SimDuration },
+}
+
+/// Receiver parameters (`[receiver]`, overridable per flow).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReceiverConfig {
+    /// Receive buffer = advertised window in bytes (the application reads
+    /// in-order data at once, so the advertised window stays at this value).
+    pub window: u64,
+    pub ack: AckMode,
+    /// Generate SACK blocks (RFC 2018). Resolved from "auto" by the variant.
+    pub sack: bool,
+    /// At most this many SACK blocks per ACK (1..=4; 3 with timestamps).
+    pub max_sack_blocks: u32,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AckMode {
+    /// ACK every segment.
+    Every,
+    /// Delayed ACK (RFC 1122 §4.2.3.2, RFC 5681 §4.2): ACK every `every`
+    /// full-sized segments or after `timeout`, whichever comes first.
+    Delayed { timeout: SimDuration, every: u32 },
+}
+
+impl Default for RtoConfig {
+    fn default() -> Self {
+        RtoConfig {
+            mode: RtoMode::Fine { granularity: SimDuration::from_millis(1) },
+            initial: SimDuration::from_secs(1),
+            min: SimDuration::from_secs(1),
+            max: SimDuration::from_secs(60),
+            max_backoff_shift: 6,
+        }
+    }
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            mss: 1460,
+            initial_window: 1,
+            initial_ssthresh: u64::MAX,
+            max_cwnd: u64::MAX,
+            dupthresh: 3,
+            timestamps: false,
+            rto: RtoConfig::default(),
+            reno_avoid_multiple_fr: true,
+            newreno_full_ack: FullAckRule::FlightSize,
+            newreno_rto_reset: PartialAckRtoReset::First,
+        }
+    }
+}
+
+impl Default for ReceiverConfig {
+    fn default() -> Self {
+        ReceiverConfig { window: 64 * 1024, ack: AckMode::Every, sack: false, max_sack_blocks: 3 }
+    }
+}

@@ -1,0 +1,117 @@
+//! Variant names: `"reno"`, `"newreno"`, `"sack"`, later `"newreno+efr"`.
+//!
+//! A variant is a base loss-recovery algorithm plus zero or more `+ext`
+//! extensions. The grammar is `base ("+" ext)*`, lower case, no spaces.
+//! Extensions are parsed here so that a scenario naming one that does not
+//! exist yet fails validation with the list of what does.
+
+use std::fmt;
+
+/// The base loss-recovery algorithm.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// Fast retransmit, then slow start from one segment (Jacobson 1988).
+    Tahoe,
+    /// RFC 5681 fast retransmit / fast recovery.
+    Reno,
+    /// RFC 6582 NewReno: partial ACKs keep recovery going.
+    NewReno,
+    /// Fall & Floyd 1996 SACK: `pipe` and the retransmission list ("SACK" of unfairness §IV).
+    Sack,
+}
+
+impl Base {
+    pub const ALL: [(&'static str, Base); 4] =
+        [("tahoe", Base::Tahoe), ("reno", Base::Reno), ("newreno", Base::NewReno), ("sack", Base::Sack)];
+    pub fn name(self) -> &'static str {
+        Base::ALL.iter().find(|(_, b)| *b == self).map(|(n, _)| *n).unwrap_or("?")
+    }
+}
+
+/// Extensions composed onto a base. None exists yet; the grammar is ready.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ext {}
+
+impl Ext {
+    pub const ALL: [(&'static str, Ext); 0] = [];
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantSpec {
+    pub base: Base,
+    pub exts: Vec<Ext>,
+}
+
+impl VariantSpec {
+    /// Does the sender need SACK blocks from the receiver?
+    pub fn uses_sack(&self) -> bool {
+        matches!(self.base, Base::Sack)
+    }
+}
+
+impl fmt::Display for VariantSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.base.name())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantError(pub String);
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn names<T>(table: &[(&'static str, T)]) -> String {
+    table.iter().map(|(n, _)| format!("'{n}'")).collect::<Vec<_>>().join(", ")
+}
+
+/// Parse `base(+ext)*`.
+pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
+    let mut words = s.split('+');
+    let head = words.next().unwrap_or("");
+    let base = Base::ALL.iter().find(|(n, _)| *n == head).map(|(_, b)| *b).ok_or_else(|| {
+        VariantError(format!("unknown TCP variant '{head}'; the base must be one of {}", names(&Base::ALL)))
+    })?;
+    let mut exts = Vec::new();
+    for w in words {
+        let ext = Ext::ALL.iter().find(|(n, _)| *n == w).map(|(_, e)| *e);
+        match ext {
+            Some(e) => exts.push(e),
+            None if Ext::ALL.is_empty() => {
+                return Err(VariantError(format!(
+                    "unknown extension '+{w}' in variant '{s}'; no extensions are available in this version"
+                )))
+            }
+            None => {
+                return Err(VariantError(format!(
+                    "unknown extension '+{w}' in variant '{s}'; extensions are {}",
+                    names(&Ext::ALL)
+                )))
+            }
+        }
+    }
+    Ok(VariantSpec { base, exts })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn parses_every_base() {
+        for (n, b) in Base::ALL {
+            assert_eq!(parse_variant(n).unwrap().base, b);
+        }
+    }
+    #[test]
+    fn rejects_unknown_names_with_the_allowed_list() {
+        let e = parse_variant("vegas").unwrap_err().0;
+        assert!(e.contains("'vegas'") && e.contains("'newreno'"), "{e}");
+        let e = parse_variant("reno+efr").unwrap_err().0;
+        assert!(e.contains("'+efr'"), "{e}");
+        assert!(parse_variant("").is_err());
+        assert!(parse_variant("Reno").is_err());
+    }
+}

@@ -1,0 +1,157 @@
+//! Simulated time: integer nanoseconds, never floating point.
+//!
+//! Every instant is a [`SimTime`] and every span a [`SimDuration`], both `u64`
+//! nanoseconds. Floating point appears only when a result is *reported*
+//! (seconds, kbit/s), never in the simulation itself, so two machines compute
+//! the same event order bit for bit.
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Sub};
+
+/// An instant of simulated time, in nanoseconds since the start of the run.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct SimTime(pub u64);
+
+/// A span of simulated time, in nanoseconds.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct SimDuration(pub u64);
+
+pub const NANOS_PER_SEC: u64 = 1_000_000_000;
+
+impl SimTime {
+    pub const ZERO: SimTime = SimTime(0);
+    pub const MAX: SimTime = SimTime(u64::MAX);
+    pub fn as_nanos(self) -> u64 {
+        self.0
+    }
+    /// Seconds, for reporting only.
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / NANOS_PER_SEC as f64
+    }
+    /// `self - earlier`, or zero if `earlier` is later.
+    pub fn saturating_since(self, earlier: SimTime) -> SimDuration {
+        SimDuration(self.0.saturating_sub(earlier.0))
+    }
+}
+
+impl SimDuration {
+    pub const ZERO: SimDuration = SimDuration(0);
+    pub const MAX: SimDuration = SimDuration(u64::MAX);
+    pub const fn from_nanos(n: u64) -> Self {
+        SimDuration(n)
+    }
+    pub const fn from_micros(us: u64) -> Self {
+        SimDuration(us * 1_000)
+    }
+    pub const fn from_millis(ms: u64) -> Self {
+        SimDuration(ms * 1_000_000)
+    }
+    pub const fn from_secs(s: u64) -> Self {
+        SimDuration(s * NANOS_PER_SEC)
+    }
+    pub fn as_nanos(self) -> u64 {
+        self.0
+    }
+    /// Seconds, for reporting only.
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / NANOS_PER_SEC as f64
+    }
+    pub fn saturating_mul(self, k: u64) -> Self {
+        SimDuration(self.0.saturating_mul(k))
+    }
+}
+
+/// Shorthand constructors used throughout tests: `ms(100)`, `us(5)`, `secs(1)`.
+pub const fn ms(v: u64) -> SimDuration {
+    SimDuration::from_millis(v)
+}
+pub const fn us(v: u64) -> SimDuration {
+    SimDuration::from_micros(v)
+}
+pub const fn secs(v: u64) -> SimDuration {
+    SimDuration::from_secs(v)
+}
+/// The instant `v` milliseconds after the start.
+pub const fn at_ms(v: u64) -> SimTime {
+    SimTime(v * 1_000_000)
+}
+
+impl Add<SimDuration> for SimTime {
+    type Output = SimTime;
+    fn add(self, d: SimDuration) -> SimTime {
+        SimTime(self.0.saturating_add(d.0))
+    }
+}
+impl AddAssign<SimDuration> for SimTime {
+    fn add_assign(&mut self, d: SimDuration) {
+        self.0 = self.0.saturating_add(d.0);
+    }
+}
+impl Sub<SimTime> for SimTime {
+    type Output = SimDuration;
+    /// Panics in debug builds if `rhs` is later: use `saturating_since` when that can happen.
+    fn sub(self, rhs: SimTime) -> SimDuration {
+        debug_assert!(self.0 >= rhs.0, "time went backwards");
+        SimDuration(self.0.wrapping_sub(rhs.0))
+    }
+}
+impl Add for SimDuration {
+    type Output = SimDuration;
+    fn add(self, d: SimDuration) -> SimDuration {
+        SimDuration(self.0.saturating_add(d.0))
+    }
+}
+impl Sub for SimDuration {
+    type Output = SimDuration;
+    fn sub(self, d: SimDuration) -> SimDuration {
+        SimDuration(self.0.saturating_sub(d.0))
+    }
+}
+
+fn fmt_ns(ns: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    if ns % 1_000_000 == 0 {
+        write!(f, "{}ms", ns / 1_000_000)
+    } else if ns % 1_000 == 0 {
+        write!(f, "{}us", ns / 1_000)
+    } else {
+        write!(f, "{}ns", ns)
+    }
+}
+impl fmt::Debug for SimTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("t=")?;
+        fmt_ns(self.0, f)
+    }
+}
+impl fmt::Debug for SimDuration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_ns(self.0, f)
+    }
+}
+
+/// Time to serialise `bytes` onto a link of `rate_bps` bits per second,
+/// rounded up to the next nanosecond so a link never runs faster than its rate.
+pub fn tx_time(bytes: u64, rate_bps: u64) -> SimDuration {
+    debug_assert!(rate_bps > 0);
+    let bits = bytes as u128 * 8 * NANOS_PER_SEC as u128;
+    let r = rate_bps as u128;
+    SimDuration(bits.div_ceil(r) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn tx_time_rounds_up() {
+        // 1000 B at 8 Mbps = 1 ms exactly.
+        assert_eq!(tx_time(1000, 8_000_000), ms(1));
+        // 1 B at 3 bps = 8/3 s -> rounded up to the nanosecond.
+        assert_eq!(tx_time(1, 3), SimDuration(2_666_666_667));
+    }
+    #[test]
+    fn arithmetic_saturates() {
+        assert_eq!(SimTime::MAX + ms(1), SimTime::MAX);
+        assert_eq!(at_ms(5).saturating_since(at_ms(7)), SimDuration::ZERO);
+        assert_eq!(at_ms(7) - at_ms(5), ms(2));
+    }
+}
