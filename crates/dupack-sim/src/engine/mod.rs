@@ -1,2 +1,4 @@
 //! The discrete-event engine: event queue, random streams, the world loop.
+pub mod queue;
+pub mod rng;
 pub mod sim;

@@ -2,7 +2,14 @@
 //! `on_timer` and `poll_transmit` with `now` passed in; neither touches the
 //! event queue, so both are testable packet by packet.
 
+pub mod cc;
 pub mod receiver;
+pub mod recovery;
 pub mod rto;
+pub mod scoreboard;
 pub mod segment;
+pub mod sender;
 pub mod variant;
+
+#[cfg(test)]
+mod sender_tests;

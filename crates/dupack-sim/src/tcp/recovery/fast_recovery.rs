@@ -1,0 +1,145 @@
+//! Reno fast retransmit / fast recovery (RFC 5681 §3.2) and its NewReno
+//! modification (RFC 6582 §3.2), as one policy with a partial-ACK rule.
+//!
+//! Entry (RFC 5681 §3.2 steps 2–3): on the `dupthresh`-th duplicate ACK,
+//! `ssthresh = max(FlightSize/2, 2·SMSS)`, retransmit `snd_una`,
+//! `cwnd = ssthresh + dupthresh·SMSS`; each further dupack inflates `cwnd` by
+//! one SMSS (step 4). `cwnd` holds the *inflated* value, exactly as in the
+//! RFC text and in ns-2's traces.
+//!
+//! Leaving recovery differs:
+//! - **Reno** (RFC 5681 step 6): the first ACK of new data deflates `cwnd`
+//!   to `ssthresh` and ends recovery, whether or not it covers everything
+//!   outstanding; further losses of the window need new dupacks or an RTO.
+//! - **NewReno** (RFC 6582 §3.2 steps 3–5): an ACK below `recover` is a
+//!   partial ACK — retransmit the next unacknowledged segment, deflate
+//!   `cwnd` by the bytes acked and add back one SMSS if at least one SMSS was
+//!   acked, and reset the timer on the first partial ACK only ("Impatient",
+//!   configurable); a full ACK ends recovery with
+//!   `cwnd = min(ssthresh, FlightSize + SMSS)` (option 1, also unfairness
+//!   §III) or `cwnd = ssthresh` (option 2).
+//!
+//! Choices (config fields): Reno applies the `recover` guard against a
+//! second fast retransmit in one window (`reno_avoid_multiple_fr`, default
+//! on as in ns-2); NewReno always applies it (RFC 6582 §3.2 step 2).
+
+use super::{may_enter, LossRecovery, Response, View};
+use crate::scenario::model::{FullAckRule, PartialAckRtoReset};
+use crate::tcp::cc;
+use crate::tcp::scoreboard::Scoreboard;
+
+/// What a partial ACK does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PartialAck {
+    /// Reno: any ACK of new data ends recovery.
+    EndRecovery { guard: bool },
+    /// NewReno: stay in recovery and retransmit the next hole.
+    Retransmit { full_ack: FullAckRule, rto_reset: PartialAckRtoReset },
+}
+
+#[derive(Clone, Debug)]
+pub struct FastRecovery {
+    rule: PartialAck,
+    in_recovery: bool,
+    recover: Option<u64>,
+    partial_acks: u32,
+}
+
+impl FastRecovery {
+    pub fn reno(guard: bool) -> Self {
+        Self::new(PartialAck::EndRecovery { guard })
+    }
+    pub fn newreno(full_ack: FullAckRule, rto_reset: PartialAckRtoReset) -> Self {
+        Self::new(PartialAck::Retransmit { full_ack, rto_reset })
+    }
+    fn new(rule: PartialAck) -> Self {
+        FastRecovery { rule, in_recovery: false, recover: None, partial_acks: 0 }
+    }
+    fn guarded(&self) -> bool {
+        match self.rule {
+            PartialAck::EndRecovery { guard } => guard,
+            PartialAck::Retransmit { .. } => true,
+        }
+    }
+}
+
+impl LossRecovery for FastRecovery {
+    fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    fn on_dupack(&mut self, v: &View, _sb: &mut Scoreboard) -> Response {
+        if self.in_recovery {
+            // RFC 5681 §3.2 step 4: each further dupack means a segment left the network.
+            return Response { cwnd: Some(v.cwnd + v.mss), ..Response::default() };
+        }
+        if v.dupacks != v.dupthresh || (self.guarded() && !may_enter(self.recover, v.snd_una)) {
+            return Response::default();
+        }
+        // RFC 5681 §3.2 steps 2–3; RFC 6582 §3.2 step 2 records `recover`.
+        self.in_recovery = true;
+        self.recover = Some(v.snd_max);
+        self.partial_acks = 0;
+        let ssthresh = cc::halve(v.flight_size(), v.mss);
+        Response {
+            ssthresh: Some(ssthresh),
+            cwnd: Some(ssthresh + v.dupthresh as u64 * v.mss),
+            retransmit: Some(v.snd_una),
+            fast_retransmit: true,
+            ..Response::default()
+        }
+    }
+
+    fn on_new_ack(&mut self, v: &View, acked: u64, _sb: &mut Scoreboard) -> Response {
+        if !self.in_recovery {
+            return Response { grow: true, ..Response::default() };
+        }
+        let recover = self.recover.unwrap_or(0);
+        match self.rule {
+            PartialAck::EndRecovery { .. } => {
+                // RFC 5681 §3.2 step 6: deflate.
+                self.in_recovery = false;
+                Response { cwnd: Some(v.ssthresh), ..Response::default() }
+            }
+            PartialAck::Retransmit { full_ack, .. } if v.snd_una >= recover => {
+                // RFC 6582 §3.2 step 3: full acknowledgment.
+                self.in_recovery = false;
+                let cwnd = match full_ack {
+                    FullAckRule::FlightSize => v.ssthresh.min(v.flight_size().max(v.mss) + v.mss),
+                    FullAckRule::Ssthresh => v.ssthresh,
+                };
+                Response { cwnd: Some(cwnd), ..Response::default() }
+            }
+            PartialAck::Retransmit { rto_reset, .. } => {
+                // RFC 6582 §3.2 step 5: partial acknowledgment.
+                self.partial_acks += 1;
+                let mut cwnd = v.cwnd.saturating_sub(acked);
+                if acked >= v.mss {
+                    cwnd += v.mss;
+                }
+                let restart = match rto_reset {
+                    PartialAckRtoReset::First => self.partial_acks == 1,
+                    PartialAckRtoReset::Every => true,
+                };
+                Response {
+                    cwnd: Some(cwnd.max(v.mss)),
+                    retransmit: Some(v.snd_una),
+                    restart_rto: Some(restart),
+                    ..Response::default()
+                }
+            }
+        }
+    }
+
+    fn on_timeout(&mut self, v: &View, _sb: &mut Scoreboard) {
+        // RFC 6582 §3.2 step 4 of the RTO note: after a timeout, record the
+        // highest sequence sent so that dupacks for the old window do not
+        // start a fast retransmit.
+        self.in_recovery = false;
+        self.recover = Some(v.snd_max);
+    }
+
+    fn recover(&self) -> Option<u64> {
+        self.recover
+    }
+}

@@ -1,0 +1,97 @@
+//! Loss-recovery policies: what a sender does once duplicate ACKs say a
+//! segment is lost, and how much it may send while recovering.
+//!
+//! A policy sees the sender only through a read-only [`View`] and answers
+//! with a [`Response`]; the sender core applies every response in one
+//! documented order (see `sender.rs`, "Applying a response"). Policies never
+//! hold the sender's state, so a variant is a choice of policy plus
+//! parameters, never a copy of the sender.
+
+pub mod fast_recovery;
+pub mod sack_ff96;
+pub mod tahoe;
+
+use crate::tcp::scoreboard::Scoreboard;
+
+/// What a policy may read of the sender.
+#[derive(Copy, Clone, Debug)]
+pub struct View {
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    pub snd_max: u64,
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    pub mss: u64,
+    /// Peer's advertised window.
+    pub rwnd: u64,
+    /// Duplicate ACKs received for `snd_una` so far (RFC 5681 §2 definition).
+    pub dupacks: u32,
+    /// The duplicate-ACK threshold in force for this loss.
+    pub dupthresh: u32,
+    /// One past the last byte the application wrote (`u64::MAX` if unlimited).
+    pub app_end: u64,
+}
+
+impl View {
+    /// RFC 5681 §2 FlightSize: sent but not cumulatively acknowledged.
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+}
+
+/// A policy's decision; `None`/`false` fields leave the sender unchanged.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Response {
+    pub ssthresh: Option<u64>,
+    pub cwnd: Option<u64>,
+    /// Retransmit the segment starting here now, regardless of the window
+    /// (RFC 5681 §3.2 step 2; RFC 6582 §3.2 step 5).
+    pub retransmit: Option<u64>,
+    /// This response is a fast retransmit (counted; N_dup recorded).
+    pub fast_retransmit: bool,
+    /// Tahoe: send again from `snd_una` (`snd_nxt = snd_una`).
+    pub go_back_n: bool,
+    /// Grow `cwnd` by slow start / congestion avoidance for this ACK.
+    pub grow: bool,
+    /// Restart the retransmission timer (RFC 6298 §5.3). `None` = the
+    /// default: restart on every ACK of new data.
+    pub restart_rto: Option<bool>,
+}
+
+/// Guard against a second fast retransmit for losses in the same window:
+/// RFC 6582 §3.2 step 2 — enter recovery only when the cumulative ACK
+/// covers more than `recover`, which is unset (`None`) until the first
+/// recovery or timeout.
+pub fn may_enter(recover: Option<u64>, snd_una: u64) -> bool {
+    recover.is_none_or(|r| snd_una > r)
+}
+
+/// The conventional send rule outside recovery: the next segment must fit
+/// in `min(cwnd, rwnd)` counted from `snd_una` (RFC 5681 §2, "usable window").
+pub fn window_allows(v: &View, len: u64) -> bool {
+    v.snd_nxt - v.snd_una + len <= v.cwnd.min(v.rwnd)
+}
+
+pub trait LossRecovery {
+    /// True between entering and leaving fast recovery.
+    fn in_recovery(&self) -> bool;
+    /// A duplicate ACK arrived; `v.dupacks` already counts it.
+    fn on_dupack(&mut self, v: &View, sb: &mut Scoreboard) -> Response;
+    /// The cumulative ACK advanced by `acked` bytes; `v.snd_una` is the new value.
+    fn on_new_ack(&mut self, v: &View, acked: u64, sb: &mut Scoreboard) -> Response;
+    /// May a segment of `len` bytes at `snd_nxt` (or a retransmission from
+    /// [`Self::next_retransmit`]) be sent now?
+    fn may_send(&self, v: &View, len: u64) -> bool {
+        window_allows(v, len)
+    }
+    /// During recovery: a segment to retransmit before new data.
+    fn next_retransmit(&mut self, _v: &View, _sb: &mut Scoreboard) -> Option<u64> {
+        None
+    }
+    /// A segment left through the window (not a forced retransmission).
+    fn on_transmit(&mut self, _v: &View, _seq: u64, _len: u64) {}
+    /// The retransmission timer expired.
+    fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard);
+    /// The `recover` point, for traces and tests.
+    fn recover(&self) -> Option<u64>;
+}

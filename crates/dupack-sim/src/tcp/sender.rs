@@ -1,0 +1,432 @@
+//! The sans-IO TCP sender core.
+//!
+//! The core owns the sequence state (`snd_una`, `snd_nxt`, `snd_max`), the
+//! congestion state (`cwnd`, `ssthresh` in bytes), the duplicate-ACK
+//! counter, the retransmission timer and the SACK scoreboard. *What to do*
+//! about a loss is delegated to a [`LossRecovery`] policy chosen by the
+//! variant. The sender is driven only by [`Sender::on_segment`],
+//! [`Sender::on_timer`] and [`Sender::poll_transmit`] with `now` passed in,
+//! and reports the instant it next needs a timer call through
+//! [`Sender::poll_timeout`]; it never touches an event queue.
+//!
+//! ## Applying a response
+//! On every ACK the core (1) records the peer window, (2) updates the
+//! scoreboard from SACK blocks, (3) classifies the ACK as new, duplicate or
+//! neither, (4) asks the policy, then applies its [`Response`] in this
+//! order: `ssthresh`, then `cwnd` (or growth when `grow`), then go-back-N,
+//! then a forced retransmission, then the timer. Counting (fast
+//! retransmits, N_dup) happens when the response is applied.
+//!
+//! ## Modelling choices
+//! - No connection handshake: the peer window is known at start (as in
+//!   ns-2's one-way agents); the first data segment leaves at the flow's start.
+//! - Fixed segmentation: segment `i` is bytes `[i·mss, (i+1)·mss)`, so a
+//!   retransmission always repeats an original segment exactly.
+//! - RTT timing as BSD when timestamps are off: one segment timed at a
+//!   time, and any retransmission cancels the measurement (Karn). With
+//!   timestamps every ACK of new data gives a sample (RFC 7323 §4.1).
+//! - After an RTO: `ssthresh = max(FlightSize/2, 2·SMSS)` unless the timer
+//!   had already expired for this segment (RFC 5681 §3.1, eq. 4 note),
+//!   `cwnd = 1·SMSS` (loss window), `snd_nxt = snd_una` (go-back-N, BSD).
+
+use super::recovery::{fast_recovery::FastRecovery, sack_ff96, tahoe::Tahoe, LossRecovery, Response, View};
+use super::rto::RtoEstimator;
+use super::scoreboard::Scoreboard;
+use super::segment::{TcpFlags, TcpSegment};
+use super::variant::{Base, VariantSpec};
+use super::cc;
+use crate::scenario::model::TcpConfig;
+use crate::time::SimTime;
+use std::collections::VecDeque;
+
+/// Something the sender did that a test or trace may want to see.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SenderEvent {
+    FastRetransmit { at: SimTime, seq: u64, ndup: u32 },
+    Timeout { at: SimTime, seq: u64, ndup: u32, backoff: u32 },
+    RecoveryExit { at: SimTime, ack: u64 },
+}
+
+/// Counters the sender keeps for the flow's results.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    pub segments_sent: u64,
+    pub retransmitted_segments: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub timeout_episodes: u64,
+    /// N_dup(i), efr §6.1: dupacks received for the lost segment when each
+    /// timeout fired; indices 0, 1, 2, ≥3.
+    pub ndup_at_timeout: [u64; 4],
+    pub acks_received: u64,
+    pub dupacks_received: u64,
+}
+
+pub struct Sender {
+    cfg: TcpConfig,
+    mss: u64,
+    app_end: u64,
+    pub(crate) snd_una: u64,
+    pub(crate) snd_nxt: u64,
+    pub(crate) snd_max: u64,
+    cwnd: u64,
+    ssthresh: u64,
+    rwnd: u64,
+    dupacks: u32,
+    recovery: Box<dyn LossRecovery>,
+    uses_sack: bool,
+    sb: Scoreboard,
+    rto: RtoEstimator,
+    rto_deadline: Option<SimTime>,
+    /// BSD `t_rtseq`/`t_rtt`: the end of the timed segment and when it left.
+    timed: Option<(u64, SimTime)>,
+    /// Timestamp to echo (RFC 7323 `TS.Recent` of the ACK stream).
+    ts_recent: SimTime,
+    /// Retransmissions that must leave before anything else.
+    forced: VecDeque<u64>,
+    /// The timer has expired since the last ACK of new data.
+    in_timeout_episode: bool,
+    /// The segment at `snd_una` has already been resent by the timer.
+    rto_retransmitted_una: bool,
+    started: bool,
+    stats: SenderStats,
+    events: VecDeque<SenderEvent>,
+    record_events: bool,
+    next_tag: u32,
+}
+
+impl Sender {
+    /// A sender for `app_bytes` bytes (`None` = unlimited) toward a peer
+    /// whose receive window is `peer_window`.
+    pub fn new(cfg: &TcpConfig, variant: &VariantSpec, peer_window: u64, app_bytes: Option<u64>) -> Self {
+        let mss = cfg.mss as u64;
+        let recovery: Box<dyn LossRecovery> = match variant.base {
+            Base::Tahoe => Box::new(Tahoe::default()),
+            Base::Reno => Box::new(FastRecovery::reno(cfg.reno_avoid_multiple_fr)),
+            Base::NewReno => Box::new(FastRecovery::newreno(cfg.newreno_full_ack, cfg.newreno_rto_reset)),
+            Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
+        };
+        Sender {
+            mss,
+            app_end: app_bytes.unwrap_or(u64::MAX),
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            cwnd: (cfg.initial_window as u64 * mss).min(cfg.max_cwnd),
+            ssthresh: cfg.initial_ssthresh,
+            rwnd: peer_window,
+            dupacks: 0,
+            recovery,
+            uses_sack: variant.uses_sack(),
+            sb: Scoreboard::new(cfg.mss),
+            rto: RtoEstimator::new(&cfg.rto),
+            rto_deadline: None,
+            timed: None,
+            ts_recent: SimTime::ZERO,
+            forced: VecDeque::new(),
+            in_timeout_episode: false,
+            rto_retransmitted_una: false,
+            started: false,
+            stats: SenderStats::default(),
+            events: VecDeque::new(),
+            record_events: false,
+            next_tag: 1,
+            cfg: cfg.clone(),
+        }
+    }
+
+    /// Keep a log of [`SenderEvent`]s for [`Sender::poll_event`].
+    pub fn record_events(&mut self, on: bool) {
+        self.record_events = on;
+    }
+
+    /// The application starts writing (the flow's start time).
+    pub fn start(&mut self) {
+        self.started = true;
+    }
+
+    fn view(&self) -> View {
+        View {
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            snd_max: self.snd_max,
+            cwnd: self.cwnd,
+            ssthresh: self.ssthresh,
+            mss: self.mss,
+            rwnd: self.rwnd,
+            dupacks: self.dupacks,
+            dupthresh: self.cfg.dupthresh,
+            app_end: self.app_end,
+        }
+    }
+
+    fn push_event(&mut self, e: SenderEvent) {
+        if self.record_events {
+            self.events.push_back(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- ACKs
+
+    /// An ACK (or any segment) from the receiver.
+    pub fn on_segment(&mut self, seg: &TcpSegment, now: SimTime) {
+        if !seg.flags.has(TcpFlags::ACK) || seg.ack > self.snd_max {
+            // An ACK for data never sent is ignored (RFC 9293 §3.10.7.4).
+            return;
+        }
+        self.stats.acks_received += 1;
+        let wnd_changed = seg.wnd != self.rwnd;
+        self.rwnd = seg.wnd;
+        if self.uses_sack {
+            for b in seg.sack.as_slice() {
+                self.sb.mark_sacked(b, self.app_end);
+            }
+        }
+        if seg.ack > self.snd_una {
+            self.on_new_ack(seg, now);
+        } else if seg.ack == self.snd_una
+            && seg.len == 0
+            && !wnd_changed
+            && self.snd_max > self.snd_una
+        {
+            // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT: same ack, no data,
+            // same window, data outstanding.
+            self.dupacks += 1;
+            self.stats.dupacks_received += 1;
+            let v = self.view();
+            let r = self.recovery.on_dupack(&v, &mut self.sb);
+            self.apply(r, now, 0);
+        }
+    }
+
+    fn on_new_ack(&mut self, seg: &TcpSegment, now: SimTime) {
+        let acked = seg.ack - self.snd_una;
+        self.snd_una = seg.ack;
+        if self.snd_nxt < self.snd_una {
+            self.snd_nxt = self.snd_una;
+        }
+        self.sb.advance(self.snd_una);
+        self.forced.retain(|&s| s >= seg.ack);
+        self.dupacks = 0;
+        self.in_timeout_episode = false;
+        self.rto_retransmitted_una = false;
+        // RTT sample: timestamps (RFC 7323 §4.1) or the BSD timed segment (Karn).
+        if let Some((tsval, tsecr)) = seg.ts {
+            if self.cfg.timestamps {
+                self.ts_recent = tsval;
+                self.rto.on_rtt_sample(tsecr, now);
+            }
+        } else if let Some((end, sent)) = self.timed {
+            if seg.ack >= end {
+                self.rto.on_rtt_sample(sent, now);
+                self.timed = None;
+            }
+        }
+        let was_recovering = self.recovery.in_recovery();
+        let v = self.view();
+        let r = self.recovery.on_new_ack(&v, acked, &mut self.sb);
+        self.apply(r, now, acked);
+        if was_recovering && !self.recovery.in_recovery() {
+            self.push_event(SenderEvent::RecoveryExit { at: now, ack: seg.ack });
+        }
+        // RFC 6298 §5.2/5.3: stop the timer when all is acknowledged,
+        // otherwise restart it (unless the policy says not to).
+        if self.snd_una == self.snd_max {
+            self.rto_deadline = None;
+        } else if r.restart_rto.unwrap_or(true) || self.rto_deadline.is_none() {
+            self.rto_deadline = Some(self.rto.deadline(now));
+        }
+    }
+
+    fn apply(&mut self, r: Response, now: SimTime, acked: u64) {
+        if let Some(s) = r.ssthresh {
+            self.ssthresh = s;
+        }
+        if let Some(c) = r.cwnd {
+            self.cwnd = c.min(self.cfg.max_cwnd);
+        } else if r.grow {
+            self.cwnd = cc::grow(self.cwnd, self.ssthresh, acked, self.mss, self.cfg.max_cwnd);
+        }
+        if r.fast_retransmit {
+            self.stats.fast_retransmits += 1;
+            self.push_event(SenderEvent::FastRetransmit { at: now, seq: self.snd_una, ndup: self.dupacks });
+            // Karn: the timed segment may be the one being resent.
+            self.timed = None;
+            // RFC 5681 §3.2 / BSD: the timer restarts with the retransmission.
+            self.rto_deadline = Some(self.rto.deadline(now));
+        }
+        if r.go_back_n {
+            self.snd_nxt = self.snd_una;
+            self.timed = None;
+        }
+        if let Some(seq) = r.retransmit {
+            if !self.forced.contains(&seq) {
+                self.forced.push_back(seq);
+            }
+        }
+    }
+
+    // -------------------------------------------------------------- timer
+
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        self.rto_deadline
+    }
+
+    /// The retransmission timer; calls before the deadline are no-ops.
+    pub fn on_timer(&mut self, now: SimTime) {
+        match self.rto_deadline {
+            Some(d) if now >= d => {}
+            _ => return,
+        }
+        let ndup = self.dupacks;
+        self.stats.timeouts += 1;
+        self.stats.ndup_at_timeout[ndup.min(3) as usize] += 1;
+        if !self.in_timeout_episode {
+            self.stats.timeout_episodes += 1;
+            self.in_timeout_episode = true;
+        }
+        self.push_event(SenderEvent::Timeout {
+            at: now,
+            seq: self.snd_una,
+            ndup,
+            backoff: self.rto.backoff_shift(),
+        });
+        // RFC 5681 §3.1 eq. 4, not again for a segment the timer already resent.
+        if !self.rto_retransmitted_una {
+            self.ssthresh = cc::halve(self.snd_max - self.snd_una, self.mss);
+        }
+        self.rto_retransmitted_una = true;
+        self.cwnd = self.mss.min(self.cfg.max_cwnd);
+        self.dupacks = 0;
+        self.snd_nxt = self.snd_una;
+        self.forced.clear();
+        self.timed = None;
+        let v = self.view();
+        self.recovery.on_timeout(&v, &mut self.sb);
+        // RFC 6298 §5.5–5.6: back off and restart.
+        self.rto.backoff();
+        self.rto_deadline = Some(self.rto.deadline(now));
+    }
+
+    // ------------------------------------------------------------ sending
+
+    fn seg_len(&self, seq: u64) -> u64 {
+        self.mss.min(self.app_end - seq)
+    }
+
+    /// The next segment to transmit now, if any; call until `None`.
+    pub fn poll_transmit(&mut self, now: SimTime) -> Option<TcpSegment> {
+        if !self.started {
+            return None;
+        }
+        if let Some(seq) = self.forced.pop_front() {
+            return Some(self.emit(seq, now));
+        }
+        if self.snd_nxt >= self.app_end && !self.recovery.in_recovery() {
+            return None;
+        }
+        let v = self.view();
+        let next_len = if self.snd_nxt < self.app_end { self.seg_len(self.snd_nxt) } else { self.mss };
+        if !self.recovery.may_send(&v, next_len) {
+            return None;
+        }
+        let seq = match self.recovery.next_retransmit(&v, &mut self.sb) {
+            Some(seq) => seq,
+            None => {
+                let len = if self.snd_nxt < self.app_end { self.seg_len(self.snd_nxt) } else { return None };
+                // The receive window bounds new data in every state (RFC 5681 §2).
+                if self.snd_nxt + len > self.snd_una + self.rwnd {
+                    return None;
+                }
+                let seq = self.snd_nxt;
+                self.snd_nxt += len;
+                seq
+            }
+        };
+        let len = self.seg_len(seq);
+        self.recovery.on_transmit(&v, seq, len);
+        Some(self.emit(seq, now))
+    }
+
+    fn emit(&mut self, seq: u64, now: SimTime) -> TcpSegment {
+        let len = self.seg_len(seq);
+        let is_retransmit = seq < self.snd_max;
+        if seq + len > self.snd_max {
+            self.snd_max = seq + len;
+            if self.uses_sack {
+                self.sb.extend_to(self.snd_max);
+            }
+        }
+        if self.snd_nxt < seq + len && seq == self.snd_nxt {
+            self.snd_nxt = seq + len;
+        }
+        self.stats.segments_sent += 1;
+        if is_retransmit {
+            self.stats.retransmitted_segments += 1;
+            // Karn: a retransmission makes the running measurement ambiguous.
+            self.timed = None;
+        } else if self.timed.is_none() && !self.cfg.timestamps {
+            self.timed = Some((seq + len, now));
+        }
+        // RFC 6298 §5.1: start the timer if it is not running.
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(self.rto.deadline(now));
+        }
+        let tag = self.next_tag;
+        self.next_tag = self.next_tag.wrapping_add(1).max(1);
+        TcpSegment {
+            seq,
+            ack: 0,
+            len: len as u32,
+            flags: TcpFlags(TcpFlags::ACK),
+            wnd: 0,
+            sack: Default::default(),
+            ts: self.cfg.timestamps.then_some((now, self.ts_recent)),
+            tag,
+            is_retransmit,
+        }
+    }
+
+    // ---------------------------------------------------------- accessors
+
+    pub fn poll_event(&mut self) -> Option<SenderEvent> {
+        self.events.pop_front()
+    }
+    pub fn stats(&self) -> &SenderStats {
+        &self.stats
+    }
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+    pub fn snd_nxt(&self) -> u64 {
+        self.snd_nxt
+    }
+    pub fn snd_max(&self) -> u64 {
+        self.snd_max
+    }
+    pub fn cwnd(&self) -> u64 {
+        self.cwnd
+    }
+    pub fn ssthresh(&self) -> u64 {
+        self.ssthresh
+    }
+    pub fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+    pub fn in_recovery(&self) -> bool {
+        self.recovery.in_recovery()
+    }
+    pub fn recover(&self) -> Option<u64> {
+        self.recovery.recover()
+    }
+    pub fn rto(&self) -> &RtoEstimator {
+        &self.rto
+    }
+    /// Every byte the application wrote has been acknowledged.
+    pub fn is_done(&self) -> bool {
+        self.app_end != u64::MAX && self.snd_una >= self.app_end
+    }
+    pub fn app_end(&self) -> u64 {
+        self.app_end
+    }
+}

@@ -1,0 +1,251 @@
+//! Packet-by-packet tests of the sender core and its recovery policies.
+//! MSS is 1000 bytes so that segment `k` starts at byte `k·1000`.
+
+use super::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
+use super::sender::{Sender, SenderEvent};
+use super::variant::parse_variant;
+use crate::scenario::model::TcpConfig;
+use crate::time::{ms, SimTime};
+
+const MSS: u64 = 1000;
+
+struct Harness {
+    s: Sender,
+    now: SimTime,
+}
+
+impl Harness {
+    fn new(variant: &str, iw: u32) -> Self {
+        Self::with(variant, TcpConfig { mss: MSS as u32, initial_window: iw, ..TcpConfig::default() }, None)
+    }
+    fn with(variant: &str, cfg: TcpConfig, bytes: Option<u64>) -> Self {
+        let v = parse_variant(variant).unwrap();
+        let mut s = Sender::new(&cfg, &v, 1 << 30, bytes);
+        s.record_events(true);
+        s.start();
+        Harness { s, now: SimTime::ZERO }
+    }
+    fn at(&mut self, t: SimTime) -> &mut Self {
+        self.now = t;
+        self
+    }
+    /// Drain everything the sender wants to send now: (segment index, retransmission?).
+    #[track_caller]
+    fn tx(&mut self) -> Vec<(u64, bool)> {
+        std::iter::from_fn(|| self.s.poll_transmit(self.now)).map(|g| (g.seq / MSS, g.is_retransmit)).collect()
+    }
+    /// Deliver an ACK for `seg` segments, with SACK blocks in segment units.
+    fn ack(&mut self, seg: u64, sack: &[(u64, u64)]) -> &mut Self {
+        let mut blocks = SackBlocks::new();
+        for &(l, r) in sack {
+            blocks.push(SackBlock { left: l * MSS, right: r * MSS });
+        }
+        let a = TcpSegment {
+            ack: seg * MSS,
+            flags: TcpFlags(TcpFlags::ACK),
+            wnd: 1 << 30,
+            sack: blocks,
+            ..TcpSegment::default()
+        };
+        self.s.on_segment(&a, self.now);
+        self
+    }
+    fn cwnd_segs(&self) -> f64 {
+        self.s.cwnd() as f64 / MSS as f64
+    }
+}
+
+fn new(segs: &[u64]) -> Vec<(u64, bool)> {
+    segs.iter().map(|&s| (s, false)).collect()
+}
+fn rexmit(seg: u64) -> (u64, bool) {
+    (seg, true)
+}
+
+#[test]
+fn slow_start_doubles_per_round_with_one_ack_per_segment() {
+    let mut h = Harness::new("reno", 1);
+    assert_eq!(h.tx(), new(&[0]));
+    h.ack(1, &[]);
+    assert_eq!(h.tx(), new(&[1, 2]));
+    h.ack(2, &[]).ack(3, &[]);
+    assert_eq!(h.tx(), new(&[3, 4, 5, 6]));
+    assert_eq!(h.cwnd_segs(), 4.0);
+}
+
+#[test]
+fn rfc5681_reno_fast_retransmit_on_third_dupack_then_inflate_and_deflate() {
+    let mut h = Harness::new("reno", 4);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
+    // Segment 0 is lost; 1, 2, 3 each produce a duplicate ACK.
+    h.ack(0, &[]);
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), vec![], "no fast retransmit before the third dupack");
+    h.ack(0, &[]);
+    // ssthresh = max(FlightSize/2, 2·SMSS) = 2000; cwnd = ssthresh + 3·SMSS.
+    assert_eq!(h.s.ssthresh(), 2000);
+    assert_eq!(h.s.cwnd(), 5000);
+    // The retransmission, then one new segment fits in the inflated window.
+    assert_eq!(h.tx(), vec![rexmit(0), (4, false)]);
+    h.ack(0, &[]);
+    assert_eq!(h.s.cwnd(), 6000, "each further dupack inflates by one SMSS");
+    assert_eq!(h.tx(), new(&[5]));
+    // The retransmission is acknowledged: deflate to ssthresh, leave recovery.
+    h.ack(4, &[]);
+    assert!(!h.s.in_recovery());
+    assert_eq!(h.s.cwnd(), 2000);
+    assert_eq!(h.tx(), vec![], "2 segments (4, 5) still outstanding fill cwnd = 2");
+    assert_eq!(h.s.stats().fast_retransmits, 1);
+    assert!(matches!(h.s.poll_event(), Some(SenderEvent::FastRetransmit { seq: 0, ndup: 3, .. })));
+}
+
+#[test]
+fn reno_leaves_recovery_on_a_partial_ack_and_refuses_a_second_fast_retransmit() {
+    let mut h = Harness::new("reno", 6);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5]));
+    // 0 and 2 lost: 1, 3, 4, 5 give four dupacks. ssthresh = 3, cwnd = 3 + 3, then 7.
+    for _ in 0..4 {
+        h.ack(0, &[]);
+    }
+    assert_eq!(h.tx(), vec![rexmit(0), (6, false)]);
+    // The retransmission of 0 arrives: a partial ACK (2 < recover = 6).
+    h.ack(2, &[]);
+    assert!(!h.s.in_recovery(), "RFC 5681 step 6: any new ACK ends Reno's recovery");
+    assert_eq!(h.s.cwnd(), 3000);
+    assert_eq!(h.tx(), vec![], "5 segments outstanding > cwnd 3");
+    // Even three more dupacks for 2 do not start a second fast retransmit:
+    // the ACK has not passed `recover` (ns-2 bug_fix_).
+    for _ in 0..3 {
+        h.ack(2, &[]);
+    }
+    assert_eq!(h.s.stats().fast_retransmits, 1);
+    assert_eq!(h.tx(), vec![]);
+}
+
+#[test]
+fn rfc6582_newreno_partial_ack_retransmits_the_next_hole_and_deflates() {
+    let mut h = Harness::new("newreno", 6);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5]));
+    // 0 and 2 lost: segments 1, 3, 4, 5 produce four dupacks.
+    for _ in 0..3 {
+        h.ack(0, &[]);
+    }
+    assert_eq!(h.s.recover(), Some(6000));
+    assert_eq!(h.s.ssthresh(), 3000);
+    assert_eq!(h.s.cwnd(), 6000);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    h.ack(0, &[]);
+    assert_eq!(h.s.cwnd(), 7000);
+    assert_eq!(h.tx(), new(&[6]));
+    // Retransmitted 0 arrives; receiver has 0, 1 → partial ACK for 2.
+    h.ack(2, &[]);
+    assert!(h.s.in_recovery());
+    // cwnd = 7000 − 2000 acked + 1000.
+    assert_eq!(h.s.cwnd(), 6000);
+    assert_eq!(h.tx()[0], rexmit(2), "partial ACK retransmits the first unacknowledged segment");
+    // Full ACK (covers recover = 6000): cwnd = min(ssthresh, FlightSize + SMSS).
+    h.ack(7, &[]);
+    assert!(!h.s.in_recovery());
+    assert!(h.s.cwnd() <= 3000);
+    assert_eq!(h.s.stats().fast_retransmits, 1);
+    assert_eq!(h.s.stats().timeouts, 0);
+}
+
+#[test]
+fn tahoe_goes_back_to_snd_una_with_one_segment() {
+    let mut h = Harness::new("tahoe", 4);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
+    for _ in 0..3 {
+        h.ack(0, &[]);
+    }
+    assert_eq!(h.s.cwnd(), MSS);
+    assert_eq!(h.s.ssthresh(), 2000);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    // The retransmission fills the hole; the ACK covers 0..4 and slow start
+    // resumes from snd_una: segment 4 and 5 are new.
+    h.ack(4, &[]);
+    assert_eq!(h.s.cwnd(), 2 * MSS);
+    assert_eq!(h.tx(), new(&[4, 5]));
+}
+
+#[test]
+fn ff96_sack_retransmits_every_reported_hole_while_pipe_is_below_cwnd() {
+    let mut h = Harness::new("sack", 8);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    // 0, 2 and 4 lost. ACKs for 1, 3, 5 carry SACK blocks.
+    h.ack(0, &[(1, 2)]);
+    h.ack(0, &[(3, 4), (1, 2)]);
+    h.ack(0, &[(5, 6), (3, 4), (1, 2)]);
+    // Enter: ssthresh = cwnd = 4 segments, pipe = 8 outstanding − 3 = 5.
+    assert!(h.s.in_recovery());
+    assert_eq!(h.s.cwnd(), 4000);
+    assert_eq!(h.tx(), vec![rexmit(0)], "pipe 5 ≥ cwnd 4: only the fast retransmission");
+    h.ack(0, &[(5, 7), (3, 4), (1, 2)]); // pipe 4
+    h.ack(0, &[(5, 8), (3, 4), (1, 2)]); // pipe 3 → one transmission: the next hole
+    assert_eq!(h.tx(), vec![rexmit(2)]);
+    // Retransmitted 0 arrives: partial ACK to 1..2 SACKed → ack 2; pipe −2.
+    h.ack(2, &[(3, 4), (5, 8)]);
+    assert_eq!(h.tx(), vec![rexmit(4), (8, false)]);
+    h.ack(4, &[(5, 8)]);
+    h.ack(9, &[]);
+    assert!(!h.s.in_recovery());
+    assert_eq!(h.s.stats().timeouts, 0);
+    assert_eq!(h.s.stats().retransmitted_segments, 3);
+}
+
+#[test]
+fn rto_fires_at_the_deadline_not_before_and_records_ndup() {
+    let mut h = Harness::new("reno", 3);
+    assert_eq!(h.tx(), new(&[0, 1, 2]));
+    let deadline = h.s.poll_timeout().unwrap();
+    assert_eq!(deadline, SimTime::ZERO + ms(1000), "RFC 6298 §2.1 initial RTO of 1 s");
+    // Two dupacks: fewer than the threshold, so no fast retransmit.
+    h.at(SimTime::ZERO + ms(100)).ack(0, &[]).ack(0, &[]);
+    assert_eq!(h.tx(), vec![]);
+    h.s.on_timer(SimTime::ZERO + ms(999));
+    assert_eq!(h.s.stats().timeouts, 0, "an early timer call is a no-op");
+    h.at(deadline);
+    h.s.on_timer(deadline);
+    assert_eq!(h.s.stats().timeouts, 1);
+    assert_eq!(h.s.stats().ndup_at_timeout, [0, 0, 1, 0]);
+    assert_eq!(h.s.cwnd(), MSS);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    // RFC 6298 §5.5: backed off to 2 s.
+    assert_eq!(h.s.poll_timeout(), Some(deadline + ms(2000)));
+    // A second expiry is the same episode.
+    let d2 = h.s.poll_timeout().unwrap();
+    h.at(d2);
+    h.s.on_timer(d2);
+    assert_eq!(h.s.stats().timeouts, 2);
+    assert_eq!(h.s.stats().timeout_episodes, 1);
+    assert_eq!(h.s.stats().ndup_at_timeout, [1, 0, 1, 0]);
+}
+
+#[test]
+fn karn_no_rtt_sample_from_a_retransmitted_segment() {
+    let mut h = Harness::new("reno", 1);
+    assert_eq!(h.tx(), new(&[0]));
+    let d = h.s.poll_timeout().unwrap();
+    h.at(d);
+    h.s.on_timer(d);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    h.at(d + ms(50)).ack(1, &[]);
+    assert!(!h.s.rto().has_sample(), "the ACK of a retransmitted segment is ambiguous");
+    assert_eq!(h.s.rto().backoff_shift(), 1, "the backed-off RTO is kept");
+    assert_eq!(h.tx(), new(&[1, 2]));
+    h.at(d + ms(100)).ack(2, &[]);
+    assert_eq!(h.s.rto().srtt(), Some(ms(50)));
+    assert_eq!(h.s.rto().backoff_shift(), 0);
+}
+
+#[test]
+fn a_finite_transfer_sends_a_short_last_segment_and_completes() {
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, ..TcpConfig::default() };
+    let mut h = Harness::with("newreno", cfg, Some(2500));
+    let segs: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).map(|g| (g.seq, g.len)).collect();
+    assert_eq!(segs, vec![(0, 1000), (1000, 1000), (2000, 500)]);
+    let a = TcpSegment { ack: 2500, flags: TcpFlags(TcpFlags::ACK), wnd: 1 << 30, ..TcpSegment::default() };
+    h.s.on_segment(&a, h.now);
+    assert!(h.s.is_done());
+    assert_eq!(h.s.poll_timeout(), None, "RFC 6298 §5.2: timer off when all data is acknowledged");
+}
