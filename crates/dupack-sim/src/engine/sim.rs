@@ -1,8 +1,33 @@
-//! STUB: replaced by the world loop.
-use crate::metrics::result::RunResult;
+//! The world and its main loop.
+//!
+//! The world owns arenas of channels and flows indexed by `u32`; events are
+//! a small `Copy` enum, so dispatch is a `match` and a queue entry is a few
+//! words. TCP endpoints are sans-IO: after an endpoint handles a segment or a
+//! timer, the world drains its `poll_transmit` and re-arms its timer from
+//! `poll_timeout`.
+//!
+//! Timers are re-armed lazily: a new event is scheduled only when the
+//! endpoint's deadline moves *earlier* than the pending one. When a pending
+//! timer event fires before the (since postponed) deadline, the endpoint's
+//! `on_timer` is a no-op and the timer is re-armed for the new deadline.
+//! This keeps one heap entry per endpoint instead of one per ACK.
+
+use super::queue::{Class, EventQueue};
+use crate::metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
+use crate::net::channel::{Channel, ChannelStats, Offer};
+use crate::net::error::ErrorModel;
+use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet};
+use crate::net::queue::Qdisc;
+use crate::net::routing::{Routes, NO_ROUTE};
 use crate::scenario::model::Scenario;
+use crate::tcp::receiver::Receiver;
+use crate::tcp::segment::TcpSegment;
+use crate::tcp::sender::Sender;
+use crate::tcp::variant::parse_variant;
+use crate::time::{SimDuration, SimTime};
 use std::fmt;
 
+/// A run could not be carried out, or broke an invariant.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunError(pub String);
 impl fmt::Display for RunError {
@@ -12,6 +37,366 @@ impl fmt::Display for RunError {
 }
 impl std::error::Error for RunError {}
 
-pub fn run(_s: &Scenario, _seed: u64) -> Result<RunResult, RunError> {
-    Err(RunError("engine not implemented".into()))
+#[derive(Copy, Clone, Debug)]
+enum Ev {
+    TxDone(ChannelId),
+    Arrive(ChannelId),
+    /// Timer of flow `.0`'s sender (`false`) or receiver (`true`).
+    Timer(FlowId, bool),
+    AppStart(FlowId),
+}
+
+struct Flow {
+    sender: Sender,
+    receiver: Receiver,
+    src: NodeId,
+    dst: NodeId,
+    start: SimTime,
+    app_bytes: Option<u64>,
+    /// Pending timer events (the instant they were scheduled for).
+    sender_tmr: Option<SimTime>,
+    receiver_tmr: Option<SimTime>,
+    completed_at: Option<SimTime>,
+    drops_error: u64,
+    drops_queue: u64,
+}
+
+/// A built simulation, ready to run.
+pub struct World {
+    q: EventQueue<Ev>,
+    channels: Vec<Channel>,
+    flows: Vec<Flow>,
+    flow_names: Vec<String>,
+    routes: Routes,
+    next_packet_id: u64,
+    unfinished: usize,
+    violation: Option<String>,
+}
+
+impl World {
+    pub fn new(s: &Scenario, seed: u64) -> Result<World, RunError> {
+        let mut channels = Vec::with_capacity(2 * s.links.len());
+        for (li, l) in s.links.iter().enumerate() {
+            for (fwd, from, to, err) in [(true, l.a, l.b, &l.fwd_error), (false, l.b, l.a, &l.rev_error)] {
+                let dir = if fwd { "fwd" } else { "rev" };
+                channels.push(Channel {
+                    link: li,
+                    fwd,
+                    from: from as NodeId,
+                    to: to as NodeId,
+                    rate_bps: l.rate_bps,
+                    delay: l.delay,
+                    queue: Qdisc::from_spec(&l.queue),
+                    error: ErrorModel::new(err, format!("link/{}/{dir}", l.name), seed),
+                    on_wire: None,
+                    propagating: Default::default(),
+                    stats: ChannelStats::default(),
+                });
+            }
+        }
+        let ends: Vec<(NodeId, NodeId)> = channels.iter().map(|c| (c.from, c.to)).collect();
+        let mut dests: Vec<NodeId> = Vec::new();
+        for f in &s.flows {
+            dests.push(f.dst as NodeId);
+            dests.push(f.src as NodeId);
+        }
+        let routes = Routes::compute(s.nodes.len(), &ends, &dests);
+        let mut flows = Vec::with_capacity(s.flows.len());
+        let mut q = EventQueue::new();
+        for (i, f) in s.flows.iter().enumerate() {
+            let variant = parse_variant(&f.variant).map_err(|e| RunError(format!("flows[{i}].variant: {e}")))?;
+            for (a, b) in [(f.src, f.dst), (f.dst, f.src)] {
+                if routes.next_hop(a as NodeId, b as NodeId) == NO_ROUTE {
+                    return Err(RunError(format!(
+                        "flow '{}': no route from '{}' to '{}'",
+                        f.name, s.nodes[a].name, s.nodes[b].name
+                    )));
+                }
+            }
+            let sender = Sender::new(&f.tcp, &variant, f.receiver.window, f.bytes);
+            let receiver = Receiver::new(&f.receiver, f.tcp.mss);
+            let start = SimTime::ZERO + f.start;
+            q.schedule(start, Class::AppStart, Ev::AppStart(i as FlowId));
+            flows.push(Flow {
+                sender,
+                receiver,
+                src: f.src as NodeId,
+                dst: f.dst as NodeId,
+                start,
+                app_bytes: f.bytes,
+                sender_tmr: None,
+                receiver_tmr: None,
+                completed_at: None,
+                drops_error: 0,
+                drops_queue: 0,
+            });
+        }
+        let unfinished = flows.iter().filter(|f| f.app_bytes.is_some()).count();
+        Ok(World {
+            q,
+            channels,
+            flows,
+            flow_names: s.flows.iter().map(|f| f.name.clone()).collect(),
+            routes,
+            next_packet_id: 0,
+            unfinished,
+            violation: None,
+        })
+    }
+
+    /// Run until `limit` or, if `stop_when_done`, until every finite transfer completed.
+    /// Returns the end instant and whether everything finished.
+    pub fn run_until(&mut self, limit: SimTime, stop_when_done: bool) -> (SimTime, bool) {
+        let any_finite = self.unfinished > 0;
+        while let Some(t) = self.q.peek_time() {
+            if t > limit {
+                break;
+            }
+            let (now, ev) = self.q.pop().expect("peeked");
+            match ev {
+                Ev::TxDone(c) => self.on_tx_done(c, now),
+                Ev::Arrive(c) => self.on_arrive(c, now),
+                Ev::Timer(f, rx) => self.on_timer(f, rx, now),
+                Ev::AppStart(f) => {
+                    self.flows[f as usize].sender.start();
+                    self.service(f, false, now);
+                }
+            }
+            if self.violation.is_some() {
+                return (now, false);
+            }
+            if stop_when_done && any_finite && self.unfinished == 0 {
+                return (now, true);
+            }
+        }
+        (limit, any_finite && self.unfinished == 0)
+    }
+
+    fn send(&mut self, p: Packet, from: NodeId, now: SimTime) {
+        let c = self.routes.next_hop(from, p.dst);
+        debug_assert_ne!(c, NO_ROUTE, "routes were checked when the world was built");
+        let ch = &mut self.channels[c as usize];
+        match ch.offer(p, now) {
+            Offer::StartedTx(done) => self.q.schedule(done, Class::TxDone, Ev::TxDone(c)),
+            Offer::Queued => {}
+            Offer::Dropped(p) => self.flows[p.flow as usize].drops_queue += 1,
+        }
+    }
+
+    fn on_tx_done(&mut self, c: ChannelId, now: SimTime) {
+        let ch = &mut self.channels[c as usize];
+        let (p, next) = ch.finish_tx(now);
+        if let Some(t) = next {
+            self.q.schedule(t, Class::TxDone, Ev::TxDone(c));
+        }
+        if ch.error.is_lost(&p, &self.flow_names) {
+            ch.stats.drops_error += 1;
+            self.flows[p.flow as usize].drops_error += 1;
+            return;
+        }
+        let at = now + ch.delay;
+        ch.propagating.push_back((at, p));
+        self.q.schedule(at, Class::Arrival, Ev::Arrive(c));
+    }
+
+    fn on_arrive(&mut self, c: ChannelId, now: SimTime) {
+        let ch = &mut self.channels[c as usize];
+        let (at, p) = ch.propagating.pop_front().expect("arrival without a packet");
+        debug_assert_eq!(at, now);
+        let node = ch.to;
+        if p.dst != node {
+            self.send(p, node, now);
+            return;
+        }
+        let fi = p.flow;
+        let f = &mut self.flows[fi as usize];
+        if p.seg.is_data() {
+            if let Some(n) = f.app_bytes {
+                if p.seg.end() > n {
+                    self.violation = Some(format!(
+                        "flow '{}': received bytes {}..{} beyond the {} the application wrote",
+                        self.flow_names[fi as usize],
+                        p.seg.seq,
+                        p.seg.end(),
+                        n
+                    ));
+                    return;
+                }
+            }
+            f.receiver.on_segment(&p.seg, p.ecn == Ecn::Ce, now);
+            if f.completed_at.is_none() && f.app_bytes == Some(f.receiver.rcv_nxt()) {
+                f.completed_at = Some(now);
+            }
+            self.service(fi, true, now);
+        } else {
+            f.sender.on_segment(&p.seg, now);
+            let was_done = f.sender.is_done();
+            self.service(fi, false, now);
+            let _ = was_done;
+        }
+    }
+
+    fn on_timer(&mut self, fi: FlowId, rx: bool, now: SimTime) {
+        let f = &mut self.flows[fi as usize];
+        let pending = if rx { &mut f.receiver_tmr } else { &mut f.sender_tmr };
+        if *pending != Some(now) {
+            return; // superseded by an earlier re-arm
+        }
+        *pending = None;
+        if rx {
+            f.receiver.on_timer(now);
+        } else {
+            f.sender.on_timer(now);
+        }
+        self.service(fi, rx, now);
+    }
+
+    /// Drain an endpoint's transmissions and re-arm its timer.
+    fn service(&mut self, fi: FlowId, rx: bool, now: SimTime) {
+        loop {
+            let f = &mut self.flows[fi as usize];
+            let seg = if rx { f.receiver.poll_transmit(now) } else { f.sender.poll_transmit(now) };
+            let Some(seg) = seg else { break };
+            let (from, to) = if rx { (f.dst, f.src) } else { (f.src, f.dst) };
+            let p = self.packet(fi, from, to, seg, now);
+            self.send(p, from, now);
+        }
+        let f = &mut self.flows[fi as usize];
+        if !rx && f.app_bytes.is_some() && f.sender.is_done() && f.sender_tmr != Some(SimTime::MAX) {
+            // Count completion once, when the last byte is acknowledged.
+            f.sender_tmr = Some(SimTime::MAX);
+            self.unfinished -= 1;
+        }
+        let f = &mut self.flows[fi as usize];
+        let (want, pending) = if rx {
+            (f.receiver.poll_timeout(), &mut f.receiver_tmr)
+        } else {
+            (f.sender.poll_timeout(), &mut f.sender_tmr)
+        };
+        if let Some(d) = want {
+            if pending.is_none_or(|p| d < p) {
+                let d = d.max(now);
+                *pending = Some(d);
+                self.q.schedule(d, Class::Timer, Ev::Timer(fi, rx));
+            }
+        }
+    }
+
+    fn packet(&mut self, flow: FlowId, src: NodeId, dst: NodeId, seg: TcpSegment, now: SimTime) -> Packet {
+        let id = self.next_packet_id;
+        self.next_packet_id += 1;
+        Packet { id, flow, src, dst, size: Packet::ip_size(&seg), ecn: Ecn::NotEct, created: now, seg }
+    }
+
+    pub fn events(&self) -> u64 {
+        self.q.popped()
+    }
+}
+
+/// Run `s` with `seed` and check the end-of-run invariants.
+pub fn run(s: &Scenario, seed: u64) -> Result<RunResult, RunError> {
+    #[allow(clippy::disallowed_methods)]
+    let wall = std::time::Instant::now(); // reported only, never used in the simulation
+    let mut w = World::new(s, seed)?;
+    let limit = SimTime::ZERO + s.duration;
+    let (end, all_done) = w.run_until(limit, s.stop_when_done);
+    if let Some(v) = w.violation.take() {
+        return Err(RunError(format!("delivery invariant violated: {v}")));
+    }
+    check_invariants(s, &w)?;
+    Ok(collect(s, seed, &w, end, all_done, wall.elapsed().as_secs_f64()))
+}
+
+/// Every receiver delivered, in order and once, exactly what its sender's
+/// application wrote (for finished transfers), and never more.
+fn check_invariants(s: &Scenario, w: &World) -> Result<(), RunError> {
+    for (i, f) in w.flows.iter().enumerate() {
+        let name = &s.flows[i].name;
+        let delivered = f.receiver.rcv_nxt();
+        if f.sender.snd_una() > delivered {
+            return Err(RunError(format!(
+                "delivery invariant violated: flow '{name}': sender saw {} bytes acknowledged but the receiver delivered {delivered}",
+                f.sender.snd_una()
+            )));
+        }
+        if let Some(n) = f.app_bytes {
+            if delivered > n || (f.sender.is_done() && delivered != n) {
+                return Err(RunError(format!(
+                    "delivery invariant violated: flow '{name}': delivered {delivered} bytes of {n}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wall: f64) -> RunResult {
+    let node = |n: NodeId| s.nodes[n as usize].name.clone();
+    let flows = w
+        .flows
+        .iter()
+        .zip(&s.flows)
+        .map(|(f, spec)| {
+            let st = f.sender.stats();
+            let delivered = f.receiver.rcv_nxt();
+            let until = f.completed_at.unwrap_or(end);
+            let span = until.saturating_since(f.start);
+            let goodput_kbps =
+                if span > SimDuration::ZERO { delivered as f64 * 8.0 / span.as_secs_f64() / 1000.0 } else { 0.0 };
+            FlowResult {
+                flow: spec.name.clone(),
+                variant: spec.variant.clone(),
+                src: node(f.src),
+                dst: node(f.dst),
+                app_bytes: f.app_bytes,
+                bytes_delivered: delivered,
+                goodput_kbps,
+                start_s: f.start.as_secs_f64(),
+                completion_time_s: f.completed_at.map(|t| t.saturating_since(f.start).as_secs_f64()),
+                segments_sent: st.segments_sent,
+                retransmitted_segments: st.retransmitted_segments,
+                fast_retransmits: st.fast_retransmits,
+                timeouts: st.timeouts,
+                timeout_episodes: st.timeout_episodes,
+                ndup_at_timeout: st.ndup_at_timeout,
+                acks_received: st.acks_received,
+                dupacks_received: st.dupacks_received,
+                drops_error: f.drops_error,
+                drops_queue: f.drops_queue,
+                final_cwnd: f.sender.cwnd(),
+                final_ssthresh: f.sender.ssthresh(),
+                srtt_s: f.sender.rto().srtt().map(|d| d.as_secs_f64()),
+            }
+        })
+        .collect();
+    let run_s = end.as_secs_f64();
+    let links = w
+        .channels
+        .iter()
+        .map(|c| LinkResult {
+            link: s.links[c.link].name.clone(),
+            direction: if c.fwd { "fwd" } else { "rev" }.into(),
+            from: node(c.from),
+            to: node(c.to),
+            rate_bps: c.rate_bps,
+            packets_sent: c.stats.packets_sent,
+            bytes_sent: c.stats.bytes_sent,
+            utilisation: if run_s > 0.0 { c.stats.busy.as_secs_f64() / run_s } else { 0.0 },
+            drops_error: c.stats.drops_error,
+            drops_queue: c.stats.drops_queue,
+            max_queue_packets: c.stats.max_queue_packets,
+        })
+        .collect();
+    RunResult {
+        scenario: s.name.clone(),
+        seed,
+        flows,
+        links,
+        run: RunInfo {
+            sim_time_s: run_s,
+            end_reason: if all_done { "all_done" } else { "time_limit" }.into(),
+            events: w.events(),
+            wall_time_s: wall,
+        },
+    }
 }

@@ -1,2 +1,7 @@
-//! Network elements: packets, links, queues, error models, routing.
+//! Network elements: packets, channels (one direction of a link), queues,
+//! error models, static routing.
+pub mod channel;
+pub mod error;
 pub mod packet;
+pub mod queue;
+pub mod routing;
