@@ -128,12 +128,9 @@ pub struct RtoEstimator {
 impl RtoEstimator {
     pub fn new(cfg: &RtoConfig) -> Self {
         let mode = match cfg.mode {
-            RtoMode::Fine { granularity } => Mode::Fine(Fine {
-                g: granularity,
-                srtt: None,
-                rttvar: SimDuration::ZERO,
-                base: cfg.initial,
-            }),
+            RtoMode::Fine { granularity } => {
+                Mode::Fine(Fine { g: granularity, srtt: None, rttvar: SimDuration::ZERO, base: cfg.initial })
+            }
             RtoMode::Coarse { tick } => {
                 let t = tick.as_nanos();
                 assert!(t > 0, "coarse RTO mode needs a non-zero tick");
@@ -200,8 +197,7 @@ impl RtoEstimator {
                     // tcp_xmit_timer: alpha = 1/8 on srtt, with the sample
                     // moved to origin 0 (rtt - 1), both sides carrying
                     // TCP_DELTA_SHIFT fraction bits.
-                    let mut delta = ((rtt - 1) << TCP_DELTA_SHIFT)
-                        - (c.t_srtt >> (TCP_RTT_SHIFT - TCP_DELTA_SHIFT));
+                    let mut delta = ((rtt - 1) << TCP_DELTA_SHIFT) - (c.t_srtt >> (TCP_RTT_SHIFT - TCP_DELTA_SHIFT));
                     c.t_srtt += delta;
                     if c.t_srtt <= 0 {
                         c.t_srtt = 1;
