@@ -227,6 +227,11 @@ impl RtoEstimator {
 
     /// Current RTO including backoff: base × 2^shift, capped at `max`
     /// (RFC 6298 §5.5, §2.5). Before any sample: `initial` (§2.1).
+    ///
+    /// Coarse mode with a sample follows BSD `tcp_timers`: the backed-off
+    /// value is `TCP_REXMTVAL · 2^shift` clamped to `[min, max]`, without the
+    /// `rtt + 2` floor of the un-backed-off RTO, so the first backoff can
+    /// yield a *smaller* RTO than none when that floor was binding.
     pub fn rto(&self) -> SimDuration {
         match &self.mode {
             Mode::Fine(f) => {
