@@ -1,61 +1,300 @@
-//! Provisional RFC 6298 estimator (fine mode only); superseded by the full
-//! estimator with the BSD coarse-tick mode.
+//! The retransmission-timeout estimator: RFC 6298 (fine) or the BSD slow
+//! timer (coarse).
+//!
+//! Implemented:
+//! - RFC 6298 §2.1 (initial RTO), §2.2 (first sample), §2.3 (later samples),
+//!   §2.4 (lower bound), §2.5 (upper bound), §5.5 (exponential backoff) and
+//!   Karn's algorithm (§3, note to §5.7): a valid sample clears the backoff.
+//! - The 4.4BSD / FreeBSD 2.2 estimator (`tcp_xmit_timer` and the
+//!   `TCPT_REXMT` case of `tcp_timers`) as used by the efr paper (§2.1): RTT
+//!   counted in whole slow-timer ticks, `srtt` kept scaled by 32
+//!   (`TCP_RTT_SHIFT` = 5), `rttvar` scaled by 16 (`TCP_RTTVAR_SHIFT` = 4),
+//!   deltas computed with `TCP_DELTA_SHIFT` = 2 extra fraction bits,
+//!   `TCP_REXMTVAL = ((srtt >> (5 - 2)) + rttvar) >> 2` ticks, and
+//!   `TCPT_RANGESET(value, lo, hi)` = value clamped to `[lo, hi]`.
+//!
+//! Which segments may give a sample (Karn: never a retransmitted one) is the
+//! sender's business; this module believes every sample it is given.
+//!
+//! Choices where the sources leave room:
+//! - Fine mode rounds every division towards zero, in nanoseconds
+//!   (`rttvar = (3·rttvar + |srtt − R|) / 4`, `srtt = (7·srtt + R) / 8`).
+//!   RFC 6298 §2.3 updates RTTVAR with the *old* SRTT; so do we.
+//! - The initial RTO (§2.1) is not raised to `min`: it is configured
+//!   separately and RFC 6298 sets both to 1 s anyway. It is capped at `max`.
+//! - Coarse mode converts `min` and `initial` to ticks rounding *up* (the RTO
+//!   never undercuts the configured floor) and `max` rounding *down* (never
+//!   exceeds the ceiling); all three are at least one tick. With a 500 ms
+//!   tick, `min` = 1 s is `t_rttmin` = 2 ticks as in BSD (`TCPTV_MIN`).
+//! - Coarse mode keeps FreeBSD 2.2's extra floor on the freshly measured RTO,
+//!   `max(t_rttmin, rtt + 2)` ticks (the "minimum feasible timer" comment in
+//!   `tcp_xmit_timer`), so with a 500 ms tick the un-backed-off RTO is at
+//!   least 3 ticks. After a timeout, as in `tcp_timers`, the backed-off value
+//!   is `TCP_REXMTVAL · 2^shift` clamped to `[t_rttmin, max]` — without the
+//!   `rtt + 2` floor.
+//! - Coarse mode, before any sample: `initial` ticks · 2^shift, capped at
+//!   `max` (BSD derives this from its default `srtt`; we use the configured
+//!   value so both modes start alike).
+//! - Coarse timer expiry: BSD counts `t_timer[TCPT_REXMT]` down once per slow
+//!   tick and fires when it reaches zero, so a timer of `k` ticks armed at
+//!   `now` fires on the k-th tick boundary *strictly after* `now`. A timer
+//!   armed exactly on a boundary therefore waits the full `k` ticks (the tick
+//!   at `now` is taken to have been processed already).
+
 use crate::scenario::model::{RtoConfig, RtoMode};
 use crate::time::{SimDuration, SimTime};
 
+/// `TCP_RTT_SHIFT`: `srtt` carries 5 fraction bits (FreeBSD 2.2 tcp_var.h).
+const TCP_RTT_SHIFT: u32 = 5;
+/// `TCP_RTTVAR_SHIFT`: `rttvar` carries 4 fraction bits.
+const TCP_RTTVAR_SHIFT: u32 = 4;
+/// `TCP_DELTA_SHIFT`: the delta is computed with 2 fraction bits.
+const TCP_DELTA_SHIFT: u32 = 2;
+
+/// `base · 2^shift`, saturating instead of overflowing.
+fn shifted(base: u64, shift: u32) -> u64 {
+    if shift >= 64 {
+        return if base == 0 { 0 } else { u64::MAX };
+    }
+    base.saturating_mul(1u64 << shift)
+}
+
+/// RFC 6298 state, in nanoseconds.
 #[derive(Clone, Debug)]
-pub struct RtoEstimator {
-    cfg: RtoConfig,
+struct Fine {
+    /// Clock granularity G (§2.2–2.3).
+    g: SimDuration,
     srtt: Option<SimDuration>,
     rttvar: SimDuration,
+    /// RTO from the last sample, already clamped to `[min, max]` (§2.4, §2.5).
     base: SimDuration,
+}
+
+/// BSD state: everything in slow-timer ticks, `srtt`/`rttvar` in fixed point.
+#[derive(Clone, Debug)]
+struct Coarse {
+    tick: u64,
+    /// `t_srtt`, scaled by 2^TCP_RTT_SHIFT; 0 = no sample yet (as in BSD).
+    t_srtt: i64,
+    /// `t_rttvar`, scaled by 2^TCP_RTTVAR_SHIFT.
+    t_rttvar: i64,
+    /// `t_rxtcur` as set by the last sample (includes the `rtt + 2` floor).
+    t_rxtcur: u64,
+    /// `t_rttmin`.
+    min_ticks: u64,
+    /// `TCPTV_REXMTMAX`.
+    max_ticks: u64,
+    initial_ticks: u64,
+}
+
+impl Coarse {
+    /// `TCP_REXMTVAL(tp)` in ticks.
+    fn rexmtval(&self) -> u64 {
+        let v = ((self.t_srtt >> (TCP_RTT_SHIFT - TCP_DELTA_SHIFT)) + self.t_rttvar) >> TCP_DELTA_SHIFT;
+        v.max(0) as u64
+    }
+    /// Current timer value in ticks, backoff included.
+    fn rto_ticks(&self, shift: u32) -> u64 {
+        if self.t_srtt == 0 {
+            shifted(self.initial_ticks, shift).min(self.max_ticks)
+        } else if shift == 0 {
+            self.t_rxtcur
+        } else {
+            // tcp_timers, TCPT_REXMT: TCPT_RANGESET(t_rxtcur,
+            // TCP_REXMTVAL · tcp_backoff[shift], t_rttmin, TCPTV_REXMTMAX).
+            shifted(self.rexmtval(), shift).clamp(self.min_ticks, self.max_ticks)
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Mode {
+    Fine(Fine),
+    Coarse(Coarse),
+}
+
+/// Retransmission-timeout estimator; see the module docs.
+#[derive(Clone, Debug)]
+pub struct RtoEstimator {
+    mode: Mode,
+    initial: SimDuration,
+    min: SimDuration,
+    max: SimDuration,
+    max_backoff_shift: u32,
+    /// Backoff exponent (BSD `t_rxtshift`).
     shift: u32,
 }
 
 impl RtoEstimator {
     pub fn new(cfg: &RtoConfig) -> Self {
-        RtoEstimator { cfg: cfg.clone(), srtt: None, rttvar: SimDuration::ZERO, base: cfg.initial, shift: 0 }
-    }
-    pub fn on_rtt_sample(&mut self, sent: SimTime, now: SimTime) {
-        let r = now.saturating_since(sent);
-        match self.srtt {
-            None => {
-                self.srtt = Some(r);
-                self.rttvar = SimDuration(r.0 / 2);
+        let mode = match cfg.mode {
+            RtoMode::Fine { granularity } => {
+                Mode::Fine(Fine { g: granularity, srtt: None, rttvar: SimDuration::ZERO, base: cfg.initial })
             }
-            Some(s) => {
-                let d = s.0.abs_diff(r.0);
-                self.rttvar = SimDuration((3 * self.rttvar.0 + d) / 4);
-                self.srtt = Some(SimDuration((7 * s.0 + r.0) / 8));
+            RtoMode::Coarse { tick } => {
+                let t = tick.as_nanos();
+                assert!(t > 0, "coarse RTO mode needs a non-zero tick");
+                let up = |d: SimDuration| d.as_nanos().div_ceil(t).max(1);
+                let min_ticks = up(cfg.min);
+                let max_ticks = (cfg.max.as_nanos() / t).max(min_ticks);
+                Mode::Coarse(Coarse {
+                    tick: t,
+                    t_srtt: 0,
+                    t_rttvar: 0,
+                    t_rxtcur: up(cfg.initial),
+                    min_ticks,
+                    max_ticks,
+                    initial_ticks: up(cfg.initial),
+                })
+            }
+        };
+        RtoEstimator {
+            mode,
+            initial: cfg.initial,
+            min: cfg.min,
+            max: cfg.max,
+            max_backoff_shift: cfg.max_backoff_shift,
+            shift: 0,
+        }
+    }
+
+    /// One RTT measurement for a segment sent at `sent`, acknowledged at
+    /// `now`. Also clears the backoff (Karn; BSD `t_rxtshift = 0`).
+    pub fn on_rtt_sample(&mut self, sent: SimTime, now: SimTime) {
+        let (min, max) = (self.min, self.max);
+        match &mut self.mode {
+            Mode::Fine(f) => {
+                let r = now.saturating_since(sent);
+                match f.srtt {
+                    None => {
+                        // RFC 6298 §2.2: SRTT <- R, RTTVAR <- R/2.
+                        f.srtt = Some(r);
+                        f.rttvar = SimDuration(r.0 / 2);
+                    }
+                    Some(srtt) => {
+                        // RFC 6298 §2.3, beta = 1/4 then alpha = 1/8; RTTVAR
+                        // uses the SRTT from before this sample.
+                        let err = srtt.0.abs_diff(r.0) as u128;
+                        let rttvar = (3 * f.rttvar.0 as u128 + err) / 4;
+                        let srtt = (7 * srtt.0 as u128 + r.0 as u128) / 8;
+                        f.rttvar = SimDuration(rttvar as u64);
+                        f.srtt = Some(SimDuration(srtt as u64));
+                    }
+                }
+                // RFC 6298 §2.2/2.3: RTO = SRTT + max(G, K·RTTVAR), K = 4;
+                // then §2.4 (floor) and §2.5 (ceiling).
+                let srtt = f.srtt.unwrap_or_default();
+                let var_term = f.rttvar.saturating_mul(4).max(f.g);
+                f.base = (srtt + var_term).max(min).min(max);
+            }
+            Mode::Coarse(c) => {
+                // The slow timer increments t_rtt once per tick after
+                // starting it at 1, so the sample is the number of tick
+                // boundaries in (sent, now], plus one.
+                let crossed = (now.0 / c.tick).saturating_sub(sent.0 / c.tick);
+                let rtt = crossed as i64 + 1;
+                if c.t_srtt != 0 {
+                    // tcp_xmit_timer: alpha = 1/8 on srtt, with the sample
+                    // moved to origin 0 (rtt - 1), both sides carrying
+                    // TCP_DELTA_SHIFT fraction bits.
+                    let mut delta = ((rtt - 1) << TCP_DELTA_SHIFT) - (c.t_srtt >> (TCP_RTT_SHIFT - TCP_DELTA_SHIFT));
+                    c.t_srtt += delta;
+                    if c.t_srtt <= 0 {
+                        c.t_srtt = 1;
+                    }
+                    // rttvar gains |delta|/4 and loses rttvar/4 (beta = 1/4).
+                    delta = delta.abs() - (c.t_rttvar >> (TCP_RTTVAR_SHIFT - TCP_DELTA_SHIFT));
+                    c.t_rttvar += delta;
+                    if c.t_rttvar <= 0 {
+                        c.t_rttvar = 1;
+                    }
+                } else {
+                    // First sample: srtt = rtt, rttvar = rtt/2, so the first
+                    // RTO is about 3·rtt.
+                    c.t_srtt = rtt << TCP_RTT_SHIFT;
+                    c.t_rttvar = rtt << (TCP_RTTVAR_SHIFT - 1);
+                }
+                // TCPT_RANGESET(t_rxtcur, TCP_REXMTVAL, max(t_rttmin, rtt + 2),
+                // TCPTV_REXMTMAX): the lower bound wins over the upper one if
+                // they cross, as the macro tests the lower bound first.
+                let lo = c.min_ticks.max(rtt as u64 + 2);
+                let v = c.rexmtval();
+                c.t_rxtcur = if v < lo { lo } else { v.min(c.max_ticks) };
             }
         }
-        let g = match self.cfg.mode {
-            RtoMode::Fine { granularity } => granularity,
-            RtoMode::Coarse { tick } => tick,
-        };
-        let b = self.srtt.unwrap().0 + g.0.max(4 * self.rttvar.0);
-        self.base = SimDuration(b.clamp(self.cfg.min.0, self.cfg.max.0));
         self.shift = 0;
     }
+
+    /// Current RTO including backoff: base × 2^shift, capped at `max`
+    /// (RFC 6298 §5.5, §2.5). Before any sample: `initial` (§2.1).
+    ///
+    /// Coarse mode with a sample follows BSD `tcp_timers`: the backed-off
+    /// value is `TCP_REXMTVAL · 2^shift` clamped to `[min, max]`, without the
+    /// `rtt + 2` floor of the un-backed-off RTO, so the first backoff can
+    /// yield a *smaller* RTO than none when that floor was binding.
     pub fn rto(&self) -> SimDuration {
-        SimDuration(self.base.0.saturating_mul(1 << self.shift).min(self.cfg.max.0))
+        match &self.mode {
+            Mode::Fine(f) => {
+                let base = if f.srtt.is_some() { f.base } else { self.initial };
+                SimDuration(shifted(base.0, self.shift)).min(self.max)
+            }
+            Mode::Coarse(c) => SimDuration(c.rto_ticks(self.shift).saturating_mul(c.tick)),
+        }
     }
+
+    /// Expiry instant of a timer armed at `now`. Fine: `now + rto()`.
+    /// Coarse: the k-th tick boundary strictly after `now`, k = rto()/tick.
     pub fn deadline(&self, now: SimTime) -> SimTime {
-        now + self.rto()
+        match &self.mode {
+            Mode::Fine(_) => now + self.rto(),
+            Mode::Coarse(c) => {
+                let k = c.rto_ticks(self.shift).max(1);
+                let first = (now.0 / c.tick).saturating_add(1).saturating_mul(c.tick);
+                SimTime(first.saturating_add((k - 1).saturating_mul(c.tick)))
+            }
+        }
     }
+
+    /// Timer expired: shift += 1, capped at `max_backoff_shift` (RFC 6298 §5.5).
     pub fn backoff(&mut self) {
-        self.shift = (self.shift + 1).min(self.cfg.max_backoff_shift);
+        self.shift = (self.shift + 1).min(self.max_backoff_shift);
     }
+
     pub fn backoff_shift(&self) -> u32 {
         self.shift
     }
+
+    /// Smoothed RTT. Coarse mode: BSD's `t_srtt / 32` ticks, as a duration
+    /// (after the first sample BSD keeps it in origin-0 ticks, i.e. about one
+    /// tick below the counted samples).
     pub fn srtt(&self) -> Option<SimDuration> {
-        self.srtt
+        match &self.mode {
+            Mode::Fine(f) => f.srtt,
+            Mode::Coarse(c) => (c.t_srtt != 0).then(|| fixed_to_duration(c.t_srtt, TCP_RTT_SHIFT, c.tick)),
+        }
     }
+
+    /// RTT variation. Coarse mode: `t_rttvar / 16` ticks, as a duration.
     pub fn rttvar(&self) -> Option<SimDuration> {
-        self.srtt.map(|_| self.rttvar)
+        match &self.mode {
+            Mode::Fine(f) => f.srtt.map(|_| f.rttvar),
+            Mode::Coarse(c) => (c.t_srtt != 0).then(|| fixed_to_duration(c.t_rttvar, TCP_RTTVAR_SHIFT, c.tick)),
+        }
     }
+
     pub fn has_sample(&self) -> bool {
-        self.srtt.is_some()
+        match &self.mode {
+            Mode::Fine(f) => f.srtt.is_some(),
+            Mode::Coarse(c) => c.t_srtt != 0,
+        }
     }
 }
+
+/// A BSD fixed-point tick count as nanoseconds (rounded down).
+fn fixed_to_duration(v: i64, frac_bits: u32, tick: u64) -> SimDuration {
+    let ns = (v.max(0) as u128 * tick as u128) >> frac_bits;
+    SimDuration(ns.min(u64::MAX as u128) as u64)
+}
+
+#[cfg(test)]
+mod tests;

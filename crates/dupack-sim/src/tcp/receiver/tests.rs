@@ -1,0 +1,317 @@
+//! Packet-by-packet receiver tests: one event per line. Segment `k` carries
+//! bytes `[k·MSS, (k+1)·MSS)` and tag `100 + k`; ACK and SACK expectations
+//! are written in segment numbers.
+
+use super::*;
+use crate::time::{at_ms, ms};
+
+const MSS: u32 = 1000;
+const M: u64 = MSS as u64;
+
+fn cfg(ack: AckMode, sack: bool, max_sack_blocks: u32) -> ReceiverConfig {
+    ReceiverConfig { window: 64 * M, ack, sack, max_sack_blocks }
+}
+
+fn delayed() -> AckMode {
+    AckMode::Delayed { timeout: ms(200), every: 2 }
+}
+
+struct H {
+    rx: Receiver,
+    now: SimTime,
+}
+
+impl H {
+    fn new(c: ReceiverConfig) -> Self {
+        H { rx: Receiver::new(&c, MSS), now: SimTime::ZERO }
+    }
+    fn at(&mut self, t_ms: u64) -> &mut Self {
+        self.now = at_ms(t_ms);
+        self
+    }
+    /// Segment `k` arrives.
+    fn data(&mut self, k: u64) -> &mut Self {
+        self.raw(TcpSegment { seq: k * M, len: MSS, tag: 100 + k as u32, ..Default::default() })
+    }
+    /// Segment `k` arrives with timestamp option `TSval = tsval_ms`.
+    fn data_ts(&mut self, k: u64, tsval_ms: u64) -> &mut Self {
+        let ts = Some((at_ms(tsval_ms), SimTime::ZERO));
+        self.raw(TcpSegment { seq: k * M, len: MSS, tag: 100 + k as u32, ts, ..Default::default() })
+    }
+    fn raw(&mut self, seg: TcpSegment) -> &mut Self {
+        self.rx.on_segment(&seg, false, self.now);
+        self
+    }
+    fn timer(&mut self) -> &mut Self {
+        self.rx.on_timer(self.now);
+        self
+    }
+    /// Exactly one ACK is pending; it acknowledges up to segment `k` with
+    /// SACK blocks `sack` (segment ranges, in order). Returns it.
+    #[track_caller]
+    fn ack(&mut self, k: u64, sack: &[(u64, u64)]) -> TcpSegment {
+        let a = self.rx.poll_transmit(self.now).expect("expected an ACK, got none");
+        assert_eq!(a.ack, k * M, "ack number");
+        let want: Vec<SackBlock> = sack.iter().map(|&(l, r)| SackBlock { left: l * M, right: r * M }).collect();
+        assert_eq!(a.sack.as_slice(), &want[..], "SACK blocks");
+        assert_eq!((a.seq, a.len, a.flags), (0, 0, TcpFlags(TcpFlags::ACK)), "ACK header");
+        assert_eq!(a.wnd, self.rx.window, "advertised window");
+        self.none();
+        a
+    }
+    #[track_caller]
+    fn none(&mut self) {
+        assert_eq!(self.rx.poll_transmit(self.now), None, "expected no ACK");
+    }
+}
+
+#[test]
+fn every_mode_acks_each_in_order_segment() {
+    let mut h = H::new(cfg(AckMode::Every, false, 3));
+    h.at(0).data(0).ack(1, &[]);
+    h.at(1).data(1).ack(2, &[]);
+    h.at(2).data(2).ack(3, &[]);
+    assert_eq!(h.rx.rcv_nxt(), 3 * M);
+    assert_eq!(h.rx.poll_timeout(), None);
+    let s = h.rx.stats();
+    assert_eq!((s.segments, s.acks_sent, s.dupacks_sent, s.bytes_delivered), (3, 3, 0, 3 * M));
+}
+
+#[test]
+fn every_mode_two_segments_before_poll_give_two_acks() {
+    let mut h = H::new(cfg(AckMode::Every, false, 3));
+    h.at(0).data(0).data(2);
+    assert_eq!(h.rx.poll_transmit(h.now).map(|a| a.ack), Some(M));
+    assert_eq!(h.rx.poll_transmit(h.now).map(|a| a.ack), Some(M));
+    h.none();
+}
+
+#[test]
+fn rfc1122_4_2_3_2_delayed_ack_after_every_second_full_segment() {
+    let mut h = H::new(cfg(delayed(), false, 3));
+    h.at(0).data(0).none();
+    assert_eq!(h.rx.poll_timeout(), Some(at_ms(200)));
+    h.at(10).data(1).ack(2, &[]);
+    assert_eq!(h.rx.poll_timeout(), None);
+    h.at(20).data(2).none();
+    h.at(30).data(3).ack(4, &[]);
+    assert_eq!(h.rx.stats().acks_sent, 2);
+}
+
+#[test]
+fn rfc1122_4_2_3_2_delayed_ack_timer_fires_at_exactly_timeout() {
+    let mut h = H::new(cfg(delayed(), false, 3));
+    h.at(100).data(0).none();
+    // A small segment does not count towards `every` and does not re-arm.
+    h.at(150).raw(TcpSegment { seq: M, len: 10, tag: 7, ..Default::default() }).none();
+    assert_eq!(h.rx.poll_timeout(), Some(at_ms(300)));
+    h.now = SimTime(at_ms(300).as_nanos() - 1);
+    h.timer().none();
+    h.at(300).timer();
+    let a = h.rx.poll_transmit(h.now).expect("timer ACK");
+    h.none();
+    assert_eq!(a.ack, M + 10);
+    assert_eq!(a.tag, 7, "timer ACK carries the latest segment's tag");
+    assert_eq!(h.rx.poll_timeout(), None);
+    // A late call after the ACK went is a no-op.
+    h.at(400).timer().none();
+}
+
+#[test]
+fn rfc5681_4_2_out_of_order_segment_acked_at_once() {
+    let mut h = H::new(cfg(delayed(), false, 3));
+    h.at(0).data(0).none();
+    h.at(1).data(2).ack(1, &[]);
+    assert_eq!(h.rx.poll_timeout(), None, "the immediate ACK covered segment 0");
+    h.at(2).data(3).ack(1, &[]);
+    h.at(3).data(4).ack(1, &[]);
+    let s = h.rx.stats();
+    assert_eq!((s.out_of_order_segments, s.acks_sent, s.dupacks_sent), (3, 3, 2));
+}
+
+#[test]
+fn rfc5681_4_2_segment_filling_gap_acked_at_once() {
+    let mut h = H::new(cfg(delayed(), false, 3));
+    h.at(0).data(0).data(1).ack(2, &[]);
+    h.at(1).data(3).ack(2, &[]);
+    h.at(2).data(2).ack(4, &[]); // fills the whole gap
+    h.at(3).data(4).none(); // back to delaying
+    h.at(4).data(6).ack(5, &[]);
+    h.at(5).data(8).ack(5, &[]);
+    h.at(6).data(5).ack(7, &[]); // fills part of the gap: 7 still missing
+    h.at(7).data(7).ack(9, &[]);
+}
+
+#[test]
+fn rfc5681_4_2_duplicate_segment_acked_at_once() {
+    let mut h = H::new(cfg(delayed(), false, 3));
+    h.at(0).data(0).data(1).ack(2, &[]);
+    h.at(1).data(0).ack(2, &[]);
+    // Partly old, partly new but in order: ordinary in-order data.
+    h.at(2).raw(TcpSegment { seq: M + 500, len: MSS, ..Default::default() }).none();
+    let s = h.rx.stats();
+    assert_eq!((s.duplicate_segments, s.dupacks_sent), (1, 1));
+    assert_eq!(h.rx.rcv_nxt(), 2 * M + 500);
+}
+
+#[test]
+fn rfc2018_4_sack_blocks_most_recent_first() {
+    let mut h = H::new(cfg(AckMode::Every, true, 3));
+    h.data(0).ack(1, &[]);
+    // 1 lost
+    h.data(2).ack(1, &[(2, 3)]);
+    h.data(3).ack(1, &[(2, 4)]);
+    // 4 lost
+    h.data(5).ack(1, &[(5, 6), (2, 4)]);
+    h.data(7).ack(1, &[(7, 8), (5, 6), (2, 4)]);
+    // A duplicate of held data moves its block to the front.
+    h.data(3).ack(1, &[(2, 4), (7, 8), (5, 6)]);
+    // Blocks at or below rcv_nxt disappear.
+    h.data(1).ack(4, &[(7, 8), (5, 6)]);
+    h.data(4).ack(6, &[(7, 8)]);
+    h.data(6).ack(8, &[]);
+    let s = h.rx.stats();
+    assert_eq!((s.out_of_order_segments, s.duplicate_segments), (4, 1));
+}
+
+#[test]
+fn rfc2018_4_merged_blocks_replace_their_parts() {
+    let mut h = H::new(cfg(AckMode::Every, true, 4));
+    h.data(0).ack(1, &[]);
+    h.data(2).ack(1, &[(2, 3)]);
+    h.data(6).ack(1, &[(6, 7), (2, 3)]);
+    h.data(4).ack(1, &[(4, 5), (6, 7), (2, 3)]);
+    h.data(3).ack(1, &[(2, 5), (6, 7)]);
+    h.data(5).ack(1, &[(2, 7)]);
+    // An out-of-order segment overlapping a block's edge extends it.
+    h.raw(TcpSegment { seq: 6 * M + 500, len: MSS, ..Default::default() });
+    let a = h.rx.poll_transmit(h.now).unwrap();
+    assert_eq!(a.sack.as_slice(), &[SackBlock { left: 2 * M, right: 7 * M + 500 }]);
+    assert_eq!(h.rx.ooo, vec![(2 * M, 7 * M + 500)]);
+}
+
+#[test]
+fn rfc2018_4_at_most_max_sack_blocks() {
+    let mut h = H::new(cfg(AckMode::Every, true, 2));
+    h.data(0).ack(1, &[]);
+    h.data(2).ack(1, &[(2, 3)]);
+    h.data(4).ack(1, &[(4, 5), (2, 3)]);
+    h.data(6).ack(1, &[(6, 7), (4, 5)]);
+    h.data(8).ack(1, &[(8, 9), (6, 7)]);
+    // Filling 7 merges the two reported blocks into one, which frees a slot
+    // for the oldest block, not reported since two ACKs.
+    h.data(7).ack(1, &[(6, 9), (4, 5)]);
+}
+
+#[test]
+fn no_sack_blocks_when_sack_off() {
+    let mut h = H::new(cfg(AckMode::Every, false, 3));
+    h.data(0).ack(1, &[]);
+    h.data(2).ack(1, &[]);
+}
+
+#[test]
+fn window_constant_and_data_beyond_it_discarded() {
+    let c = ReceiverConfig { window: 4 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3 };
+    let mut h = H::new(c);
+    h.data(0).ack(1, &[]); // window now [1, 5)
+    h.data(2).ack(1, &[(2, 3)]);
+    h.data(4).ack(1, &[(4, 5), (2, 3)]);
+    h.data(5).ack(1, &[(4, 5), (2, 3)]); // entirely beyond: dropped, still ACKed
+                                         // Straddling the right edge: the part inside is kept.
+    h.raw(TcpSegment { seq: 3 * M, len: 2500, ..Default::default() });
+    h.ack(1, &[(2, 5)]);
+    assert_eq!(h.rx.stats().beyond_window_segments, 2);
+    h.data(1).ack(5, &[]);
+    assert_eq!(h.rx.stats().bytes_delivered, 5 * M);
+}
+
+#[test]
+fn irw_3_ack_echoes_tag_of_triggering_segment() {
+    let mut h = H::new(cfg(AckMode::Every, false, 3));
+    assert_eq!(h.data(0).ack(1, &[]).tag, 100);
+    assert_eq!(h.data(2).ack(1, &[]).tag, 102);
+    let rexmit = TcpSegment { seq: M, len: MSS, tag: 555, is_retransmit: true, ..Default::default() };
+    assert_eq!(h.raw(rexmit).ack(3, &[]).tag, 555);
+}
+
+#[test]
+fn rfc7323_4_3_timestamps_echo_ts_recent() {
+    let mut h = H::new(cfg(AckMode::Every, false, 3));
+    // Plain echo: TSval = now of the ACK, TSecr = the segment's TSval.
+    assert_eq!(h.at(50).data_ts(0, 10).ack(1, &[]).ts, Some((at_ms(50), at_ms(10))));
+    // Out of order (case C): keep echoing the last in-order TSval...
+    assert_eq!(h.at(60).data_ts(2, 30).ack(1, &[]).ts, Some((at_ms(60), at_ms(10))));
+    assert_eq!(h.at(61).data_ts(3, 31).ack(1, &[]).ts, Some((at_ms(61), at_ms(10))));
+    // ...until the hole is filled: echo the filling segment's TSval.
+    assert_eq!(h.at(70).data_ts(1, 40).ack(4, &[]).ts, Some((at_ms(70), at_ms(40))));
+    // An older TSval never replaces TS.Recent.
+    assert_eq!(h.at(71).data_ts(4, 39).ack(5, &[]).ts, Some((at_ms(71), at_ms(40))));
+}
+
+#[test]
+fn rfc7323_4_3_delayed_ack_echoes_earliest_unacked() {
+    let mut h = H::new(cfg(delayed(), false, 3));
+    h.at(100).data_ts(0, 10).none();
+    // Case A: the ACK for both segments echoes the first one's TSval.
+    assert_eq!(h.at(110).data_ts(1, 20).ack(2, &[]).ts, Some((at_ms(110), at_ms(10))));
+    h.at(120).data_ts(2, 30).none();
+    assert_eq!(h.at(320).timer().ack(3, &[]).ts, Some((at_ms(320), at_ms(30))));
+}
+
+#[test]
+fn no_timestamps_unless_the_peer_sends_them() {
+    let mut h = H::new(cfg(AckMode::Every, false, 3));
+    assert_eq!(h.data(0).ack(1, &[]).ts, None);
+}
+
+#[test]
+fn ce_mark_recorded() {
+    let mut h = H::new(cfg(AckMode::Every, false, 3));
+    h.data(0).ack(1, &[]);
+    assert!(!h.rx.ce_pending());
+    h.rx.on_segment(&TcpSegment { seq: M, len: MSS, ..Default::default() }, true, h.now);
+    assert!(h.rx.ce_pending());
+    assert_eq!(h.rx.stats().ce_segments, 1);
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Against a byte map: rcv_nxt is the first missing byte, the held
+        /// intervals are exactly the received bytes above it (sorted,
+        /// disjoint, not touching), and SACK blocks are held intervals.
+        #[test]
+        fn intervals_match_byte_map(segs in proptest::collection::vec((0u64..60, 1u32..25), 1..40)) {
+            let c = ReceiverConfig { window: 1 << 20, ack: AckMode::Every, sack: true, max_sack_blocks: 4 };
+            let mut rx = Receiver::new(&c, 10);
+            let mut got = [false; 100];
+            for (seq, len) in segs {
+                rx.on_segment(&TcpSegment { seq, len, ..Default::default() }, false, SimTime::ZERO);
+                for b in seq..seq + len as u64 { got[b as usize] = true; }
+                while let Some(a) = rx.poll_transmit(SimTime::ZERO) {
+                    for b in a.sack.as_slice() {
+                        prop_assert!(rx.ooo.contains(&(b.left, b.right)));
+                    }
+                }
+                let first_missing = got.iter().position(|&g| !g).unwrap() as u64;
+                prop_assert_eq!(rx.rcv_nxt(), first_missing);
+                let mut want = Vec::new();
+                let mut b = first_missing as usize;
+                while b < got.len() {
+                    if got[b] {
+                        let l = b;
+                        while b < got.len() && got[b] { b += 1; }
+                        want.push((l as u64, b as u64));
+                    } else { b += 1; }
+                }
+                prop_assert_eq!(&rx.ooo, &want);
+                let mut rec = rx.recency.clone();
+                rec.sort();
+                prop_assert_eq!(&rec, &want);
+            }
+        }
+    }
+}

@@ -1,0 +1,270 @@
+use super::*;
+use crate::time::{at_ms, ms, secs, us};
+
+fn fine(g: SimDuration, min: SimDuration, max: SimDuration) -> RtoEstimator {
+    RtoEstimator::new(&RtoConfig {
+        mode: RtoMode::Fine { granularity: g },
+        initial: secs(1),
+        min,
+        max,
+        max_backoff_shift: 6,
+    })
+}
+
+fn coarse(min: SimDuration, max: SimDuration) -> RtoEstimator {
+    RtoEstimator::new(&RtoConfig {
+        mode: RtoMode::Coarse { tick: ms(500) },
+        initial: secs(1),
+        min,
+        max,
+        max_backoff_shift: 6,
+    })
+}
+
+/// Feed a sample of exactly `r`.
+fn sample(e: &mut RtoEstimator, r: SimDuration) {
+    let sent = at_ms(10_000);
+    e.on_rtt_sample(sent, sent + r);
+}
+
+/// Feed a coarse sample that BSD counts as `ticks` ticks (500 ms tick): sent
+/// 100 ms into a tick, acknowledged `ticks - 1` boundaries later.
+fn sample_ticks(e: &mut RtoEstimator, ticks: u64) {
+    let sent = at_ms(10_100);
+    e.on_rtt_sample(sent, sent + ms(500 * (ticks - 1)));
+}
+
+// ---------------------------------------------------------------- fine mode
+
+#[test]
+fn rfc6298_2_1_initial_rto_before_any_sample() {
+    let e = RtoEstimator::new(&RtoConfig { initial: secs(3), ..RtoConfig::default() });
+    assert!(!e.has_sample());
+    assert_eq!(e.srtt(), None);
+    assert_eq!(e.rttvar(), None);
+    assert_eq!(e.rto(), secs(3));
+    assert_eq!(e.deadline(at_ms(250)), at_ms(3250));
+}
+
+#[test]
+fn rfc6298_2_2_first_sample() {
+    let mut e = fine(ms(1), ms(200), secs(60));
+    sample(&mut e, ms(300));
+    assert!(e.has_sample());
+    assert_eq!(e.srtt(), Some(ms(300)));
+    assert_eq!(e.rttvar(), Some(ms(150)));
+    // 300 + max(1, 4·150) = 900 ms.
+    assert_eq!(e.rto(), ms(900));
+}
+
+#[test]
+fn rfc6298_2_3_update_uses_old_srtt_and_truncates() {
+    let mut e = fine(ms(1), ms(200), secs(60));
+    sample(&mut e, SimDuration(300_000_000));
+    sample(&mut e, SimDuration(100_000_003));
+    // RTTVAR = (3·150_000_000 + |300_000_000 − 100_000_003|) / 4 = 649_999_997 / 4
+    assert_eq!(e.rttvar(), Some(SimDuration(162_499_999)));
+    // SRTT = (7·300_000_000 + 100_000_003) / 8 = 2_200_000_003 / 8
+    assert_eq!(e.srtt(), Some(SimDuration(275_000_000)));
+    // RTO = 275_000_000 + 4·162_499_999
+    assert_eq!(e.rto(), SimDuration(924_999_996));
+}
+
+#[test]
+fn rfc6298_2_3_granularity_dominates_tiny_rttvar() {
+    let mut e = fine(ms(100), SimDuration::ZERO, secs(60));
+    sample(&mut e, ms(10));
+    // 4·RTTVAR = 20 ms < G = 100 ms.
+    assert_eq!(e.rto(), ms(110));
+    sample(&mut e, ms(10));
+    assert_eq!(e.rttvar(), Some(us(3750)));
+    assert_eq!(e.rto(), ms(110));
+}
+
+#[test]
+fn rfc6298_2_4_rto_raised_to_min() {
+    let mut e = fine(ms(1), secs(1), secs(60));
+    sample(&mut e, ms(100));
+    assert_eq!(e.rto(), secs(1));
+}
+
+#[test]
+fn rfc6298_2_5_rto_capped_at_max() {
+    let mut e = fine(ms(1), secs(1), secs(2));
+    sample(&mut e, secs(1));
+    assert_eq!(e.rto(), secs(2));
+}
+
+#[test]
+fn rfc6298_5_5_backoff_doubles_up_to_max() {
+    let mut e = fine(ms(1), secs(1), secs(60));
+    let mut seen = vec![e.rto()];
+    for _ in 0..8 {
+        e.backoff();
+        seen.push(e.rto());
+    }
+    let s = |v: u64| secs(v);
+    assert_eq!(seen, vec![s(1), s(2), s(4), s(8), s(16), s(32), s(60), s(60), s(60)]);
+    assert_eq!(e.backoff_shift(), 6);
+}
+
+#[test]
+fn rfc6298_5_5_backoff_shift_capped_at_max_backoff_shift() {
+    let mut e = RtoEstimator::new(&RtoConfig { max: secs(1000), max_backoff_shift: 3, ..RtoConfig::default() });
+    for _ in 0..10 {
+        e.backoff();
+    }
+    assert_eq!(e.backoff_shift(), 3);
+    assert_eq!(e.rto(), secs(8));
+    assert_eq!(e.deadline(at_ms(500)), at_ms(8500));
+}
+
+#[test]
+fn rfc6298_5_7_karn_sample_clears_backoff() {
+    let mut e = fine(ms(1), secs(1), secs(60));
+    sample(&mut e, ms(500));
+    assert_eq!(e.rto(), ms(1500));
+    e.backoff();
+    e.backoff();
+    assert_eq!(e.rto(), secs(6));
+    // Backed-off value is kept until a sample arrives...
+    assert_eq!(e.deadline(at_ms(1000)), at_ms(7000));
+    sample(&mut e, ms(500));
+    // ...then the shift is gone: SRTT 500, RTTVAR 3/4·250 = 187.5 ms.
+    assert_eq!(e.backoff_shift(), 0);
+    assert_eq!(e.rto(), ms(1250));
+}
+
+// -------------------------------------------------------------- coarse mode
+
+#[test]
+fn bsd_sample_counts_tick_boundaries_plus_one() {
+    let cases = [
+        // (sent ms, acked ms, ticks)
+        (499, 501, 2),
+        (0, 499, 1),
+        (501, 999, 1),
+        (500, 1000, 2),
+        (999, 1000, 2),
+        (100, 1600, 4),
+    ];
+    for (s, a, ticks) in cases {
+        let mut e = coarse(secs(1), secs(64));
+        e.on_rtt_sample(at_ms(s), at_ms(a));
+        // First sample: srtt = ticks (t_srtt = ticks << 5).
+        assert_eq!(e.srtt(), Some(ms(500 * ticks)), "sent {s} ms, acked {a} ms");
+        assert_eq!(e.rttvar(), Some(ms(250 * ticks)), "sent {s} ms, acked {a} ms");
+    }
+}
+
+#[test]
+fn bsd_tcp_xmit_timer_fixed_point_series() {
+    let mut e = coarse(secs(1), secs(64));
+    // rtt 2: t_srtt = 64, t_rttvar = 16, REXMTVAL = (8 + 16) >> 2 = 6,
+    // floor max(2, 4) -> 6 ticks.
+    sample_ticks(&mut e, 2);
+    assert_eq!((e.srtt(), e.rttvar()), (Some(secs(1)), Some(ms(500))));
+    assert_eq!(e.rto(), ms(3000));
+    // rtt 1: delta = 0 - 8 = -8 -> t_srtt 56; 8 - 4 = 4 -> t_rttvar 20;
+    // REXMTVAL = (7 + 20) >> 2 = 6.
+    sample_ticks(&mut e, 1);
+    assert_eq!(e.srtt(), Some(ms(875)));
+    assert_eq!(e.rttvar(), Some(ms(625)));
+    assert_eq!(e.rto(), ms(3000));
+    // rtt 3: delta = 8 - 7 = 1 -> 57; 1 - 5 = -4 -> 16; (7 + 16) >> 2 = 5.
+    sample_ticks(&mut e, 3);
+    assert_eq!(e.srtt(), Some(SimDuration(890_625_000)));
+    assert_eq!(e.rttvar(), Some(ms(500)));
+    assert_eq!(e.rto(), ms(2500));
+    // rtt 9: delta = 32 - 7 = 25 -> 82; 25 - 4 = 21 -> 37; (10 + 37) >> 2 = 11,
+    // floor max(2, 11) = 11.
+    sample_ticks(&mut e, 9);
+    assert_eq!(e.srtt(), Some(SimDuration(1_281_250_000)));
+    assert_eq!(e.rttvar(), Some(SimDuration(1_156_250_000)));
+    assert_eq!(e.rto(), ms(5500));
+}
+
+#[test]
+fn bsd_min_one_second_is_two_ticks() {
+    let e = coarse(secs(1), secs(64));
+    match &e.mode {
+        Mode::Coarse(c) => {
+            assert_eq!(c.min_ticks, 2);
+            assert_eq!(c.max_ticks, 128);
+        }
+        Mode::Fine(_) => unreachable!(),
+    }
+    // Initial 1 s = 2 ticks too.
+    assert_eq!(e.rto(), secs(1));
+    assert_eq!(e.deadline(at_ms(0)), at_ms(1000));
+    // A floor that is not a whole number of ticks rounds up.
+    let e = coarse(ms(1200), secs(64));
+    match &e.mode {
+        Mode::Coarse(c) => assert_eq!(c.min_ticks, 3),
+        Mode::Fine(_) => unreachable!(),
+    }
+}
+
+#[test]
+fn bsd_tcpt_rangeset_min_binds() {
+    let mut e = coarse(secs(5), secs(64));
+    sample_ticks(&mut e, 2); // REXMTVAL 6 < t_rttmin 10
+    assert_eq!(e.rto(), secs(5));
+}
+
+#[test]
+fn bsd_tcpt_rangeset_max_binds() {
+    let mut e = coarse(secs(1), ms(2500));
+    sample_ticks(&mut e, 2); // REXMTVAL 6 > 5
+    assert_eq!(e.rto(), ms(2500));
+    e.backoff();
+    assert_eq!(e.rto(), ms(2500));
+}
+
+#[test]
+fn bsd_rtt_plus_two_floor_then_backoff_from_rexmtval() {
+    let mut e = coarse(secs(1), secs(64));
+    // Steady 2-tick samples settle at t_srtt 39, t_rttvar 3: REXMTVAL = 1.
+    for _ in 0..30 {
+        sample_ticks(&mut e, 2);
+    }
+    // tcp_xmit_timer floor max(t_rttmin = 2, rtt + 2 = 4) ticks.
+    assert_eq!(e.rto(), secs(2));
+    // tcp_timers: REXMTVAL · 2^shift clamped to [t_rttmin, max] = 2, 4, 8 ticks.
+    e.backoff();
+    assert_eq!(e.rto(), secs(1));
+    e.backoff();
+    assert_eq!(e.rto(), secs(2));
+    e.backoff();
+    assert_eq!(e.rto(), secs(4));
+}
+
+#[test]
+fn bsd_backoff_doubles_capped_at_max_and_cleared_by_sample() {
+    let mut e = coarse(secs(1), secs(64));
+    sample_ticks(&mut e, 2); // 6 ticks
+    let mut seen = vec![e.rto()];
+    for _ in 0..7 {
+        e.backoff();
+        seen.push(e.rto());
+    }
+    let m = |t: u64| ms(500 * t);
+    assert_eq!(seen, vec![m(6), m(12), m(24), m(48), m(96), m(128), m(128), m(128)]);
+    assert_eq!(e.backoff_shift(), 6);
+    sample_ticks(&mut e, 2);
+    assert_eq!(e.backoff_shift(), 0);
+}
+
+#[test]
+fn bsd_deadline_lands_on_kth_tick_boundary_strictly_after_now() {
+    let e = coarse(secs(1), secs(64)); // 2 ticks
+    assert_eq!(e.deadline(at_ms(1000)), at_ms(2000));
+    assert_eq!(e.deadline(at_ms(1001)), at_ms(2000));
+    assert_eq!(e.deadline(at_ms(1499)), at_ms(2000));
+    assert_eq!(e.deadline(at_ms(1500)), at_ms(2500));
+    let mut e = e;
+    sample_ticks(&mut e, 2); // 6 ticks
+    let d = e.deadline(at_ms(10_123));
+    assert_eq!(d, at_ms(13_000));
+    assert_eq!(d.as_nanos() % ms(500).as_nanos(), 0);
+}
