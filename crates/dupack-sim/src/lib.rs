@@ -17,4 +17,4 @@ pub mod time;
 pub use metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
 pub use scenario::model::Scenario;
 pub use scenario::{parse_scenario, ScenarioError};
-pub use engine::sim::{run, RunError};
+pub use engine::sim::{run, RunError, TraceRecord, World};

@@ -109,9 +109,9 @@ impl Sub for SimDuration {
 }
 
 fn fmt_ns(ns: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    if ns % 1_000_000 == 0 {
+    if ns.is_multiple_of(1_000_000) {
         write!(f, "{}ms", ns / 1_000_000)
-    } else if ns % 1_000 == 0 {
+    } else if ns.is_multiple_of(1_000) {
         write!(f, "{}us", ns / 1_000)
     } else {
         write!(f, "{}ns", ns)

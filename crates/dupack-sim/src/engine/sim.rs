@@ -22,7 +22,7 @@ use crate::net::routing::{Routes, NO_ROUTE};
 use crate::scenario::model::Scenario;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::segment::TcpSegment;
-use crate::tcp::sender::Sender;
+use crate::tcp::sender::{Sender, SenderEvent};
 use crate::tcp::variant::parse_variant;
 use crate::time::{SimDuration, SimTime};
 use std::fmt;
@@ -71,6 +71,20 @@ pub struct World {
     next_packet_id: u64,
     unfinished: usize,
     violation: Option<String>,
+    /// Flows whose transmissions and sender events are recorded.
+    traced: Vec<bool>,
+    trace: Vec<TraceRecord>,
+}
+
+/// One entry of a packet-level trace (enabled per flow with [`World::trace_flow`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TraceRecord {
+    /// The sender handed a data segment to its first link.
+    Send { at: SimTime, flow: FlowId, seq: u64, len: u32, retransmit: bool },
+    /// A sender event (fast retransmit, timeout, recovery exit).
+    Sender { flow: FlowId, event: SenderEvent },
+    /// A data segment of the flow was lost on a link (error model or queue).
+    Drop { at: SimTime, flow: FlowId, seq: u64, queue: bool },
 }
 
 impl World {
@@ -141,6 +155,8 @@ impl World {
             next_packet_id: 0,
             unfinished,
             violation: None,
+            traced: vec![false; s.flows.len()],
+            trace: Vec::new(),
         })
     }
 
@@ -179,7 +195,10 @@ impl World {
         match ch.offer(p, now) {
             Offer::StartedTx(done) => self.q.schedule(done, Class::TxDone, Ev::TxDone(c)),
             Offer::Queued => {}
-            Offer::Dropped(p) => self.flows[p.flow as usize].drops_queue += 1,
+            Offer::Dropped(p) => {
+                self.flows[p.flow as usize].drops_queue += 1;
+                self.record_drop(&p, now, true);
+            }
         }
     }
 
@@ -192,6 +211,7 @@ impl World {
         if ch.error.is_lost(&p, &self.flow_names) {
             ch.stats.drops_error += 1;
             self.flows[p.flow as usize].drops_error += 1;
+            self.record_drop(&p, now, false);
             return;
         }
         let at = now + ch.delay;
@@ -251,6 +271,12 @@ impl World {
         self.service(fi, rx, now);
     }
 
+    fn record_drop(&mut self, p: &Packet, now: SimTime, queue: bool) {
+        if self.traced[p.flow as usize] && p.seg.is_data() {
+            self.trace.push(TraceRecord::Drop { at: now, flow: p.flow, seq: p.seg.seq, queue });
+        }
+    }
+
     /// Drain an endpoint's transmissions and re-arm its timer.
     fn service(&mut self, fi: FlowId, rx: bool, now: SimTime) {
         loop {
@@ -258,8 +284,25 @@ impl World {
             let seg = if rx { f.receiver.poll_transmit(now) } else { f.sender.poll_transmit(now) };
             let Some(seg) = seg else { break };
             let (from, to) = if rx { (f.dst, f.src) } else { (f.src, f.dst) };
+            if !rx && self.traced[fi as usize] {
+                while let Some(event) = self.flows[fi as usize].sender.poll_event() {
+                    self.trace.push(TraceRecord::Sender { flow: fi, event });
+                }
+                self.trace.push(TraceRecord::Send {
+                    at: now,
+                    flow: fi,
+                    seq: seg.seq,
+                    len: seg.len,
+                    retransmit: seg.is_retransmit,
+                });
+            }
             let p = self.packet(fi, from, to, seg, now);
             self.send(p, from, now);
+        }
+        if !rx && self.traced[fi as usize] {
+            while let Some(event) = self.flows[fi as usize].sender.poll_event() {
+                self.trace.push(TraceRecord::Sender { flow: fi, event });
+            }
         }
         let f = &mut self.flows[fi as usize];
         if !rx && f.app_bytes.is_some() && f.sender.is_done() && f.sender_tmr != Some(SimTime::MAX) {
@@ -286,6 +329,24 @@ impl World {
         let id = self.next_packet_id;
         self.next_packet_id += 1;
         Packet { id, flow, src, dst, size: Packet::ip_size(&seg), ecn: Ecn::NotEct, created: now, seg }
+    }
+
+    /// Record flow `f`'s transmissions, drops and sender events.
+    pub fn trace_flow(&mut self, f: usize) {
+        self.traced[f] = true;
+        self.flows[f].sender.record_events(true);
+    }
+
+    pub fn trace(&self) -> &[TraceRecord] {
+        &self.trace
+    }
+
+    pub fn sender(&self, f: usize) -> &Sender {
+        &self.flows[f].sender
+    }
+
+    pub fn receiver(&self, f: usize) -> &Receiver {
+        &self.flows[f].receiver
     }
 
     pub fn events(&self) -> u64 {

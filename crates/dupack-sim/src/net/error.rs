@@ -51,12 +51,10 @@ impl ErrorModel {
     }
 
     fn selected(&self, p: &Packet) -> bool {
-        match (self.select, p.kind()) {
-            (PacketSelector::All, _) => true,
-            (PacketSelector::Data, PacketKind::Data) => true,
-            (PacketSelector::Acks, PacketKind::Ack) => true,
-            _ => false,
-        }
+        matches!(
+            (self.select, p.kind()),
+            (PacketSelector::All, _) | (PacketSelector::Data, PacketKind::Data) | (PacketSelector::Acks, PacketKind::Ack)
+        )
     }
 
     fn stream(&mut self, flow: u32, flow_names: &[String]) -> &mut StreamRng {

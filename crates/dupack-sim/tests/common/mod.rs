@@ -1,0 +1,57 @@
+//! Scenario builders shared by the integration tests (the model directly,
+//! so these tests do not depend on the TOML parser).
+#![allow(dead_code)]
+
+use dupack_sim::scenario::model::*;
+use dupack_sim::time::{ms, us, SimDuration};
+
+pub fn link(name: &str, a: usize, b: usize, rate_bps: u64, delay: SimDuration, queue: u32) -> LinkSpec {
+    LinkSpec {
+        name: name.into(),
+        a,
+        b,
+        rate_bps,
+        delay,
+        queue: QueueSpec::DropTail { limit: QueueLimit::Packets(queue) },
+        fwd_error: ErrorSpec::none(),
+        rev_error: ErrorSpec::none(),
+    }
+}
+
+pub fn node(name: &str, kind: NodeKind) -> NodeSpec {
+    NodeSpec { name: name.into(), kind }
+}
+
+pub fn flow(name: &str, src: usize, dst: usize, variant: &str, tcp: TcpConfig, receiver: ReceiverConfig) -> FlowSpec {
+    FlowSpec { name: name.into(), src, dst, variant: variant.into(), bytes: None, start: SimDuration::ZERO, tcp, receiver }
+}
+
+/// Fall & Floyd 1996 §3: S1 —8 Mbps, 0.1 ms— R1 —0.8 Mbps, 100 ms— K1, a
+/// receiver window of 20 segments of 1000 bytes, ACK every segment, and the
+/// `drops`-th data packets (1-based, counting retransmissions) dropped on the
+/// bottleneck.
+pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
+    let tcp = TcpConfig { mss: 1000, ..TcpConfig::default() };
+    let receiver = ReceiverConfig {
+        window: 20 * 1000,
+        ack: AckMode::Every,
+        sack: variant.starts_with("sack"),
+        max_sack_blocks: 3,
+    };
+    let mut bottleneck = link("bottleneck", 1, 2, 800_000, ms(100), 100);
+    if !drops.is_empty() {
+        bottleneck.fwd_error = ErrorSpec {
+            model: ErrorModelSpec::DropList { flow: 0, packets: drops.to_vec() },
+            applies_to: PacketSelector::Data,
+        };
+    }
+    Scenario {
+        name: format!("fall-floyd-{variant}-{}", drops.len()),
+        duration: dupack_sim::time::secs(10),
+        seed: 1,
+        stop_when_done: true,
+        nodes: vec![node("s1", NodeKind::Host), node("r1", NodeKind::Router), node("k1", NodeKind::Host)],
+        links: vec![link("access", 0, 1, 8_000_000, us(100), 100), bottleneck],
+        flows: vec![FlowSpec { bytes: Some(150 * 1000), ..flow("f0", 0, 2, variant, tcp, receiver) }],
+    }
+}
