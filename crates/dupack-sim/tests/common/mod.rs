@@ -55,3 +55,22 @@ pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
         flows: vec![FlowSpec { bytes: Some(150 * 1000), ..flow("f0", 0, 2, variant, tcp, receiver) }],
     }
 }
+
+/// One greedy flow over sender —(100 Mbps, 1 ms)— router —(`rate`, `delay`)— sink,
+/// with Bernoulli loss `p` on data packets of the second link. Large queues
+/// and a large window: losses come from the error model only.
+pub fn lossy_path(variant: &str, p: f64, rate_bps: u64, delay: SimDuration, duration: SimDuration) -> Scenario {
+    let tcp = TcpConfig { mss: 1000, ..TcpConfig::default() };
+    let receiver = ReceiverConfig { window: 1 << 24, ack: AckMode::Every, sack: variant.starts_with("sack"), max_sack_blocks: 3 };
+    let mut l2 = link("path", 1, 2, rate_bps, delay, 10_000);
+    l2.fwd_error = ErrorSpec { model: ErrorModelSpec::Bernoulli { p }, applies_to: PacketSelector::Data };
+    Scenario {
+        name: format!("lossy-{variant}-{p}"),
+        duration,
+        seed: 1,
+        stop_when_done: true,
+        nodes: vec![node("snd", NodeKind::Host), node("r", NodeKind::Router), node("rcv", NodeKind::Host)],
+        links: vec![link("access", 0, 1, 100_000_000, ms(1), 10_000), l2],
+        flows: vec![flow("f0", 0, 2, variant, tcp, receiver)],
+    }
+}
