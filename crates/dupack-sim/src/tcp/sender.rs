@@ -211,9 +211,11 @@ impl Sender {
         self.in_timeout_episode = false;
         self.rto_retransmitted_una = false;
         // RTT sample: timestamps (RFC 7323 §4.1) or the BSD timed segment (Karn).
-        if let Some((tsval, tsecr)) = seg.ts {
-            if self.cfg.timestamps {
-                self.ts_recent = tsval;
+        if let (Some((tsval, tsecr)), true) = (seg.ts, self.cfg.timestamps) {
+            self.ts_recent = tsval;
+            // The receiver echoes 0 until it holds a valid TS.Recent (its
+            // first segment was lost); such an echo is no measurement.
+            if tsecr > SimTime::ZERO {
                 self.rto.on_rtt_sample(tsecr, now);
             }
         } else if let Some((end, sent)) = self.timed {

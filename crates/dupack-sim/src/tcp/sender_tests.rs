@@ -249,3 +249,49 @@ fn a_finite_transfer_sends_a_short_last_segment_and_completes() {
     assert!(h.s.is_done());
     assert_eq!(h.s.poll_timeout(), None, "RFC 6298 §5.2: timer off when all data is acknowledged");
 }
+
+#[test]
+fn rfc7323_every_ack_of_new_data_gives_a_timestamp_sample() {
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 2, timestamps: true, ..TcpConfig::default() };
+    let mut h = Harness::with("reno", cfg, None);
+    h.at(SimTime::ZERO + ms(10));
+    let segs: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).collect();
+    assert_eq!(segs.len(), 2);
+    assert_eq!(segs[0].ts, Some((SimTime::ZERO + ms(10), SimTime::ZERO)));
+    let ack = |a: u64, tsecr: SimTime| TcpSegment {
+        ack: a,
+        flags: TcpFlags(TcpFlags::ACK),
+        wnd: 1 << 30,
+        ts: Some((SimTime::ZERO + ms(55), tsecr)),
+        ..TcpSegment::default()
+    };
+    h.s.on_segment(&ack(1000, SimTime::ZERO + ms(10)), SimTime::ZERO + ms(90));
+    assert_eq!(h.s.rto().srtt(), Some(ms(80)));
+    // An echo of 0 (no valid TS.Recent at the receiver) is not a sample.
+    h.s.on_segment(&ack(2000, SimTime::ZERO), SimTime::ZERO + ms(95));
+    assert_eq!(h.s.rto().srtt(), Some(ms(80)));
+    // The next data segment echoes the peer's TSval.
+    let next = h.s.poll_transmit(SimTime::ZERO + ms(95)).unwrap();
+    assert_eq!(next.ts, Some((SimTime::ZERO + ms(95), SimTime::ZERO + ms(55))));
+}
+
+#[test]
+fn bsd_coarse_timer_expires_on_a_slow_timer_tick() {
+    use crate::scenario::model::{RtoConfig, RtoMode};
+    let rto = RtoConfig {
+        mode: RtoMode::Coarse { tick: ms(500) },
+        max: crate::time::secs(64),
+        ..RtoConfig::default()
+    };
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 1, rto, ..TcpConfig::default() };
+    let mut h = Harness::with("reno", cfg, None);
+    h.at(SimTime::ZERO + ms(130));
+    assert_eq!(h.tx(), new(&[0]));
+    let d = h.s.poll_timeout().unwrap();
+    assert_eq!(d.as_nanos() % ms(500).as_nanos(), 0, "fires on a tick: {d:?}");
+    assert!(d > h.now + ms(500) && d <= h.now + ms(1000), "initial 1 s = 2 ticks: {d:?}");
+    h.s.on_timer(d);
+    assert_eq!(h.s.stats().timeouts, 1);
+    let d2 = h.s.poll_timeout().unwrap();
+    assert_eq!(d2.as_nanos() % ms(500).as_nanos(), 0);
+}
