@@ -182,7 +182,7 @@ impl Decimal {
             None => (s, None),
         };
         let ok = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
-        if !ok(int) || !frac.map_or(true, ok) {
+        if !ok(int) || !frac.is_none_or(ok) {
             return None;
         }
         // Leading zeros of the integer part and trailing zeros of the fraction
