@@ -420,7 +420,10 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
         }
     };
 
-    let mut topo = parse_topology(top.required("topology", "a table with kind = \"dumbbell\", \"chain\" or \"custom\"")?, "topology")?;
+    let mut topo = parse_topology(
+        top.required("topology", "a table with kind = \"dumbbell\", \"chain\" or \"custom\"")?,
+        "topology",
+    )?;
 
     let gtcp = match top.get("tcp") {
         None => TcpRaw::default(),
@@ -470,7 +473,9 @@ fn toml_to_json(v: &toml::Value, path: &str) -> R<Value> {
         toml::Value::Datetime(d) => {
             return fail(
                 path,
-                format!("TOML dates and times are not used in scenarios, got {d}; durations are strings such as \"30s\""),
+                format!(
+                    "TOML dates and times are not used in scenarios, got {d}; durations are strings such as \"30s\""
+                ),
             )
         }
         toml::Value::Array(a) => {
@@ -623,10 +628,7 @@ impl Topo {
             Some(&i) => Ok(i),
             None => {
                 let names = self.node_names();
-                fail(
-                    path,
-                    format!("no node named '{name}'{}; nodes: {}", did_you_mean(name, &names), list(&names)),
-                )
+                fail(path, format!("no node named '{name}'{}; nodes: {}", did_you_mean(name, &names), list(&names)))
             }
         }
     }
@@ -730,7 +732,11 @@ fn parse_error_model(v: &Value, path: &str) -> R<ErrRaw> {
         M::None => PacketSelector::All,
         _ => t
             .opt("applies_to", |v, p| {
-                v_enum(v, p, &[("data", PacketSelector::Data), ("acks", PacketSelector::Acks), ("all", PacketSelector::All)])
+                v_enum(
+                    v,
+                    p,
+                    &[("data", PacketSelector::Data), ("acks", PacketSelector::Acks), ("all", PacketSelector::All)],
+                )
             })?
             .map_or(PacketSelector::Data, |a| a.v),
     };
@@ -812,7 +818,7 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
     let npath = t.at("nodes");
     let nodes = v_array(t.required("nodes", "an array of [[topology.nodes]] tables")?, &npath, "node tables")?;
     if nodes.is_empty() {
-        return fail(&npath, "a custom topology needs at least two nodes");
+        return fail(&npath, "a custom topology needs at least one node");
     }
     let mut first_use: HashMap<String, String> = HashMap::new();
     for (i, item) in nodes.iter().enumerate() {
@@ -854,7 +860,10 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
             None => (format!("{}-{}", a.v, b.v), ipath.clone()),
         };
         if let Some(prev) = link_names.get(&name) {
-            return fail(&name_path, format!("duplicate link name '{name}' (also used by {prev}); give one of them a 'name'"));
+            return fail(
+                &name_path,
+                format!("duplicate link name '{name}' (also used by {prev}); give one of them a 'name'"),
+            );
         }
         link_names.insert(name.clone(), ipath);
         topo.add_link(name, ai, bi, &raw);
@@ -1018,11 +1027,7 @@ fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<TcpRaw> {
         r.rto_min = rt.opt("min", v_dur_pos)?;
         r.rto_max = rt.opt("max", v_dur_pos)?;
         r.max_backoff_shift = rt.opt("max_backoff_shift", |v, p| v_u32(v, p, 0, 16))?;
-        let timer = r
-            .timer
-            .as_ref()
-            .or(global.and_then(|g| g.timer.as_ref()))
-            .map_or(Timer::Fine, |a| a.v);
+        let timer = r.timer.as_ref().or(global.and_then(|g| g.timer.as_ref())).map_or(Timer::Fine, |a| a.v);
         let misplaced = match timer {
             Timer::Fine => r.tick.as_ref().map(|a| (&a.path, "tick", "coarse", "granularity")),
             Timer::Coarse => r.granularity.as_ref().map(|a| (&a.path, "granularity", "fine", "tick")),
@@ -1058,10 +1063,11 @@ fn parse_rx(v: &Value, path: &str, global: Option<&RxRaw>) -> R<RxRaw> {
     };
     let ack = r.ack.as_ref().or(global.and_then(|g| g.ack.as_ref())).map_or(AckKind::Every, |a| a.v);
     if ack == AckKind::Every {
-        let stray = r.delack_timeout.as_ref().map(|a| (&a.path, "delack_timeout")).or(r
-            .delack_every
+        let stray = r
+            .delack_timeout
             .as_ref()
-            .map(|a| (&a.path, "delack_every")));
+            .map(|a| (&a.path, "delack_timeout"))
+            .or(r.delack_every.as_ref().map(|a| (&a.path, "delack_every")));
         if let Some((p, key)) = stray {
             return fail(p, format!("{key} applies only to ack = \"delayed\"; ack here is \"every\""));
         }
@@ -1299,10 +1305,7 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
         let dst = topo.lookup(&to.v, &to.path)?;
         for (end, at) in [(src, &from), (dst, &to)] {
             if topo.nodes[end].kind != NodeKind::Host {
-                return fail(
-                    &at.path,
-                    format!("node '{}' is a router; flows must start and end at hosts", at.v),
-                );
+                return fail(&at.path, format!("node '{}' is a router; flows must start and end at hosts", at.v));
             }
         }
         if src == dst {
@@ -1320,7 +1323,10 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
 
         // Variant: flows[i].variant, flows[i].tcp.variant, tcp.variant, "newreno".
         if let (Some(v), Some(tv)) = (&variant, &ftcp.variant) {
-            return fail(&tv.path, format!("the variant is given twice for this flow ({} and {}); keep one", v.path, tv.path));
+            return fail(
+                &tv.path,
+                format!("the variant is given twice for this flow ({} and {}); keep one", v.path, tv.path),
+            );
         }
         let variant = variant
             .or_else(|| ftcp.variant.clone())

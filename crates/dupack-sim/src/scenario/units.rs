@@ -25,13 +25,8 @@ pub enum Quantity {
 /// (unit, multiplier to the base unit). Matching is exact and case-sensitive,
 /// except that `kbps` and `Kbps` are both accepted.
 const DURATION_UNITS: &[(&str, u64)] = &[("ns", 1), ("us", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000)];
-const RATE_UNITS: &[(&str, u64)] = &[
-    ("bps", 1),
-    ("kbps", 1_000),
-    ("Kbps", 1_000),
-    ("Mbps", 1_000_000),
-    ("Gbps", 1_000_000_000),
-];
+const RATE_UNITS: &[(&str, u64)] =
+    &[("bps", 1), ("kbps", 1_000), ("Kbps", 1_000), ("Mbps", 1_000_000), ("Gbps", 1_000_000_000)];
 const SIZE_UNITS: &[(&str, u64)] = &[
     ("B", 1),
     ("KB", 1_000),
@@ -101,10 +96,7 @@ impl Quantity {
         };
         // Do not suggest a nonsense example such as "-3ms".
         let example = if number.starts_with('-') { self.example().to_string() } else { example };
-        format!(
-            "expected {}, got the number {number}; write it with a unit, e.g. {example:?}",
-            self.expected()
-        )
+        format!("expected {}, got the number {number}; write it with a unit, e.g. {example:?}", self.expected())
     }
 
     /// Parse `s` into the base unit (ns, bit/s or bytes).
@@ -272,7 +264,10 @@ mod tests {
     #[test]
     fn errors_quote_the_value_and_the_expected_form() {
         let e = parse_duration("200").unwrap_err();
-        assert_eq!(e, r#"expected a duration such as "200ms" or "1.5s" (units ns, us, ms, s), got "200"; the unit is missing"#);
+        assert_eq!(
+            e,
+            r#"expected a duration such as "200ms" or "1.5s" (units ns, us, ms, s), got "200"; the unit is missing"#
+        );
         assert!(parse_duration("0.5ns").unwrap_err().contains("whole number of nanoseconds"));
         assert!(parse_size("1.5B").unwrap_err().contains("whole number of bytes"));
         assert!(parse_rate("0.5bps").unwrap_err().contains("whole number of bits"));
