@@ -890,8 +890,9 @@ fn components(topo: &Topo) -> Vec<usize> {
 
 fn resolve_droplists(topo: &mut Topo, flows: &[FlowSpec]) -> R<()> {
     let names: Vec<&str> = flows.iter().map(|f| f.name.as_str()).collect();
+    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     for d in &topo.drops {
-        let Some(fi) = names.iter().position(|n| *n == d.flow.v) else {
+        let Some(&fi) = index.get(d.flow.v.as_str()) else {
             return fail(
                 &d.flow.path,
                 format!("no flow named '{}'{}; flows: {}", d.flow.v, did_you_mean(&d.flow.v, &names), list(&names)),
