@@ -555,7 +555,7 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             "TOML syntax error",
             "name = \"x\"\n[run]\nduration = = \"1s\"\n".into(),
             "",
-            &["TOML syntax error at line 3, column"],
+            &["TOML syntax error at line 3, column 12"],
         ),
         (
             "TOML datetime",

@@ -449,7 +449,8 @@ pub fn parse_scenario_toml(text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 fn toml_syntax_error(text: &str, e: &toml::de::Error) -> ScenarioError {
-    let msg = e.message().trim_end();
+    // toml's message may span lines ("invalid array\nexpected `]`").
+    let msg = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ");
     match e.span().and_then(|s| text.get(..s.start)) {
         Some(before) => {
             let line = before.matches('\n').count() + 1;

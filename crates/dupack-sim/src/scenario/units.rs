@@ -138,6 +138,11 @@ impl Quantity {
         if let Some((u, _)) = self.units().iter().find(|(u, _)| u.eq_ignore_ascii_case(unit)) {
             return format!("{}; did you mean \"{num}{u}\"?", self.expected_got(s));
         }
+        for other in [Quantity::Duration, Quantity::Rate, Quantity::Size] {
+            if other != self && other.units().iter().any(|(u, _)| u.eq_ignore_ascii_case(unit)) {
+                return format!("{}; {unit:?} looks like a unit of {}", self.expected_got(s), &other.noun()[2..]);
+            }
+        }
         format!("{}; unknown unit {unit:?}", self.expected_got(s))
     }
 }
@@ -274,6 +279,7 @@ mod tests {
         assert!(parse_rate("-2Mbps").unwrap_err().contains("cannot be negative"));
         assert!(parse_rate("2ms").unwrap_err().contains("unit of duration"));
         assert!(parse_rate("2MBPS").unwrap_err().contains("did you mean \"2Mbps\"?"));
+        assert!(parse_duration("1.5 mbps").unwrap_err().contains("looks like a unit of rate"));
         assert!(parse_duration("99999999999999999999999999999999999s").unwrap_err().contains("too large"));
         assert!(parse_duration("18446744074s").unwrap_err().contains("too large"));
         for bad in ["", "ms", ".5s", "1.s", "1..2s", "1e3ms", "+1ms", "1,5s", "1.5.3s", "one s", "1 5ms"] {
