@@ -6,4 +6,4 @@ pub mod model;
 pub mod parse;
 pub mod units;
 
-pub use parse::{parse_scenario, ScenarioError};
+pub use parse::{parse_scenario, parse_scenario_toml, ScenarioError};

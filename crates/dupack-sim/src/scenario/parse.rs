@@ -1,19 +1,1384 @@
-//! STUB: replaced by the real parser.
-use super::model::Scenario;
+//! Scenario parser and validator: JSON value (or TOML text) → [`Scenario`].
+//!
+//! A hand-written walker over `serde_json::Value` rather than serde derive, so
+//! that every error names the field path (`topology.bottleneck.rate`,
+//! `flows[2].variant`), quotes the offending value and says what is allowed.
+//! The format is documented key by key in `docs/scenario.md`.
+//!
+//! Only the first error is reported, and which one is first does not depend on
+//! hash order. The walk is:
+//!
+//! 1. at each table, unknown keys first (in byte order of the key), then the
+//!    known keys in the order the documentation lists them;
+//! 2. top level: `name`, `description`, `run`, `topology`, `tcp`, `receiver`,
+//!    `flows`;
+//! 3. each flow in index order: its own keys, then its name (uniqueness), its
+//!    endpoints (existence, host, distinct, connected), then the merged
+//!    per-flow configuration (cross-field checks);
+//! 4. finally the `flow` names of `droplist` error models, link by link.
+//!
+//! In JSON input, `null` is the same as leaving the key out.
+
+use super::model::*;
+use super::units::Quantity;
+use crate::tcp::variant::parse_variant;
+use crate::time::SimDuration;
+use serde_json::{Map, Number, Value};
+use std::collections::HashMap;
 use std::fmt;
 
+/// One validation failure: where (`path`) and what (`message`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScenarioError {
+    /// Dotted path of the offending key, `[i]` for array elements
+    /// (`flows[1].tcp.mss`); empty when the error concerns the whole input
+    /// (e.g. a TOML syntax error).
     pub path: String,
     pub message: String,
 }
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
     }
 }
+
 impl std::error::Error for ScenarioError {}
 
-pub fn parse_scenario(_v: &serde_json::Value) -> Result<Scenario, ScenarioError> {
-    Err(ScenarioError { path: String::new(), message: "parser not implemented".into() })
+type R<T> = Result<T, ScenarioError>;
+
+fn err(path: &str, message: impl Into<String>) -> ScenarioError {
+    ScenarioError { path: path.to_string(), message: message.into() }
+}
+
+fn fail<T>(path: &str, message: impl Into<String>) -> R<T> {
+    Err(err(path, message))
+}
+
+// ---------------------------------------------------------------------------
+// Paths, descriptions, suggestions
+// ---------------------------------------------------------------------------
+
+fn key_path(parent: &str, key: &str) -> String {
+    let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let key = if plain { key.to_string() } else { format!("{key:?}") };
+    if parent.is_empty() {
+        key
+    } else {
+        format!("{parent}.{key}")
+    }
+}
+
+fn index_path(parent: &str, i: usize) -> String {
+    format!("{parent}[{i}]")
+}
+
+/// "the string \"3\"", "the number 3", "a table", … for "expected X, got Y".
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {s:?}"),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "a table".into(),
+    }
+}
+
+/// The value as it would be written, for range errors.
+fn show(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// The closest candidate: a case-insensitive match, else the first one at
+/// edit distance ≤ 2 (and shorter than the candidate itself, so that "x" does
+/// not suggest "p").
+fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    if let Some(c) = candidates.iter().find(|c| c.eq_ignore_ascii_case(word)) {
+        return Some(c);
+    }
+    // Comparing against huge lists (100 000 node names) is pointless and slow.
+    if candidates.len() > 1000 {
+        return None;
+    }
+    let mut best: Option<(usize, &'c str)> = None;
+    for c in candidates {
+        let d = edit_distance(word, c);
+        if d <= 2 && d < c.chars().count() && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+    match suggest(word, candidates) {
+        Some(s) => format!("; did you mean '{s}'?"),
+        None => String::new(),
+    }
+}
+
+/// `a, b, c` or `a, b, … (1000 in all)`.
+fn list(names: &[&str]) -> String {
+    const MAX: usize = 12;
+    if names.len() <= MAX {
+        names.join(", ")
+    } else {
+        format!("{}, … ({} in all)", names[..MAX].join(", "), names.len())
+    }
+}
+
+fn quoted_list(names: &[&str]) -> String {
+    names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+}
+
+/// Human form of a duration for messages: `60s`, `200ms`, `1500us`.
+fn fmt_dur(d: SimDuration) -> String {
+    let ns = d.as_nanos();
+    if ns == 0 {
+        "0s".into()
+    } else if ns.is_multiple_of(1_000_000_000) {
+        format!("{}s", ns / 1_000_000_000)
+    } else if ns.is_multiple_of(1_000_000) {
+        format!("{}ms", ns / 1_000_000)
+    } else if ns.is_multiple_of(1_000) {
+        format!("{}us", ns / 1_000)
+    } else {
+        format!("{ns}ns")
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Typed access to values
+// ---------------------------------------------------------------------------
+
+/// A value together with the path it came from, so cross-field checks can
+/// blame the key the user actually wrote.
+#[derive(Clone, Debug)]
+struct At<T> {
+    v: T,
+    path: String,
+}
+
+impl<T> At<T> {
+    /// Set in a per-flow override (as opposed to the global tables).
+    fn is_from_flow(&self) -> bool {
+        self.path.starts_with("flows[")
+    }
+}
+
+fn v_str<'a>(v: &'a Value, path: &str) -> R<&'a str> {
+    match v {
+        Value::String(s) => Ok(s),
+        other => fail(path, format!("expected a string, got {}", describe(other))),
+    }
+}
+
+fn v_nonempty_str(v: &Value, path: &str) -> R<String> {
+    let s = v_str(v, path)?;
+    if s.is_empty() {
+        return fail(path, "must not be empty");
+    }
+    Ok(s.to_string())
+}
+
+fn v_bool(v: &Value, path: &str) -> R<bool> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        other => fail(path, format!("expected a boolean (true or false), got {}", describe(other))),
+    }
+}
+
+fn range_text(lo: u64, hi: u64) -> String {
+    if hi == u64::MAX {
+        format!("must be at least {lo}")
+    } else {
+        format!("must be between {lo} and {hi}")
+    }
+}
+
+/// An integer in `lo..=hi`.
+fn v_int(v: &Value, path: &str, lo: u64, hi: u64) -> R<u64> {
+    let Value::Number(n) = v else {
+        return fail(path, format!("expected an integer, got {}", describe(v)));
+    };
+    if let Some(u) = n.as_u64() {
+        if (lo..=hi).contains(&u) {
+            return Ok(u);
+        }
+    } else if n.as_i64().is_none() {
+        return fail(path, format!("expected an integer, got the number {n}"));
+    }
+    fail(path, format!("{}, got {n}", range_text(lo, hi)))
+}
+
+fn v_u32(v: &Value, path: &str, lo: u32, hi: u32) -> R<u32> {
+    let x = v_int(v, path, u64::from(lo), u64::from(hi))?;
+    Ok(u32::try_from(x).unwrap_or(hi))
+}
+
+/// A probability: a number in [0, 1].
+fn v_prob(v: &Value, path: &str) -> R<f64> {
+    let Value::Number(n) = v else {
+        return fail(path, format!("expected a number between 0 and 1, got {}", describe(v)));
+    };
+    match n.as_f64() {
+        Some(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => fail(path, format!("must be between 0 and 1, got {n}")),
+    }
+}
+
+fn v_enum<T: Copy>(v: &Value, path: &str, choices: &[(&str, T)]) -> R<T> {
+    let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+    let Value::String(s) = v else {
+        return fail(path, format!("expected one of {}, got {}", quoted_list(&names), describe(v)));
+    };
+    if let Some((_, t)) = choices.iter().find(|(n, _)| n == s) {
+        return Ok(*t);
+    }
+    let hint = match suggest(s, &names) {
+        Some(m) => format!("; did you mean {m:?}?"),
+        None => String::new(),
+    };
+    fail(path, format!("unknown value {s:?}{hint}; allowed: {}", quoted_list(&names)))
+}
+
+fn v_qty(v: &Value, path: &str, q: Quantity) -> R<u64> {
+    match v {
+        Value::String(s) => q.parse(s).map_err(|m| err(path, m)),
+        Value::Number(n) => fail(path, q.bare_number_hint(&n.to_string())),
+        other => fail(path, format!("expected {}, got {}", q.expected(), describe(other))),
+    }
+}
+
+fn v_dur(v: &Value, path: &str) -> R<SimDuration> {
+    v_qty(v, path, Quantity::Duration).map(SimDuration::from_nanos)
+}
+
+fn v_dur_pos(v: &Value, path: &str) -> R<SimDuration> {
+    let d = v_dur(v, path)?;
+    if d == SimDuration::ZERO {
+        return fail(path, format!("must be greater than 0, got {}", show(v)));
+    }
+    Ok(d)
+}
+
+fn v_rate_pos(v: &Value, path: &str) -> R<u64> {
+    let r = v_qty(v, path, Quantity::Rate)?;
+    if r == 0 {
+        return fail(path, format!("must be greater than 0, got {}", show(v)));
+    }
+    Ok(r)
+}
+
+/// A size in `lo..=hi` bytes.
+fn v_size(v: &Value, path: &str, lo: u64, hi: u64) -> R<u64> {
+    let s = v_qty(v, path, Quantity::Size)?;
+    if !(lo..=hi).contains(&s) {
+        let range = if hi == u64::MAX {
+            format!("must be at least {lo} bytes")
+        } else {
+            format!("must be between {lo} and {hi} bytes")
+        };
+        return fail(path, format!("{range}, got {} ({s} bytes)", show(v)));
+    }
+    Ok(s)
+}
+
+fn v_array<'a>(v: &'a Value, path: &str, what: &str) -> R<&'a Vec<Value>> {
+    match v {
+        Value::Array(a) => Ok(a),
+        other => fail(path, format!("expected an array of {what}, got {}", describe(other))),
+    }
+}
+
+/// A table being walked.
+struct Table<'a> {
+    map: &'a Map<String, Value>,
+    path: String,
+}
+
+fn table<'a>(v: &'a Value, path: &str) -> R<Table<'a>> {
+    match v {
+        Value::Object(map) => Ok(Table { map, path: path.to_string() }),
+        other if path.is_empty() => fail(path, format!("expected a table at the top level, got {}", describe(other))),
+        other => fail(path, format!("expected a table, got {}", describe(other))),
+    }
+}
+
+impl<'a> Table<'a> {
+    fn at(&self, key: &str) -> String {
+        key_path(&self.path, key)
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn required(&self, key: &str, what: &str) -> R<&'a Value> {
+        self.get(key).ok_or_else(|| err(&self.at(key), format!("missing required key '{key}' ({what})")))
+    }
+
+    /// Apply `f` to the value of `key` if present.
+    fn opt<T>(&self, key: &str, f: impl FnOnce(&'a Value, &str) -> R<T>) -> R<Option<At<T>>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => {
+                let path = self.at(key);
+                let x = f(v, &path)?;
+                Ok(Some(At { v: x, path }))
+            }
+        }
+    }
+
+    fn req<T>(&self, key: &str, what: &str, f: impl FnOnce(&'a Value, &str) -> R<T>) -> R<At<T>> {
+        let v = self.required(key, what)?;
+        let path = self.at(key);
+        let x = f(v, &path)?;
+        Ok(At { v: x, path })
+    }
+
+    /// Reject keys outside `allowed`, in byte order of the key.
+    fn allow(&self, allowed: &[&str]) -> R<()> {
+        self.allow_explained(allowed, |_| None)
+    }
+
+    /// Like [`Table::allow`]; `explain` may say why a key is not allowed here
+    /// (e.g. it belongs to another topology kind).
+    fn allow_explained(&self, allowed: &[&str], explain: impl Fn(&str) -> Option<String>) -> R<()> {
+        // serde_json's map is ordered by key; do not rely on it.
+        let mut keys: Vec<&String> = self.map.keys().collect();
+        keys.sort();
+        for k in keys {
+            if !allowed.contains(&k.as_str()) {
+                let head = explain(k).unwrap_or_else(|| format!("unknown key '{k}'"));
+                return fail(
+                    &self.at(k),
+                    format!("{head}{}; allowed keys here: {}", did_you_mean(k, allowed), allowed.join(", ")),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Explanation for a key that is valid in a sibling variant of this table.
+fn belongs_elsewhere(key: &str, what: &str, current: &str, variants: &[(&str, &[&str])]) -> Option<String> {
+    variants
+        .iter()
+        .find(|(name, keys)| *name != current && keys.contains(&key))
+        .map(|(name, _)| format!("key '{key}' belongs to {what} {name:?}, not {current:?}"))
+}
+
+// ---------------------------------------------------------------------------
+// Top level
+// ---------------------------------------------------------------------------
+
+const TOP_KEYS: &[&str] = &["name", "description", "run", "topology", "tcp", "receiver", "flows"];
+const RUN_KEYS: &[&str] = &["duration", "seed", "stop_when_done"];
+
+/// Parse and validate a scenario given as a JSON value (the Python front
+/// loads TOML, applies overrides and hands over JSON).
+pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
+    let top = table(v, "")?;
+    top.allow(TOP_KEYS)?;
+    let name = top.opt("name", |v, p| v_str(v, p).map(str::to_string))?.map_or_else(|| "scenario".to_string(), |a| a.v);
+    top.opt("description", v_str)?;
+
+    let (duration, seed, stop_when_done) = match top.get("run") {
+        None => (SimDuration::from_secs(60), 1, true),
+        Some(v) => {
+            let t = table(v, &top.at("run"))?;
+            t.allow(RUN_KEYS)?;
+            let duration = t.opt("duration", v_dur_pos)?.map_or(SimDuration::from_secs(60), |a| a.v);
+            let seed = t.opt("seed", |v, p| v_int(v, p, 0, u64::MAX))?.map_or(1, |a| a.v);
+            let stop = t.opt("stop_when_done", v_bool)?.is_none_or(|a| a.v);
+            (duration, seed, stop)
+        }
+    };
+
+    let mut topo = parse_topology(
+        top.required("topology", "a table with kind = \"dumbbell\", \"chain\" or \"custom\"")?,
+        "topology",
+    )?;
+
+    let gtcp = match top.get("tcp") {
+        None => TcpRaw::default(),
+        Some(v) => parse_tcp(v, &top.at("tcp"), None)?,
+    };
+    let grx = match top.get("receiver") {
+        None => RxRaw::default(),
+        Some(v) => parse_rx(v, &top.at("receiver"), None)?,
+    };
+
+    let flows = parse_flows(top.get("flows"), &top.at("flows"), &topo, &gtcp, &grx)?;
+    resolve_droplists(&mut topo, &flows)?;
+
+    Ok(Scenario { name, duration, seed, stop_when_done, nodes: topo.nodes, links: topo.links, flows })
+}
+
+/// Parse TOML text, then [`parse_scenario`]. Syntax errors carry the line
+/// and column; TOML dates and times are rejected (no key takes one).
+pub fn parse_scenario_toml(text: &str) -> Result<Scenario, ScenarioError> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| toml_syntax_error(text, &e))?;
+    let v = toml_to_json(&toml::Value::Table(table), "")?;
+    parse_scenario(&v)
+}
+
+fn toml_syntax_error(text: &str, e: &toml::de::Error) -> ScenarioError {
+    // toml's message may span lines ("invalid array\nexpected `]`").
+    let msg = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ");
+    match e.span().and_then(|s| text.get(..s.start)) {
+        Some(before) => {
+            let line = before.matches('\n').count() + 1;
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            let column = before[line_start..].chars().count() + 1;
+            err("", format!("TOML syntax error at line {line}, column {column}: {msg}"))
+        }
+        None => err("", format!("TOML syntax error: {msg}")),
+    }
+}
+
+fn toml_to_json(v: &toml::Value, path: &str) -> R<Value> {
+    Ok(match v {
+        toml::Value::String(s) => Value::String(s.clone()),
+        toml::Value::Integer(i) => Value::Number(Number::from(*i)),
+        toml::Value::Float(f) => match Number::from_f64(*f) {
+            Some(n) => Value::Number(n),
+            None => return fail(path, format!("expected a finite number, got {f}")),
+        },
+        toml::Value::Boolean(b) => Value::Bool(*b),
+        toml::Value::Datetime(d) => {
+            return fail(
+                path,
+                format!(
+                    "TOML dates and times are not used in scenarios, got {d}; durations are strings such as \"30s\""
+                ),
+            )
+        }
+        toml::Value::Array(a) => {
+            let mut out = Vec::with_capacity(a.len());
+            for (i, x) in a.iter().enumerate() {
+                out.push(toml_to_json(x, &index_path(path, i))?);
+            }
+            Value::Array(out)
+        }
+        toml::Value::Table(t) => {
+            let mut out = Map::new();
+            for (k, x) in t {
+                out.insert(k.clone(), toml_to_json(x, &key_path(path, k))?);
+            }
+            Value::Object(out)
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Topology
+// ---------------------------------------------------------------------------
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum TopoKind {
+    Dumbbell,
+    Chain,
+    Custom,
+}
+
+const LINK_KEYS: &[&str] = &["rate", "delay", "queue", "fwd_error", "rev_error"];
+const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override"];
+const CHAIN_KEYS: &[&str] = &["kind", "hops"];
+const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links"];
+const OVERRIDE_KEYS: &[&str] = &["senders", "rate", "delay", "queue", "fwd_error", "rev_error"];
+const CUSTOM_LINK_KEYS: &[&str] = &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error"];
+const NODE_KEYS: &[&str] = &["name", "kind"];
+const QUEUE_KEYS: &[&str] = &["kind", "limit_packets", "limit_bytes"];
+const MAX_SENDERS: u64 = 100_000;
+
+struct Topo {
+    kind: TopoKind,
+    nodes: Vec<NodeSpec>,
+    links: Vec<LinkSpec>,
+    index: HashMap<String, usize>,
+    /// Droplist error models whose flow name is resolved once flows are known.
+    drops: Vec<PendingDrop>,
+}
+
+struct PendingDrop {
+    link: usize,
+    fwd: bool,
+    flow: At<String>,
+}
+
+/// Link keys as written; `None` = not given here.
+#[derive(Clone, Default)]
+struct LinkRaw {
+    rate: Option<u64>,
+    delay: Option<SimDuration>,
+    queue: Option<QueueSpec>,
+    fwd_error: Option<ErrRaw>,
+    rev_error: Option<ErrRaw>,
+}
+
+impl LinkRaw {
+    /// `self` over `base`, key by key (tables are replaced, not merged).
+    fn over(&self, base: &LinkRaw) -> LinkRaw {
+        LinkRaw {
+            rate: self.rate.or(base.rate),
+            delay: self.delay.or(base.delay),
+            queue: self.queue.clone().or_else(|| base.queue.clone()),
+            fwd_error: self.fwd_error.clone().or_else(|| base.fwd_error.clone()),
+            rev_error: self.rev_error.clone().or_else(|| base.rev_error.clone()),
+        }
+    }
+}
+
+#[derive(Clone)]
+struct ErrRaw {
+    /// For droplist, `flow` is a placeholder until resolved.
+    spec: ErrorSpec,
+    drop_flow: Option<At<String>>,
+}
+
+fn parse_topology(v: &Value, path: &str) -> R<Topo> {
+    let t = table(v, path)?;
+    let kind = t
+        .req("kind", "\"dumbbell\", \"chain\" or \"custom\"", |v, p| {
+            v_enum(v, p, &[("dumbbell", TopoKind::Dumbbell), ("chain", TopoKind::Chain), ("custom", TopoKind::Custom)])
+        })?
+        .v;
+    let kinds: [(&str, &[&str]); 3] = [("dumbbell", DUMBBELL_KEYS), ("chain", CHAIN_KEYS), ("custom", CUSTOM_KEYS)];
+    let (kname, keys) = match kind {
+        TopoKind::Dumbbell => kinds[0],
+        TopoKind::Chain => kinds[1],
+        TopoKind::Custom => kinds[2],
+    };
+    t.allow_explained(keys, |k| belongs_elsewhere(k, "topology kind", kname, &kinds))?;
+    let mut topo = Topo { kind, nodes: Vec::new(), links: Vec::new(), index: HashMap::new(), drops: Vec::new() };
+    match kind {
+        TopoKind::Dumbbell => build_dumbbell(&t, &mut topo)?,
+        TopoKind::Chain => build_chain(&t, &mut topo)?,
+        TopoKind::Custom => build_custom(&t, &mut topo)?,
+    }
+    Ok(topo)
+}
+
+impl Topo {
+    fn add_node(&mut self, name: String, kind: NodeKind) -> usize {
+        let i = self.nodes.len();
+        self.index.insert(name.clone(), i);
+        self.nodes.push(NodeSpec { name, kind });
+        i
+    }
+
+    fn add_link(&mut self, name: String, a: usize, b: usize, raw: &LinkRaw) {
+        let link = self.links.len();
+        let mut error = |e: &Option<ErrRaw>, fwd: bool| match e {
+            None => ErrorSpec::none(),
+            Some(e) => {
+                if let Some(flow) = &e.drop_flow {
+                    self.drops.push(PendingDrop { link, fwd, flow: flow.clone() });
+                }
+                e.spec.clone()
+            }
+        };
+        let fwd_error = error(&raw.fwd_error, true);
+        let rev_error = error(&raw.rev_error, false);
+        self.links.push(LinkSpec {
+            name,
+            a,
+            b,
+            // Templates are parsed with rate and delay required, so the
+            // fallbacks are never used.
+            rate_bps: raw.rate.unwrap_or(1),
+            delay: raw.delay.unwrap_or(SimDuration::ZERO),
+            queue: raw.queue.clone().unwrap_or(QueueSpec::DropTail { limit: QueueLimit::Packets(100) }),
+            fwd_error,
+            rev_error,
+        });
+    }
+
+    fn node_names(&self) -> Vec<&str> {
+        self.nodes.iter().map(|n| n.name.as_str()).collect()
+    }
+
+    fn lookup(&self, name: &str, path: &str) -> R<usize> {
+        match self.index.get(name) {
+            Some(&i) => Ok(i),
+            None => {
+                let names = self.node_names();
+                fail(path, format!("no node named '{name}'{}; nodes: {}", did_you_mean(name, &names), list(&names)))
+            }
+        }
+    }
+}
+
+/// The link keys of `t` (the caller has checked which keys are allowed).
+fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
+    let rate_what = "a rate such as \"2Mbps\"";
+    let delay_what = "a duration such as \"20ms\"";
+    let rate = if required { Some(t.req("rate", rate_what, v_rate_pos)?) } else { t.opt("rate", v_rate_pos)? };
+    let delay = if required { Some(t.req("delay", delay_what, v_dur)?) } else { t.opt("delay", v_dur)? };
+    let queue = t.opt("queue", parse_queue)?;
+    let fwd_error = t.opt("fwd_error", parse_error_model)?;
+    let rev_error = t.opt("rev_error", parse_error_model)?;
+    Ok(LinkRaw {
+        rate: rate.map(|a| a.v),
+        delay: delay.map(|a| a.v),
+        queue: queue.map(|a| a.v),
+        fwd_error: fwd_error.map(|a| a.v),
+        rev_error: rev_error.map(|a| a.v),
+    })
+}
+
+fn parse_link_table(v: &Value, path: &str) -> R<LinkRaw> {
+    let t = table(v, path)?;
+    t.allow(LINK_KEYS)?;
+    parse_link_keys(&t, true)
+}
+
+fn parse_queue(v: &Value, path: &str) -> R<QueueSpec> {
+    let t = table(v, path)?;
+    t.allow(QUEUE_KEYS)?;
+    t.opt("kind", |v, p| v_enum(v, p, &[("droptail", ())]))?;
+    let packets = t.opt("limit_packets", |v, p| v_u32(v, p, 1, 1_000_000))?;
+    let bytes = t.opt("limit_bytes", |v, p| v_size(v, p, 1, u64::MAX))?;
+    let limit = match (packets, bytes) {
+        (Some(_), Some(b)) => return fail(&b.path, "give either limit_packets or limit_bytes, not both"),
+        (Some(p), None) => QueueLimit::Packets(p.v),
+        (None, Some(b)) => QueueLimit::Bytes(b.v),
+        (None, None) => QueueLimit::Packets(100),
+    };
+    Ok(QueueSpec::DropTail { limit })
+}
+
+const ERR_NONE_KEYS: &[&str] = &["model"];
+const ERR_BERNOULLI_KEYS: &[&str] = &["model", "p", "applies_to"];
+const ERR_BER_KEYS: &[&str] = &["model", "ber", "applies_to"];
+const ERR_DROPLIST_KEYS: &[&str] = &["model", "flow", "packets", "applies_to"];
+
+fn parse_error_model(v: &Value, path: &str) -> R<ErrRaw> {
+    #[derive(Copy, Clone)]
+    enum M {
+        None,
+        Bernoulli,
+        Ber,
+        DropList,
+    }
+    let t = table(v, path)?;
+    let model = t
+        .req("model", "\"none\", \"bernoulli\", \"ber\" or \"droplist\"", |v, p| {
+            v_enum(v, p, &[("none", M::None), ("bernoulli", M::Bernoulli), ("ber", M::Ber), ("droplist", M::DropList)])
+        })?
+        .v;
+    let models: [(&str, &[&str]); 4] = [
+        ("none", ERR_NONE_KEYS),
+        ("bernoulli", ERR_BERNOULLI_KEYS),
+        ("ber", ERR_BER_KEYS),
+        ("droplist", ERR_DROPLIST_KEYS),
+    ];
+    let (mname, keys) = match model {
+        M::None => models[0],
+        M::Bernoulli => models[1],
+        M::Ber => models[2],
+        M::DropList => models[3],
+    };
+    t.allow_explained(keys, |k| belongs_elsewhere(k, "model", mname, &models))?;
+    let mut drop_flow = None;
+    let spec = match model {
+        M::None => ErrorModelSpec::None,
+        M::Bernoulli => ErrorModelSpec::Bernoulli { p: t.req("p", "a probability between 0 and 1", v_prob)?.v },
+        M::Ber => ErrorModelSpec::Ber { ber: t.req("ber", "a bit error rate between 0 and 1", v_prob)?.v },
+        M::DropList => {
+            drop_flow = Some(t.req("flow", "the name of a flow", |v, p| v_str(v, p).map(str::to_string))?);
+            let packets = t.req("packets", "an array of packet numbers, 1 = the first", |v, p| {
+                let a = v_array(v, p, "packet numbers")?;
+                if a.is_empty() {
+                    return fail(p, "must list at least one packet number");
+                }
+                let mut out = Vec::with_capacity(a.len());
+                for (i, x) in a.iter().enumerate() {
+                    out.push(v_int(x, &index_path(p, i), 1, u64::MAX)?);
+                }
+                out.sort_unstable();
+                out.dedup();
+                Ok(out)
+            })?;
+            ErrorModelSpec::DropList { flow: usize::MAX, packets: packets.v }
+        }
+    };
+    let applies_to = match model {
+        M::None => PacketSelector::All,
+        _ => t
+            .opt("applies_to", |v, p| {
+                v_enum(
+                    v,
+                    p,
+                    &[("data", PacketSelector::Data), ("acks", PacketSelector::Acks), ("all", PacketSelector::All)],
+                )
+            })?
+            .map_or(PacketSelector::Data, |a| a.v),
+    };
+    Ok(ErrRaw { spec: ErrorSpec { model: spec, applies_to }, drop_flow })
+}
+
+fn build_dumbbell(t: &Table, topo: &mut Topo) -> R<()> {
+    let n = t.req("senders", "the number of senders, 1 to 100000", |v, p| v_int(v, p, 1, MAX_SENDERS))?.v as usize;
+    let access = t.req("access", "a link table for every sender's access link", parse_link_table)?.v;
+    let bottleneck = t.req("bottleneck", "a link table", parse_link_table)?.v;
+
+    // Which override (if any) applies to each sender.
+    let mut per_sender: Vec<Option<usize>> = vec![None; n];
+    let mut overrides: Vec<LinkRaw> = Vec::new();
+    if let Some(v) = t.get("access_override") {
+        let opath = t.at("access_override");
+        for (k, item) in v_array(v, &opath, "tables")?.iter().enumerate() {
+            let ipath = index_path(&opath, k);
+            let o = table(item, &ipath)?;
+            o.allow(OVERRIDE_KEYS)?;
+            let spath = o.at("senders");
+            let list = v_array(o.required("senders", "an array of sender indices")?, &spath, "sender indices")?;
+            if list.is_empty() {
+                return fail(&spath, "must list at least one sender index");
+            }
+            for (j, x) in list.iter().enumerate() {
+                let xpath = index_path(&spath, j);
+                let s = v_int(x, &xpath, 0, n as u64 - 1).map_err(|e| {
+                    err(&e.path, format!("{}; this dumbbell has {n} senders, numbered from 0", e.message))
+                })? as usize;
+                if let Some(prev) = per_sender[s] {
+                    let where_ = if prev == k { "earlier in this list".to_string() } else { index_path(&opath, prev) };
+                    return fail(&xpath, format!("sender {s} is already overridden ({where_})"));
+                }
+                per_sender[s] = Some(k);
+            }
+            overrides.push(parse_link_keys(&o, false)?);
+        }
+    }
+
+    for i in 0..n {
+        topo.add_node(format!("s{i}"), NodeKind::Host);
+    }
+    let router = topo.add_node("router".into(), NodeKind::Router);
+    let sink = topo.add_node("sink".into(), NodeKind::Host);
+    for (i, o) in per_sender.iter().enumerate() {
+        let raw = match o {
+            Some(k) => overrides[*k].over(&access),
+            None => access.clone(),
+        };
+        topo.add_link(format!("access{i}"), i, router, &raw);
+    }
+    topo.add_link("bottleneck".into(), router, sink, &bottleneck);
+    Ok(())
+}
+
+fn build_chain(t: &Table, topo: &mut Topo) -> R<()> {
+    let hpath = t.at("hops");
+    let hops = v_array(t.required("hops", "an array of link tables, one per hop")?, &hpath, "link tables")?;
+    if hops.is_empty() {
+        return fail(&hpath, "a chain needs at least one hop");
+    }
+    let mut raws = Vec::with_capacity(hops.len());
+    for (i, h) in hops.iter().enumerate() {
+        raws.push(parse_link_table(h, &index_path(&hpath, i))?);
+    }
+    let k = raws.len();
+    for i in 0..=k {
+        let kind = if i == 0 || i == k { NodeKind::Host } else { NodeKind::Router };
+        topo.add_node(format!("n{i}"), kind);
+    }
+    for (i, raw) in raws.iter().enumerate() {
+        topo.add_link(format!("hop{i}"), i, i + 1, raw);
+    }
+    Ok(())
+}
+
+fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
+    let npath = t.at("nodes");
+    let nodes = v_array(t.required("nodes", "an array of [[topology.nodes]] tables")?, &npath, "node tables")?;
+    if nodes.is_empty() {
+        return fail(&npath, "a custom topology needs at least one node");
+    }
+    let mut first_use: HashMap<String, String> = HashMap::new();
+    for (i, item) in nodes.iter().enumerate() {
+        let ipath = index_path(&npath, i);
+        let n = table(item, &ipath)?;
+        n.allow(NODE_KEYS)?;
+        let name = n.req("name", "a unique non-empty string", v_nonempty_str)?;
+        let kind = n
+            .opt("kind", |v, p| v_enum(v, p, &[("host", NodeKind::Host), ("router", NodeKind::Router)]))?
+            .map_or(NodeKind::Host, |a| a.v);
+        if let Some(prev) = first_use.get(&name.v) {
+            return fail(&name.path, format!("duplicate node name '{}' (also used by {prev})", name.v));
+        }
+        first_use.insert(name.v.clone(), ipath);
+        topo.add_node(name.v, kind);
+    }
+
+    let lpath = t.at("links");
+    let links = v_array(t.required("links", "an array of [[topology.links]] tables")?, &lpath, "link tables")?;
+    if links.is_empty() {
+        return fail(&lpath, "a custom topology needs at least one link");
+    }
+    let mut link_names: HashMap<String, String> = HashMap::new();
+    for (i, item) in links.iter().enumerate() {
+        let ipath = index_path(&lpath, i);
+        let l = table(item, &ipath)?;
+        l.allow(CUSTOM_LINK_KEYS)?;
+        let name = l.opt("name", v_nonempty_str)?;
+        let a = l.req("a", "the name of a node", |v, p| v_str(v, p).map(str::to_string))?;
+        let b = l.req("b", "the name of a node", |v, p| v_str(v, p).map(str::to_string))?;
+        let ai = topo.lookup(&a.v, &a.path)?;
+        let bi = topo.lookup(&b.v, &b.path)?;
+        if ai == bi {
+            return fail(&b.path, format!("a link must join two different nodes, but a and b are both '{}'", a.v));
+        }
+        let raw = parse_link_keys(&l, true)?;
+        let (name, name_path) = match name {
+            Some(n) => (n.v, n.path),
+            None => (format!("{}-{}", a.v, b.v), ipath.clone()),
+        };
+        if let Some(prev) = link_names.get(&name) {
+            return fail(
+                &name_path,
+                format!("duplicate link name '{name}' (also used by {prev}); give one of them a 'name'"),
+            );
+        }
+        link_names.insert(name.clone(), ipath);
+        topo.add_link(name, ai, bi, &raw);
+    }
+    Ok(())
+}
+
+/// Connected component of every node (links are full duplex).
+fn components(topo: &Topo) -> Vec<usize> {
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    let mut parent: Vec<usize> = (0..topo.nodes.len()).collect();
+    for l in &topo.links {
+        let (ra, rb) = (find(&mut parent, l.a), find(&mut parent, l.b));
+        parent[ra.max(rb)] = ra.min(rb);
+    }
+    (0..parent.len()).map(|x| find(&mut parent, x)).collect()
+}
+
+fn resolve_droplists(topo: &mut Topo, flows: &[FlowSpec]) -> R<()> {
+    let names: Vec<&str> = flows.iter().map(|f| f.name.as_str()).collect();
+    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    for d in &topo.drops {
+        let Some(&fi) = index.get(d.flow.v.as_str()) else {
+            return fail(
+                &d.flow.path,
+                format!("no flow named '{}'{}; flows: {}", d.flow.v, did_you_mean(&d.flow.v, &names), list(&names)),
+            );
+        };
+        let link = &mut topo.links[d.link];
+        let e = if d.fwd { &mut link.fwd_error } else { &mut link.rev_error };
+        if let ErrorModelSpec::DropList { flow, .. } = &mut e.model {
+            *flow = fi;
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Sender and receiver configuration
+// ---------------------------------------------------------------------------
+
+const TCP_KEYS: &[&str] = &[
+    "variant",
+    "mss",
+    "initial_window",
+    "initial_ssthresh",
+    "max_cwnd",
+    "dupthresh",
+    "timestamps",
+    "reno_avoid_multiple_fr",
+    "newreno_full_ack",
+    "newreno_rto_reset",
+    "rto",
+];
+const RTO_KEYS: &[&str] = &["timer", "granularity", "tick", "initial", "min", "max", "max_backoff_shift"];
+const RX_KEYS: &[&str] = &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks"];
+const MAX_MSS: u64 = 65_495;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Timer {
+    Fine,
+    Coarse,
+}
+
+impl Timer {
+    fn name(self) -> &'static str {
+        match self {
+            Timer::Fine => "fine",
+            Timer::Coarse => "coarse",
+        }
+    }
+}
+
+/// `[tcp]` keys as written, global or per flow.
+#[derive(Clone, Default)]
+struct TcpRaw {
+    variant: Option<At<String>>,
+    mss: Option<At<u64>>,
+    initial_window: Option<At<u32>>,
+    initial_ssthresh: Option<At<u64>>,
+    max_cwnd: Option<At<u64>>,
+    dupthresh: Option<At<u32>>,
+    timestamps: Option<At<bool>>,
+    reno_avoid_multiple_fr: Option<At<bool>>,
+    newreno_full_ack: Option<At<FullAckRule>>,
+    newreno_rto_reset: Option<At<PartialAckRtoReset>>,
+    timer: Option<At<Timer>>,
+    granularity: Option<At<SimDuration>>,
+    tick: Option<At<SimDuration>>,
+    rto_initial: Option<At<SimDuration>>,
+    rto_min: Option<At<SimDuration>>,
+    rto_max: Option<At<SimDuration>>,
+    max_backoff_shift: Option<At<u32>>,
+}
+
+/// `[receiver]` keys as written, global or per flow.
+#[derive(Clone, Default)]
+struct RxRaw {
+    window: Option<At<u64>>,
+    ack: Option<At<AckKind>>,
+    delack_timeout: Option<At<SimDuration>>,
+    delack_every: Option<At<u32>>,
+    sack: Option<At<SackSetting>>,
+    max_sack_blocks: Option<At<u32>>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum AckKind {
+    Every,
+    Delayed,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum SackSetting {
+    On,
+    Off,
+    Auto,
+}
+
+fn v_variant(v: &Value, path: &str) -> R<String> {
+    let s = v_str(v, path)?;
+    parse_variant(s).map_err(|e| err(path, e.0))?;
+    Ok(s.to_string())
+}
+
+/// Parse a `[tcp]` table. `global` is the global table when parsing a flow's
+/// override: mode-specific keys are checked against the timer in effect at
+/// this level.
+fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<TcpRaw> {
+    let t = table(v, path)?;
+    t.allow(TCP_KEYS)?;
+    let mut r = TcpRaw {
+        variant: t.opt("variant", v_variant)?,
+        mss: t.opt("mss", |v, p| v_size(v, p, 1, MAX_MSS))?,
+        initial_window: t.opt("initial_window", |v, p| v_u32(v, p, 1, 1000))?,
+        initial_ssthresh: t.opt("initial_ssthresh", |v, p| v_size(v, p, 1, u64::MAX))?,
+        max_cwnd: t.opt("max_cwnd", |v, p| v_size(v, p, 1, u64::MAX))?,
+        dupthresh: t.opt("dupthresh", |v, p| v_u32(v, p, 1, 1000))?,
+        timestamps: t.opt("timestamps", v_bool)?,
+        reno_avoid_multiple_fr: t.opt("reno_avoid_multiple_fr", v_bool)?,
+        newreno_full_ack: t.opt("newreno_full_ack", |v, p| {
+            v_enum(v, p, &[("flightsize", FullAckRule::FlightSize), ("ssthresh", FullAckRule::Ssthresh)])
+        })?,
+        newreno_rto_reset: t.opt("newreno_rto_reset", |v, p| {
+            v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
+        })?,
+        ..TcpRaw::default()
+    };
+    if let Some(rv) = t.get("rto") {
+        let rt = table(rv, &t.at("rto"))?;
+        rt.allow(RTO_KEYS)?;
+        r.timer = rt.opt("timer", |v, p| v_enum(v, p, &[("fine", Timer::Fine), ("coarse", Timer::Coarse)]))?;
+        r.granularity = rt.opt("granularity", v_dur)?;
+        r.tick = rt.opt("tick", v_dur_pos)?;
+        r.rto_initial = rt.opt("initial", v_dur_pos)?;
+        r.rto_min = rt.opt("min", v_dur_pos)?;
+        r.rto_max = rt.opt("max", v_dur_pos)?;
+        r.max_backoff_shift = rt.opt("max_backoff_shift", |v, p| v_u32(v, p, 0, 16))?;
+        let timer = r.timer.as_ref().or(global.and_then(|g| g.timer.as_ref())).map_or(Timer::Fine, |a| a.v);
+        let misplaced = match timer {
+            Timer::Fine => r.tick.as_ref().map(|a| (&a.path, "tick", "coarse", "granularity")),
+            Timer::Coarse => r.granularity.as_ref().map(|a| (&a.path, "granularity", "fine", "tick")),
+        };
+        if let Some((p, key, needs, instead)) = misplaced {
+            return fail(
+                p,
+                format!(
+                    "{key} applies only to timer = \"{needs}\"; the timer here is \"{}\" (its setting is {instead})",
+                    timer.name()
+                ),
+            );
+        }
+    }
+    Ok(r)
+}
+
+fn parse_rx(v: &Value, path: &str, global: Option<&RxRaw>) -> R<RxRaw> {
+    let t = table(v, path)?;
+    t.allow(RX_KEYS)?;
+    let r = RxRaw {
+        window: t.opt("window", |v, p| v_size(v, p, 1, u64::MAX))?,
+        ack: t.opt("ack", |v, p| v_enum(v, p, &[("every", AckKind::Every), ("delayed", AckKind::Delayed)]))?,
+        delack_timeout: t.opt("delack_timeout", v_dur_pos)?,
+        delack_every: t.opt("delack_every", |v, p| v_u32(v, p, 1, 64))?,
+        sack: t.opt("sack", |v, p| match v {
+            Value::Bool(true) => Ok(SackSetting::On),
+            Value::Bool(false) => Ok(SackSetting::Off),
+            Value::String(s) if s == "auto" => Ok(SackSetting::Auto),
+            other => fail(p, format!("expected true, false or \"auto\", got {}", describe(other))),
+        })?,
+        max_sack_blocks: t.opt("max_sack_blocks", |v, p| v_u32(v, p, 1, 4))?,
+    };
+    let ack = r.ack.as_ref().or(global.and_then(|g| g.ack.as_ref())).map_or(AckKind::Every, |a| a.v);
+    if ack == AckKind::Every {
+        let stray = r
+            .delack_timeout
+            .as_ref()
+            .map(|a| (&a.path, "delack_timeout"))
+            .or(r.delack_every.as_ref().map(|a| (&a.path, "delack_every")));
+        if let Some((p, key)) = stray {
+            return fail(p, format!("{key} applies only to ack = \"delayed\"; ack here is \"every\""));
+        }
+    }
+    Ok(r)
+}
+
+/// The path to blame for a conflict between `primary` (the constrained key)
+/// and `other`: a value from the flow's own override beats an inherited one;
+/// otherwise the primary key if it was written, else the other.
+fn blame<A, B>(primary: Option<&At<A>>, other: Option<&At<B>>) -> String {
+    match (primary, other) {
+        (Some(p), Some(o)) if o.is_from_flow() && !p.is_from_flow() => o.path.clone(),
+        (Some(p), _) => p.path.clone(),
+        (None, Some(o)) => o.path.clone(),
+        (None, None) => String::new(),
+    }
+}
+
+fn pick<'a, T>(flow: &'a Option<At<T>>, global: &'a Option<At<T>>) -> Option<&'a At<T>> {
+    flow.as_ref().or(global.as_ref())
+}
+
+/// Merge a flow's overrides over the global tables and check the result.
+/// `variant` is the flow's effective variant.
+fn resolve_config(
+    g: &TcpRaw,
+    f: &TcpRaw,
+    grx: &RxRaw,
+    frx: &RxRaw,
+    variant: &At<String>,
+    flow_name: &str,
+) -> R<(TcpConfig, ReceiverConfig)> {
+    let d = TcpConfig::default();
+    let cross = |path: String, msg: String| -> ScenarioError {
+        if path.starts_with("flows[") {
+            err(&path, msg)
+        } else {
+            err(&path, format!("{msg} (for flow '{flow_name}')"))
+        }
+    };
+
+    let mss = pick(&f.mss, &g.mss);
+    let mss_v = mss.map_or(u64::from(d.mss), |a| a.v);
+    let max_cwnd = pick(&f.max_cwnd, &g.max_cwnd);
+    if let Some(mc) = max_cwnd {
+        if mc.v < mss_v {
+            return Err(cross(
+                blame(Some(mc), mss),
+                format!("max_cwnd ({} bytes) is smaller than mss ({mss_v} bytes)", mc.v),
+            ));
+        }
+    }
+
+    let timer = pick(&f.timer, &g.timer).map_or(Timer::Fine, |a| a.v);
+    // A global granularity/tick only applies if the flow kept a timer it fits
+    // (parse_tcp has checked each level against its own timer).
+    let mode = match timer {
+        Timer::Fine => RtoMode::Fine {
+            granularity: pick(&f.granularity, &g.granularity).map_or(SimDuration::from_millis(1), |a| a.v),
+        },
+        Timer::Coarse => {
+            RtoMode::Coarse { tick: pick(&f.tick, &g.tick).map_or(SimDuration::from_millis(500), |a| a.v) }
+        }
+    };
+    let min = pick(&f.rto_min, &g.rto_min);
+    let max = pick(&f.rto_max, &g.rto_max);
+    let min_v = min.map_or(SimDuration::from_secs(1), |a| a.v);
+    let max_default = match timer {
+        Timer::Fine => SimDuration::from_secs(60),
+        Timer::Coarse => SimDuration::from_secs(64),
+    };
+    let max_v = max.map_or(max_default, |a| a.v);
+    if min_v > max_v {
+        let max_text = match max {
+            Some(_) => fmt_dur(max_v),
+            None => format!("{}, the default for the {} timer", fmt_dur(max_v), timer.name()),
+        };
+        return Err(cross(
+            blame(max, min),
+            format!("rto min ({}) is larger than rto max ({max_text}); min must not exceed max", fmt_dur(min_v)),
+        ));
+    }
+
+    let timestamps = pick(&f.timestamps, &g.timestamps);
+    let tcp = TcpConfig {
+        mss: u32::try_from(mss_v).unwrap_or(d.mss),
+        initial_window: pick(&f.initial_window, &g.initial_window).map_or(d.initial_window, |a| a.v),
+        initial_ssthresh: pick(&f.initial_ssthresh, &g.initial_ssthresh).map_or(u64::MAX, |a| a.v),
+        max_cwnd: max_cwnd.map_or(u64::MAX, |a| a.v),
+        dupthresh: pick(&f.dupthresh, &g.dupthresh).map_or(d.dupthresh, |a| a.v),
+        timestamps: timestamps.is_some_and(|a| a.v),
+        rto: RtoConfig {
+            mode,
+            initial: pick(&f.rto_initial, &g.rto_initial).map_or(SimDuration::from_secs(1), |a| a.v),
+            min: min_v,
+            max: max_v,
+            max_backoff_shift: pick(&f.max_backoff_shift, &g.max_backoff_shift).map_or(6, |a| a.v),
+        },
+        reno_avoid_multiple_fr: pick(&f.reno_avoid_multiple_fr, &g.reno_avoid_multiple_fr).is_none_or(|a| a.v),
+        newreno_full_ack: pick(&f.newreno_full_ack, &g.newreno_full_ack).map_or(d.newreno_full_ack, |a| a.v),
+        newreno_rto_reset: pick(&f.newreno_rto_reset, &g.newreno_rto_reset).map_or(d.newreno_rto_reset, |a| a.v),
+    };
+
+    // Receiver.
+    let window = pick(&frx.window, &grx.window);
+    let window_v = window.map_or(64 * 1024, |a| a.v);
+    if window_v < mss_v {
+        return Err(cross(
+            blame(window, mss),
+            format!("receiver window ({window_v} bytes) is smaller than mss ({mss_v} bytes)"),
+        ));
+    }
+    let ack = match pick(&frx.ack, &grx.ack).map_or(AckKind::Every, |a| a.v) {
+        AckKind::Every => AckMode::Every,
+        AckKind::Delayed => AckMode::Delayed {
+            timeout: pick(&frx.delack_timeout, &grx.delack_timeout).map_or(SimDuration::from_millis(200), |a| a.v),
+            every: pick(&frx.delack_every, &grx.delack_every).map_or(2, |a| a.v),
+        },
+    };
+    // The variant was validated where it was written.
+    let uses_sack = parse_variant(&variant.v).map(|s| s.uses_sack()).unwrap_or(false);
+    let sack_at = pick(&frx.sack, &grx.sack);
+    let sack = match sack_at.map_or(SackSetting::Auto, |a| a.v) {
+        SackSetting::On => true,
+        SackSetting::Auto => uses_sack,
+        SackSetting::Off => {
+            if uses_sack {
+                let from = if variant.path.is_empty() { "the default".to_string() } else { variant.path.clone() };
+                return Err(cross(
+                    sack_at.map_or_else(String::new, |a| a.path.clone()),
+                    format!(
+                        "sack = false, but variant '{}' (from {from}) needs SACK blocks from the receiver; \
+                         set sack to true or \"auto\", or choose a variant without SACK",
+                        variant.v
+                    ),
+                ));
+            }
+            false
+        }
+    };
+    let blocks = pick(&frx.max_sack_blocks, &grx.max_sack_blocks);
+    let blocks_v = blocks.map_or(3, |a| a.v);
+    if blocks_v > 3 && tcp.timestamps {
+        return Err(cross(
+            blame(blocks, timestamps),
+            format!(
+                "max_sack_blocks = {blocks_v}, but with timestamps on at most 3 SACK blocks fit in the TCP options"
+            ),
+        ));
+    }
+    let receiver = ReceiverConfig { window: window_v, ack, sack, max_sack_blocks: blocks_v };
+    Ok((tcp, receiver))
+}
+
+// ---------------------------------------------------------------------------
+// Flows
+// ---------------------------------------------------------------------------
+
+const FLOW_KEYS: &[&str] = &["name", "from", "to", "variant", "bytes", "start", "tcp", "receiver"];
+
+fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &RxRaw) -> R<Vec<FlowSpec>> {
+    let empty = Map::new();
+    let default_items: Vec<Value>;
+    let items: &[Value] = match v {
+        Some(v) => {
+            let a = v_array(v, path, "flow tables")?;
+            if a.is_empty() {
+                let hint = match topo.kind {
+                    TopoKind::Custom => "",
+                    _ => "; leave the key out to get the default flows",
+                };
+                return fail(path, format!("must contain at least one flow{hint}"));
+            }
+            a
+        }
+        None => {
+            let n = match topo.kind {
+                TopoKind::Dumbbell => topo.nodes.len() - 2,
+                TopoKind::Chain => 1,
+                TopoKind::Custom => {
+                    return fail(
+                        path,
+                        "missing required key 'flows': a custom topology needs at least one [[flows]] table with from and to",
+                    )
+                }
+            };
+            default_items = vec![Value::Object(empty.clone()); n];
+            &default_items
+        }
+    };
+    // Default flows have no keys of their own: blame the global tables.
+    let generated = v.is_none();
+
+    let comp = components(topo);
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let fpath = if generated { String::new() } else { index_path(path, i) };
+        let t = match item {
+            Value::Object(map) => Table { map, path: fpath.clone() },
+            other => return fail(&fpath, format!("expected a table, got {}", describe(other))),
+        };
+        t.allow(FLOW_KEYS)?;
+        let name = t.opt("name", v_nonempty_str)?;
+        let from = t.opt("from", |v, p| v_str(v, p).map(str::to_string))?;
+        let to = t.opt("to", |v, p| v_str(v, p).map(str::to_string))?;
+        let variant = t.opt("variant", v_variant)?;
+        let bytes = t.opt("bytes", |v, p| v_size(v, p, 1, u64::MAX))?.map(|a| a.v);
+        let start = t.opt("start", v_dur)?.map_or(SimDuration::ZERO, |a| a.v);
+        let ftcp = match t.get("tcp") {
+            Some(v) => parse_tcp(v, &t.at("tcp"), Some(gtcp))?,
+            None => TcpRaw::default(),
+        };
+        let frx = match t.get("receiver") {
+            Some(v) => parse_rx(v, &t.at("receiver"), Some(grx))?,
+            None => RxRaw::default(),
+        };
+
+        // Name.
+        let name_path = name.as_ref().map_or_else(|| t.at("name"), |a| a.path.clone());
+        let name = name.map_or_else(|| format!("f{i}"), |a| a.v);
+        if let Some(prev) = names.get(&name) {
+            let implied = if t.get("name").is_none() { " (the default name of this flow)" } else { "" };
+            return fail(
+                &name_path,
+                format!("duplicate flow name '{name}'{implied}; {} already uses it", index_path(path, *prev)),
+            );
+        }
+        names.insert(name.clone(), i);
+
+        // Endpoints.
+        let (from, to) = flow_endpoints(topo, &t, i, from, to)?;
+        let src = topo.lookup(&from.v, &from.path)?;
+        let dst = topo.lookup(&to.v, &to.path)?;
+        for (end, at) in [(src, &from), (dst, &to)] {
+            if topo.nodes[end].kind != NodeKind::Host {
+                return fail(&at.path, format!("node '{}' is a router; flows must start and end at hosts", at.v));
+            }
+        }
+        if src == dst {
+            return fail(&to.path, format!("a flow needs two different hosts, but from and to are both '{}'", to.v));
+        }
+        if comp[src] != comp[dst] {
+            return fail(
+                &fpath,
+                format!(
+                    "flow '{name}' cannot reach its destination: no path of links joins '{}' and '{}'",
+                    from.v, to.v
+                ),
+            );
+        }
+
+        // Variant: flows[i].variant, flows[i].tcp.variant, tcp.variant, "newreno".
+        if let (Some(v), Some(tv)) = (&variant, &ftcp.variant) {
+            return fail(
+                &tv.path,
+                format!("the variant is given twice for this flow ({} and {}); keep one", v.path, tv.path),
+            );
+        }
+        let variant = variant
+            .or_else(|| ftcp.variant.clone())
+            .or_else(|| gtcp.variant.clone())
+            .unwrap_or(At { v: "newreno".into(), path: String::new() });
+
+        let (tcp, receiver) = resolve_config(gtcp, &ftcp, grx, &frx, &variant, &name)?;
+        out.push(FlowSpec { name, src, dst, variant: variant.v, bytes, start, tcp, receiver });
+    }
+    Ok(out)
+}
+
+/// `from` and `to` with the topology's defaults applied; a default's path is
+/// the key it stands for.
+fn flow_endpoints(
+    topo: &Topo,
+    t: &Table,
+    i: usize,
+    from: Option<At<String>>,
+    to: Option<At<String>>,
+) -> R<(At<String>, At<String>)> {
+    let implied = |key: &str, v: String| At { v, path: t.at(key) };
+    let (dfrom, dto) = match topo.kind {
+        TopoKind::Dumbbell => {
+            let s = format!("s{i}");
+            (topo.index.contains_key(&s).then_some(s), Some("sink".to_string()))
+        }
+        TopoKind::Chain => (Some("n0".to_string()), topo.nodes.last().map(|n| n.name.clone())),
+        TopoKind::Custom => (None, None),
+    };
+    let from = match (from, dfrom) {
+        (Some(a), _) => a,
+        (None, Some(d)) => implied("from", d),
+        (None, None) => {
+            let why = match topo.kind {
+                TopoKind::Dumbbell => format!("there is no sender s{i} to default to"),
+                _ => "custom topologies have no default".to_string(),
+            };
+            return fail(&t.at("from"), format!("missing required key 'from' (the sending host; {why})"));
+        }
+    };
+    let to = match (to, dto) {
+        (Some(a), _) => a,
+        (None, Some(d)) => implied("to", d),
+        (None, None) => {
+            return fail(
+                &t.at("to"),
+                "missing required key 'to' (the receiving host; custom topologies have no default)",
+            )
+        }
+    };
+    Ok((from, to))
 }

@@ -1,0 +1,675 @@
+//! Scenario parsing: documented examples, defaults, builder expansion and a
+//! table of malformed inputs with the path and message each must produce.
+
+use dupack_sim::scenario::model::*;
+use dupack_sim::scenario::{parse_scenario, parse_scenario_toml, ScenarioError};
+use dupack_sim::time::{ms, secs, us, SimDuration};
+use serde_json::json;
+
+const DOCS: &str = include_str!("../../../docs/scenario.md");
+const QUICKSTART: &str = include_str!("../../../scenarios/quickstart.toml");
+
+fn ok(text: &str) -> Scenario {
+    match parse_scenario_toml(text) {
+        Ok(s) => s,
+        Err(e) => panic!("scenario rejected: {e}\n---\n{text}"),
+    }
+}
+
+fn bad(text: &str) -> ScenarioError {
+    match parse_scenario_toml(text) {
+        Ok(s) => panic!("scenario accepted: {s:?}\n---\n{text}"),
+        Err(e) => e,
+    }
+}
+
+/// The complete scenarios among the ```toml blocks of the documentation.
+fn doc_examples() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in DOCS.lines() {
+        match &mut cur {
+            None if line.trim_end() == "```toml" => cur = Some(String::new()),
+            None => {}
+            Some(block) if line.trim_end() == "```" => {
+                if !block.starts_with("# fragment") {
+                    out.push(std::mem::take(block));
+                }
+                cur = None;
+            }
+            Some(block) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn names(s: &Scenario) -> Vec<&str> {
+    s.nodes.iter().map(|n| n.name.as_str()).collect()
+}
+
+fn link<'a>(s: &'a Scenario, name: &str) -> &'a LinkSpec {
+    s.links.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no link {name}"))
+}
+
+fn flow<'a>(s: &'a Scenario, name: &str) -> &'a FlowSpec {
+    s.flows.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no flow {name}"))
+}
+
+const DUMBBELL: &str = r#"
+[topology]
+kind = "dumbbell"
+senders = 2
+access = { rate = "10Mbps", delay = "1ms" }
+bottleneck = { rate = "1Mbps", delay = "10ms" }
+"#;
+
+// ---------------------------------------------------------------------------
+// Valid input
+// ---------------------------------------------------------------------------
+
+#[test]
+fn every_documented_example_parses() {
+    let examples = doc_examples();
+    assert_eq!(examples.len(), 3, "one complete example per topology kind");
+    for text in &examples {
+        ok(text);
+    }
+}
+
+#[test]
+fn documented_dumbbell_example_means_what_it_says() {
+    let ex = doc_examples();
+    let s = ok(&ex[0]);
+    assert_eq!(s.name, "dumbbell-example");
+    assert_eq!((s.duration, s.seed), (secs(30), 7));
+    assert_eq!(link(&s, "bottleneck").queue, QueueSpec::DropTail { limit: QueueLimit::Bytes(30_000) });
+    for (i, (delay, lossy)) in [(ms(10), true), (ms(2), false), (ms(10), true)].into_iter().enumerate() {
+        let l = link(&s, &format!("access{i}"));
+        assert_eq!(l.delay, delay);
+        assert_eq!(l.rate_bps, 100_000_000, "rate comes from the template");
+        let want = if lossy {
+            ErrorSpec { model: ErrorModelSpec::Bernoulli { p: 0.02 }, applies_to: PacketSelector::Data }
+        } else {
+            ErrorSpec::none()
+        };
+        assert_eq!(l.fwd_error, want);
+    }
+    let f0 = flow(&s, "f0");
+    assert_eq!((f0.variant.as_str(), f0.bytes, f0.receiver.sack), ("reno", Some(1_000_000), false));
+    let late = flow(&s, "late");
+    assert_eq!((late.variant.as_str(), late.start, late.receiver.sack), ("sack", secs(5), true));
+    let f2 = flow(&s, "f2");
+    assert_eq!(f2.tcp.mss, 536);
+    assert_eq!(f2.tcp.rto.min, ms(200));
+    assert_eq!(f2.tcp.rto.max, secs(60), "partial rto override keeps the other keys");
+    assert_eq!(f2.receiver.window, 65536);
+}
+
+#[test]
+fn documented_chain_and_custom_examples_mean_what_they_say() {
+    let ex = doc_examples();
+    let c = ok(&ex[1]);
+    let hop1 = link(&c, "hop1");
+    assert_eq!(hop1.fwd_error.model, ErrorModelSpec::Ber { ber: 1e-6 });
+    assert_eq!(
+        hop1.rev_error,
+        ErrorSpec { model: ErrorModelSpec::Bernoulli { p: 0.01 }, applies_to: PacketSelector::Acks }
+    );
+    let f0 = &c.flows[0];
+    assert_eq!(f0.tcp.rto.mode, RtoMode::Coarse { tick: ms(500) });
+    assert_eq!(f0.tcp.rto.max, secs(64), "coarse timer has its own default max");
+    assert_eq!(f0.receiver.ack, AckMode::Delayed { timeout: ms(100), every: 2 });
+    assert!(f0.tcp.timestamps);
+
+    let s = ok(&ex[2]);
+    assert_eq!(names(&s), ["alice", "bob", "r1", "r2", "server"]);
+    let link_names: Vec<&str> = s.links.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(link_names, ["alice-r1", "bob-r1", "wireless", "r2-server"]);
+    let w = link(&s, "wireless");
+    assert_eq!((w.a, w.b), (2, 3));
+    assert_eq!(w.fwd_error.model, ErrorModelSpec::DropList { flow: 0, packets: vec![10, 30] });
+    assert_eq!(w.fwd_error.applies_to, PacketSelector::Data);
+    let bulk = flow(&s, "bulk");
+    assert_eq!((bulk.src, bulk.dst, bulk.receiver.sack, bulk.receiver.window), (0, 4, true, 32 * 1024));
+    let short = flow(&s, "short");
+    assert_eq!((short.src, short.bytes, short.start), (1, Some(102_400), ms(2500)));
+    assert_eq!(short.receiver.ack, AckMode::Delayed { timeout: ms(200), every: 2 });
+    assert_eq!(short.receiver.window, 32 * 1024, "global receiver keys are kept");
+    assert!(!s.stop_when_done);
+}
+
+#[test]
+fn quickstart_parses_and_matches_its_comments() {
+    let s = ok(QUICKSTART);
+    assert_eq!(s.name, "quickstart");
+    assert_eq!(s.duration, secs(30));
+    assert_eq!(names(&s), ["s0", "s1", "s2", "s3", "router", "sink"]);
+    assert_eq!(s.links.len(), 5);
+    for i in 0..4 {
+        let l = link(&s, &format!("access{i}"));
+        assert_eq!((l.a, l.b, l.rate_bps, l.delay), (i, 4, 10_000_000, ms(1)));
+        let want = if i == 3 {
+            ErrorSpec { model: ErrorModelSpec::Bernoulli { p: 0.01 }, applies_to: PacketSelector::Data }
+        } else {
+            ErrorSpec::none()
+        };
+        assert_eq!(l.fwd_error, want, "access{i}");
+        assert_eq!(l.rev_error, ErrorSpec::none());
+    }
+    let b = link(&s, "bottleneck");
+    assert_eq!((b.a, b.b, b.rate_bps, b.delay), (4, 5, 1_500_000, ms(20)));
+    assert_eq!(b.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(30) });
+    assert_eq!(s.flows.len(), 4);
+    for (i, f) in s.flows.iter().enumerate() {
+        assert_eq!(
+            (f.name.clone(), f.src, f.dst, f.variant.as_str(), f.bytes),
+            (format!("f{i}"), i, 5, "newreno", None)
+        );
+    }
+}
+
+#[test]
+fn defaults_are_applied() {
+    let s = ok(DUMBBELL);
+    assert_eq!(s.name, "scenario");
+    assert_eq!((s.duration, s.seed, s.stop_when_done), (secs(60), 1, true));
+    for l in &s.links {
+        assert_eq!(l.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(100) });
+        assert_eq!((&l.fwd_error, &l.rev_error), (&ErrorSpec::none(), &ErrorSpec::none()));
+    }
+    assert_eq!(s.flows.len(), 2);
+    for f in &s.flows {
+        assert_eq!(f.variant, "newreno");
+        assert_eq!((f.bytes, f.start), (None, SimDuration::ZERO));
+        assert_eq!(f.tcp, TcpConfig::default());
+        assert_eq!(f.receiver, ReceiverConfig::default());
+    }
+    // Spelled-out defaults give the same model.
+    let explicit = ok(&format!(
+        r#"name = "scenario"
+[run]
+duration = "60s"
+seed = 1
+stop_when_done = true
+[tcp]
+variant = "newreno"
+mss = "1460B"
+initial_window = 1
+dupthresh = 3
+timestamps = false
+reno_avoid_multiple_fr = true
+newreno_full_ack = "flightsize"
+newreno_rto_reset = "first"
+rto = {{ timer = "fine", granularity = "1ms", initial = "1s", min = "1s", max = "60s", max_backoff_shift = 6 }}
+[receiver]
+window = "64KiB"
+ack = "every"
+sack = "auto"
+max_sack_blocks = 3
+{DUMBBELL}"#
+    ));
+    assert_eq!(explicit, s);
+    // Delayed-ACK defaults and the sack = "auto" rule.
+    let s = ok(&format!("{DUMBBELL}\n[tcp]\nvariant = \"sack\"\n[receiver]\nack = \"delayed\"\n"));
+    assert_eq!(s.flows[0].receiver.ack, AckMode::Delayed { timeout: ms(200), every: 2 });
+    assert!(s.flows[0].receiver.sack);
+}
+
+#[test]
+fn dumbbell_builder_expands_exactly() {
+    let s = ok(&format!(
+        "{DUMBBELL}\n[[topology.access_override]]\nsenders = [1]\nrate = \"5Mbps\"\nqueue = {{ limit_packets = 7 }}\n"
+    ));
+    assert_eq!(names(&s), ["s0", "s1", "router", "sink"]);
+    let kinds: Vec<NodeKind> = s.nodes.iter().map(|n| n.kind).collect();
+    assert_eq!(kinds, [NodeKind::Host, NodeKind::Host, NodeKind::Router, NodeKind::Host]);
+    let shape: Vec<(&str, usize, usize, u64)> =
+        s.links.iter().map(|l| (l.name.as_str(), l.a, l.b, l.rate_bps)).collect();
+    assert_eq!(shape, [("access0", 0, 2, 10_000_000), ("access1", 1, 2, 5_000_000), ("bottleneck", 2, 3, 1_000_000)]);
+    assert_eq!(s.links[1].delay, ms(1), "override keeps template keys it does not name");
+    assert_eq!(s.links[1].queue, QueueSpec::DropTail { limit: QueueLimit::Packets(7) });
+    assert_eq!(s.links[0].queue, QueueSpec::DropTail { limit: QueueLimit::Packets(100) });
+    let ends: Vec<(usize, usize)> = s.flows.iter().map(|f| (f.src, f.dst)).collect();
+    assert_eq!(ends, [(0, 3), (1, 3)]);
+}
+
+#[test]
+fn chain_builder_expands_exactly() {
+    let s = ok(r#"
+[topology]
+kind = "chain"
+hops = [
+  { rate = "1Mbps", delay = "1ms" },
+  { rate = "2Mbps", delay = "2ms" },
+  { rate = "3Mbps", delay = "0.5ms" },
+]
+"#);
+    assert_eq!(names(&s), ["n0", "n1", "n2", "n3"]);
+    let kinds: Vec<NodeKind> = s.nodes.iter().map(|n| n.kind).collect();
+    assert_eq!(kinds, [NodeKind::Host, NodeKind::Router, NodeKind::Router, NodeKind::Host]);
+    let shape: Vec<(&str, usize, usize, u64, SimDuration)> =
+        s.links.iter().map(|l| (l.name.as_str(), l.a, l.b, l.rate_bps, l.delay)).collect();
+    assert_eq!(
+        shape,
+        [("hop0", 0, 1, 1_000_000, ms(1)), ("hop1", 1, 2, 2_000_000, ms(2)), ("hop2", 2, 3, 3_000_000, us(500))]
+    );
+    assert_eq!(s.flows.len(), 1);
+    assert_eq!((s.flows[0].name.as_str(), s.flows[0].src, s.flows[0].dst), ("f0", 0, 3));
+    // One hop: both ends are hosts.
+    let s = ok("[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"0s\" }]\n");
+    assert_eq!(
+        s.nodes,
+        [NodeSpec { name: "n0".into(), kind: NodeKind::Host }, NodeSpec { name: "n1".into(), kind: NodeKind::Host }]
+    );
+}
+
+#[test]
+fn flow_overrides_merge_key_by_key() {
+    let s = ok(&format!(
+        r#"{DUMBBELL}
+[tcp]
+mss = "1000B"
+dupthresh = 5
+rto = {{ granularity = "10ms", min = "200ms" }}
+[receiver]
+ack = "delayed"
+delack_every = 3
+
+[[flows]]
+tcp = {{ rto = {{ timer = "coarse" }} }}
+receiver = {{ ack = "every" }}
+
+[[flows]]
+tcp = {{ variant = "tahoe", dupthresh = 2, rto = {{ max = "10s" }} }}
+receiver = {{ delack_timeout = "50ms" }}
+"#
+    ));
+    let (a, b) = (&s.flows[0], &s.flows[1]);
+    // A flow that switches to the coarse timer does not inherit granularity.
+    assert_eq!(a.tcp.rto.mode, RtoMode::Coarse { tick: ms(500) });
+    assert_eq!((a.tcp.rto.min, a.tcp.rto.max, a.tcp.mss, a.tcp.dupthresh), (ms(200), secs(64), 1000, 5));
+    assert_eq!(a.receiver.ack, AckMode::Every);
+    assert_eq!(b.variant, "tahoe");
+    assert_eq!(b.tcp.rto.mode, RtoMode::Fine { granularity: ms(10) });
+    assert_eq!((b.tcp.rto.min, b.tcp.rto.max, b.tcp.dupthresh), (ms(200), secs(10), 2));
+    assert_eq!(b.receiver.ack, AckMode::Delayed { timeout: ms(50), every: 3 });
+}
+
+#[test]
+fn json_input_with_nulls_and_display() {
+    let v = json!({
+        "name": null,
+        "topology": {"kind": "chain", "hops": [{"rate": "1Mbps", "delay": "1ms", "queue": null}]},
+        "tcp": {"max_cwnd": null},
+    });
+    let s = parse_scenario(&v).expect("null means absent");
+    assert_eq!(s.name, "scenario");
+    assert_eq!(s.flows[0].tcp.max_cwnd, u64::MAX);
+    let e = parse_scenario(&json!(3)).unwrap_err();
+    assert_eq!(e.to_string(), "expected a table at the top level, got the number 3");
+    let e = parse_scenario(&json!({"topology": {"kind": "chain", "hops": [{"rate": 2, "delay": "1ms"}]}})).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r#"topology.hops[0].rate: expected a rate such as "2Mbps" or "64kbps" (units bps, kbps, Mbps, Gbps), got the number 2; write it with a unit, e.g. "2Mbps""#
+    );
+}
+
+#[test]
+fn first_error_is_deterministic() {
+    // Several problems: unknown keys come first, alphabetically.
+    let e = bad(&format!("{DUMBBELL}\n[tcp]\nzzz = 1\naaa = 2\nmss = 0\n"));
+    assert_eq!(e.path, "tcp.aaa");
+    for _ in 0..5 {
+        assert_eq!(bad(&format!("{DUMBBELL}\n[tcp]\nzzz = 1\naaa = 2\n")), e);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Malformed input
+// ---------------------------------------------------------------------------
+
+/// A small custom topology: a (host) — r (router) — b (host), plus c (host)
+/// with no links.
+const CUSTOM: &str = r#"
+[topology]
+kind = "custom"
+nodes = [{ name = "a" }, { name = "r", kind = "router" }, { name = "b" }, { name = "c" }]
+links = [
+  { a = "a", b = "r", rate = "1Mbps", delay = "1ms" },
+  { a = "r", b = "b", rate = "1Mbps", delay = "1ms" },
+]
+"#;
+
+fn dumbbell_with(extra: &str) -> String {
+    format!("{DUMBBELL}\n{extra}\n")
+}
+
+fn custom_with(extra: &str) -> String {
+    format!("{CUSTOM}\n{extra}\n")
+}
+
+#[test]
+fn malformed_inputs_name_the_path_and_the_problem() {
+    let bottleneck = |kv: &str| {
+        format!(
+            "[topology]\nkind = \"dumbbell\"\nsenders = 2\naccess = {{ rate = \"10Mbps\", delay = \"1ms\" }}\nbottleneck = {{ {kv} }}\n"
+        )
+    };
+    let cases: Vec<(&str, String, &str, &[&str])> = vec![
+        (
+            "unknown key with suggestion",
+            bottleneck(r#"rat = "2Mbps", delay = "1ms""#),
+            "topology.bottleneck.rat",
+            &[
+                "unknown key 'rat'",
+                "did you mean 'rate'?",
+                "allowed keys here: rate, delay, queue, fwd_error, rev_error",
+            ],
+        ),
+        ("unknown top-level key, case slip", format!("Flows = []\n{DUMBBELL}"), "Flows", &["did you mean 'flows'?"]),
+        (
+            "wrong type",
+            "[topology]\nkind = \"dumbbell\"\nsenders = \"3\"\n".into(),
+            "topology.senders",
+            &[r#"expected an integer, got the string "3""#],
+        ),
+        (
+            "integer written as float",
+            dumbbell_with("[tcp]\ndupthresh = 3.0"),
+            "tcp.dupthresh",
+            &["expected an integer, got the number 3.0"],
+        ),
+        (
+            "negative rate",
+            bottleneck(r#"rate = "-2Mbps", delay = "1ms""#),
+            "topology.bottleneck.rate",
+            &["cannot be negative", "\"-2Mbps\""],
+        ),
+        (
+            "zero rate",
+            bottleneck(r#"rate = "0Mbps", delay = "1ms""#),
+            "topology.bottleneck.rate",
+            &["must be greater than 0, got \"0Mbps\""],
+        ),
+        (
+            "bare number for a unit field",
+            bottleneck(r#"rate = "2Mbps", delay = 20"#),
+            "topology.bottleneck.delay",
+            &["got the number 20; write it with a unit, e.g. \"20ms\""],
+        ),
+        (
+            "bad unit",
+            bottleneck(r#"rate = "2Mbps", delay = "20min""#),
+            "topology.bottleneck.delay",
+            &["unknown unit \"min\"", "units ns, us, ms, s"],
+        ),
+        (
+            "unit of the wrong kind",
+            bottleneck(r#"rate = "2MB", delay = "20ms""#),
+            "topology.bottleneck.rate",
+            &["\"MB\" is a unit of size"],
+        ),
+        (
+            "missing required key",
+            bottleneck(r#"rate = "2Mbps""#),
+            "topology.bottleneck.delay",
+            &["missing required key 'delay'"],
+        ),
+        (
+            "loss p = 1.5",
+            dumbbell_with(
+                "[[topology.access_override]]\nsenders = [0]\nfwd_error = { model = \"bernoulli\", p = 1.5 }",
+            ),
+            "topology.access_override[0].fwd_error.p",
+            &["must be between 0 and 1, got 1.5"],
+        ),
+        (
+            "key of another error model",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "ber", p = 0.1 }"#),
+            "topology.bottleneck.fwd_error.p",
+            &["belongs to model \"bernoulli\", not \"ber\"", "allowed keys here: model, ber, applies_to"],
+        ),
+        (
+            "key of another topology kind",
+            dumbbell_with("").replace("senders = 2", "senders = 2\nhops = []"),
+            "topology.hops",
+            &["belongs to topology kind \"chain\""],
+        ),
+        (
+            "override sender out of range",
+            dumbbell_with("[[topology.access_override]]\nsenders = [2]\ndelay = \"5ms\""),
+            "topology.access_override[0].senders[0]",
+            &["must be between 0 and 1, got 2", "2 senders"],
+        ),
+        (
+            "sender in two overrides",
+            dumbbell_with(
+                "[[topology.access_override]]\nsenders = [1]\n[[topology.access_override]]\nsenders = [0, 1]",
+            ),
+            "topology.access_override[1].senders[1]",
+            &["sender 1 is already overridden (topology.access_override[0])"],
+        ),
+        (
+            "both queue limits",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { limit_packets = 5, limit_bytes = "10KB" }"#),
+            "topology.bottleneck.queue.limit_bytes",
+            &["either limit_packets or limit_bytes"],
+        ),
+        (
+            "window smaller than one MSS",
+            dumbbell_with("[receiver]\nwindow = \"1000B\""),
+            "receiver.window",
+            &["receiver window (1000 bytes) is smaller than mss (1460 bytes)", "flow 'f0'"],
+        ),
+        (
+            "flow mss override larger than the global window",
+            dumbbell_with(
+                "[receiver]\nwindow = \"8KiB\"\n[[flows]]\n[[flows]]\ntcp = { mss = \"9000B\" }\nfrom = \"s1\"",
+            ),
+            "flows[1].tcp.mss",
+            &["receiver window (8192 bytes) is smaller than mss (9000 bytes)"],
+        ),
+        (
+            "mss out of range",
+            dumbbell_with("[tcp]\nmss = \"64KiB\""),
+            "tcp.mss",
+            &["between 1 and 65495 bytes", "65536 bytes"],
+        ),
+        (
+            "max_cwnd below mss",
+            dumbbell_with("[tcp]\nmax_cwnd = \"1KB\""),
+            "tcp.max_cwnd",
+            &["max_cwnd (1000 bytes) is smaller than mss (1460 bytes)"],
+        ),
+        (
+            "unknown variant",
+            dumbbell_with("[tcp]\nvariant = \"vegas\""),
+            "tcp.variant",
+            &["unknown TCP variant 'vegas'", "'newreno'"],
+        ),
+        (
+            "unknown variant in a flow",
+            dumbbell_with("[[flows]]\nvariant = \"reno+efr\""),
+            "flows[0].variant",
+            &["unknown extension '+efr'"],
+        ),
+        (
+            "variant given twice",
+            dumbbell_with("[[flows]]\nvariant = \"reno\"\ntcp = { variant = \"sack\" }"),
+            "flows[0].tcp.variant",
+            &["given twice"],
+        ),
+        (
+            "duplicate flow name",
+            dumbbell_with("[[flows]]\nname = \"x\"\n[[flows]]\nname = \"x\"\nfrom = \"s0\""),
+            "flows[1].name",
+            &["duplicate flow name 'x'", "flows[0]"],
+        ),
+        (
+            "duplicate default flow name",
+            dumbbell_with("[[flows]]\nname = \"f1\"\n[[flows]]"),
+            "flows[1].name",
+            &["duplicate flow name 'f1' (the default name of this flow)"],
+        ),
+        (
+            "flow endpoint not a node",
+            dumbbell_with("[[flows]]\nfrom = \"s9\""),
+            "flows[0].from",
+            &["no node named 's9'", "nodes: s0, s1, router, sink"],
+        ),
+        ("endpoint typo", dumbbell_with("[[flows]]\nto = \"snik\""), "flows[0].to", &["did you mean 'sink'?"]),
+        ("from == to", dumbbell_with("[[flows]]\nto = \"s0\""), "flows[0].to", &["two different hosts", "'s0'"]),
+        ("flow to a router", dumbbell_with("[[flows]]\nto = \"router\""), "flows[0].to", &["'router' is a router"]),
+        (
+            "no default sender",
+            dumbbell_with("[[flows]]\n[[flows]]\n[[flows]]"),
+            "flows[2].from",
+            &["missing required key 'from'", "no sender s2"],
+        ),
+        (
+            "endpoints not connected",
+            custom_with("[[flows]]\nfrom = \"a\"\nto = \"c\""),
+            "flows[0]",
+            &["no path of links joins 'a' and 'c'"],
+        ),
+        (
+            "droplist naming an unknown flow",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "droplist", flow = "f9", packets = [3] }"#,
+            ),
+            "topology.bottleneck.fwd_error.flow",
+            &["no flow named 'f9'", "flows: f0, f1"],
+        ),
+        (
+            "droplist without packets",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "droplist", flow = "f0", packets = [] }"#,
+            ),
+            "topology.bottleneck.fwd_error.packets",
+            &["at least one packet"],
+        ),
+        (
+            "TOML syntax error",
+            "name = \"x\"\n[run]\nduration = = \"1s\"\n".into(),
+            "",
+            &["TOML syntax error at line 3, column 12"],
+        ),
+        (
+            "TOML datetime",
+            dumbbell_with("[run]\nduration = 1979-05-27T07:32:00Z"),
+            "run.duration",
+            &["dates and times", "1979-05-27T07:32:00Z"],
+        ),
+        ("empty flows in custom topology", format!("flows = []\n{CUSTOM}"), "flows", &["at least one flow"]),
+        ("custom topology without flows", CUSTOM.into(), "flows", &["missing required key 'flows'"]),
+        (
+            "min RTO > max RTO",
+            dumbbell_with("[tcp.rto]\nmin = \"90s\""),
+            "tcp.rto.min",
+            &["rto min (90s) is larger than rto max (60s, the default for the fine timer)"],
+        ),
+        (
+            "min RTO > explicit max RTO in a flow",
+            dumbbell_with("[tcp.rto]\nmin = \"2s\"\n[[flows]]\ntcp = { rto = { max = \"1500ms\" } }"),
+            "flows[0].tcp.rto.max",
+            &["rto min (2s) is larger than rto max (1500ms)"],
+        ),
+        (
+            "granularity with the coarse timer",
+            dumbbell_with("[tcp.rto]\ntimer = \"coarse\"\ngranularity = \"1ms\""),
+            "tcp.rto.granularity",
+            &["only to timer = \"fine\""],
+        ),
+        (
+            "sack=false with variant 'sack'",
+            dumbbell_with("[tcp]\nvariant = \"sack\"\n[receiver]\nsack = false"),
+            "receiver.sack",
+            &["sack = false, but variant 'sack' (from tcp.variant)"],
+        ),
+        (
+            "sack setting typo",
+            dumbbell_with("[receiver]\nsack = \"yes\""),
+            "receiver.sack",
+            &["expected true, false or \"auto\""],
+        ),
+        (
+            "too many SACK blocks with timestamps",
+            dumbbell_with("[tcp]\ntimestamps = true\n[receiver]\nmax_sack_blocks = 4"),
+            "receiver.max_sack_blocks",
+            &["at most 3 SACK blocks"],
+        ),
+        (
+            "delack key without delayed ACKs",
+            dumbbell_with("[receiver]\ndelack_every = 4"),
+            "receiver.delack_every",
+            &["only to ack = \"delayed\""],
+        ),
+        (
+            "enum typo",
+            dumbbell_with("[receiver]\nack = \"delay\""),
+            "receiver.ack",
+            &["did you mean \"delayed\"?", "\"every\", \"delayed\""],
+        ),
+        ("zero duration", dumbbell_with("[run]\nduration = \"0s\""), "run.duration", &["must be greater than 0"]),
+        (
+            "fractional nanoseconds",
+            dumbbell_with("[run]\nduration = \"0.5ns\""),
+            "run.duration",
+            &["whole number of nanoseconds"],
+        ),
+        ("negative seed", dumbbell_with("[run]\nseed = -1"), "run.seed", &["must be at least 0, got -1"]),
+        (
+            "duplicate node name",
+            CUSTOM.replace("{ name = \"c\" }", "{ name = \"a\" }"),
+            "topology.nodes[3].name",
+            &["duplicate node name 'a' (also used by topology.nodes[0])"],
+        ),
+        (
+            "link joining a node to itself",
+            CUSTOM.replace("{ a = \"r\", b = \"b\"", "{ a = \"r\", b = \"r\""),
+            "topology.links[1].b",
+            &["two different nodes"],
+        ),
+        (
+            "duplicate default link name",
+            CUSTOM.replace("{ a = \"r\", b = \"b\"", "{ a = \"a\", b = \"r\""),
+            "topology.links[1]",
+            &["duplicate link name 'a-r'"],
+        ),
+        (
+            "missing topology kind",
+            "[topology]\nsenders = 2\n".into(),
+            "topology.kind",
+            &["missing required key 'kind'"],
+        ),
+        (
+            "unknown topology kind",
+            "[topology]\nkind = \"star\"\n".into(),
+            "topology.kind",
+            &["unknown value \"star\"", "\"dumbbell\", \"chain\", \"custom\""],
+        ),
+    ];
+    assert!(cases.len() >= 20);
+    let mut failures = Vec::new();
+    for (what, text, path, fragments) in &cases {
+        let e = match parse_scenario_toml(text) {
+            Ok(_) => {
+                failures.push(format!("{what}: accepted"));
+                continue;
+            }
+            Err(e) => e,
+        };
+        if e.path != *path {
+            failures.push(format!("{what}: path {:?}, want {path:?} ({e})", e.path));
+        }
+        for f in *fragments {
+            if !e.message.contains(f) {
+                failures.push(format!("{what}: message lacks {f:?}: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
