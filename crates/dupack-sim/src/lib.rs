@@ -16,5 +16,5 @@ pub mod time;
 
 pub use metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
 pub use scenario::model::Scenario;
-pub use scenario::{parse_scenario, ScenarioError};
+pub use scenario::{parse_scenario, parse_scenario_toml, ScenarioError};
 pub use engine::sim::{run, RunError, TraceRecord, World};
