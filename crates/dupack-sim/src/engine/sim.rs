@@ -57,6 +57,8 @@ struct Flow {
     sender_tmr: Option<SimTime>,
     receiver_tmr: Option<SimTime>,
     completed_at: Option<SimTime>,
+    /// The sender has seen every byte acknowledged (counted once in `unfinished`).
+    acked_all: bool,
     drops_error: u64,
     drops_queue: u64,
 }
@@ -141,6 +143,7 @@ impl World {
                 sender_tmr: None,
                 receiver_tmr: None,
                 completed_at: None,
+                acked_all: false,
                 drops_error: 0,
                 drops_queue: 0,
             });
@@ -250,9 +253,7 @@ impl World {
             self.service(fi, true, now);
         } else {
             f.sender.on_segment(&p.seg, now);
-            let was_done = f.sender.is_done();
             self.service(fi, false, now);
-            let _ = was_done;
         }
     }
 
@@ -305,9 +306,8 @@ impl World {
             }
         }
         let f = &mut self.flows[fi as usize];
-        if !rx && f.app_bytes.is_some() && f.sender.is_done() && f.sender_tmr != Some(SimTime::MAX) {
-            // Count completion once, when the last byte is acknowledged.
-            f.sender_tmr = Some(SimTime::MAX);
+        if !rx && !f.acked_all && f.sender.is_done() {
+            f.acked_all = true;
             self.unfinished -= 1;
         }
         let f = &mut self.flows[fi as usize];
