@@ -1,0 +1,210 @@
+"""``dupack run`` and ``dupack validate``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from dupack.cli.app import EXIT_RUN, CliError
+
+if TYPE_CHECKING:
+    from dupack.result import RunResult
+    from dupack.scenario import Scenario
+
+MAX_SEED = 2**64 - 1
+
+ScenarioFile = Annotated[
+    Path,
+    typer.Argument(
+        metavar="FILE.toml",
+        help="Scenario file (TOML). See docs/scenario.md for the format.",
+        show_default=False,
+    ),
+]
+Overrides = Annotated[
+    Optional[list[str]],  # noqa: UP045 - typer reads the annotation at run time
+    typer.Option(
+        "--set",
+        "-s",
+        metavar="PATH=VALUE",
+        help="Change one scenario value before running, e.g. -s run.duration=10s "
+        "or -s flows[0].variant=newreno. VALUE is read as TOML (10, true, \"x\") or else "
+        "taken as text. Repeatable; applied in order.",
+        show_default=False,
+    ),
+]
+
+
+def _load(file: Path, overrides: list[str] | None) -> Scenario:
+    """Read the file and apply overrides; errors become one-line CliErrors."""
+    from dupack._core import ScenarioError
+    from dupack.scenario import load
+
+    try:
+        scenario = load(file)
+    except IsADirectoryError:
+        raise CliError(f"cannot read scenario file '{file}': it is a directory") from None
+    except OSError as e:
+        raise CliError(f"cannot read scenario file '{file}': {e.strerror or e}") from None
+    except ScenarioError as e:
+        raise CliError(str(e)) from None  # already names the file
+    try:
+        return scenario.with_overrides(overrides)
+    except ScenarioError as e:
+        raise CliError(f"bad -s override: {e}") from None
+
+
+def _validation_error(file: Path, e: Exception) -> CliError:
+    return CliError(f"{file}: {e}")
+
+
+def _check_seed(seed: int | None) -> int | None:
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise CliError(f"--seed must be an integer between 0 and {MAX_SEED}, got {seed}")
+    return seed
+
+
+def run_cmd(
+    file: ScenarioFile,
+    seed: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--seed",
+            metavar="N",
+            help="Random seed (0 to 2^64-1). Default: the scenario's run.seed.",
+            show_default=False,
+        ),
+    ] = None,
+    overrides: Overrides = None,
+    out: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="DIR",
+            help="Directory for result files. Default: dupack-out/<file stem>-seed<N>/.",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: Annotated[
+        bool,
+        typer.Option("--json", help="Print the whole result as JSON on stdout, and nothing else there."),
+    ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="Print no summary; only errors."),
+    ] = False,
+) -> None:
+    """Run one scenario: print a per-flow summary and save the results.
+
+    Saved files: result.json, flows.parquet, links.parquet, flows.csv and
+    scenario.json (the scenario after overrides, with its hash).
+    """
+    from dupack._core import RunError, ScenarioError
+    from dupack.api import run
+
+    seed = _check_seed(seed)
+    scenario = _load(file, overrides)
+    try:
+        result = run(scenario, seed)
+    except ScenarioError as e:
+        raise _validation_error(file, e) from None
+    except RunError as e:
+        raise CliError(f"the simulation of '{file}' failed: {e}", EXIT_RUN) from None
+
+    directory = out if out is not None else Path("dupack-out") / f"{file.stem}-seed{result.seed}"
+    try:
+        result.save(directory)
+    except OSError as e:
+        raise CliError(f"cannot write results to '{directory}': {e.strerror or e}") from None
+
+    if json_out:
+        sys.stdout.write(result.to_json() + "\n")
+        sys.stdout.flush()
+        if not quiet:
+            typer.echo(f"results saved to {directory}/", err=True)
+        return
+    if not quiet:
+        _print_summary(result, file)
+        typer.echo(f"results saved to {directory}/")
+
+
+def validate_cmd(file: ScenarioFile, overrides: Overrides = None) -> None:
+    """Check a scenario (after overrides) without running it: prints 'ok' or the error."""
+    from dupack._core import ScenarioError
+
+    scenario = _load(file, overrides)
+    try:
+        scenario.validate()
+    except ScenarioError as e:
+        raise _validation_error(file, e) from None
+    typer.echo("ok")
+
+
+# --- summary -----------------------------------------------------------------
+
+
+def _num(v: object, fmt: str = "{:,}") -> str:
+    if v is None:
+        return "-"
+    try:
+        if v != v:  # NaN
+            return "-"
+    except TypeError:
+        pass
+    return fmt.format(v)
+
+
+def _print_summary(result: RunResult, file: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    title = result.scenario_name or file.stem
+    table = Table(title=Text(f"{title} · seed {result.seed}"), title_justify="left")
+    for header in (
+        "flow",
+        "variant",
+        "goodput\nkbit/s",
+        "delivered\nbytes",
+        "done at\ns",
+        "segments\nsent",
+        "retrans-\nmits",
+        "fast\nretx",
+        "time-\nouts",
+        "N_dup at RTO\n0/1/2/3+",
+        "drops\nerr/queue",
+    ):
+        table.add_column(header, justify="left" if header in ("flow", "variant") else "right")
+    for f in result.raw.get("flows", []):
+        ndup = list(f.get("ndup_at_timeout") or [])
+        table.add_row(
+            Text(str(f.get("flow", ""))),
+            Text(str(f.get("variant", ""))),
+            _num(f.get("goodput_kbps"), "{:,.1f}"),
+            _num(f.get("bytes_delivered")),
+            _num(f.get("completion_time_s"), "{:.3f}"),
+            _num(f.get("segments_sent")),
+            _num(f.get("retransmitted_segments")),
+            _num(f.get("fast_retransmits")),
+            _num(f.get("timeouts")),
+            "/".join(str(n) for n in ndup) or "-",
+            f"{_num(f.get('drops_error'))}/{_num(f.get('drops_queue'))}",
+        )
+    console.print(table)
+    info = result.run
+    console.print(
+        Text(
+            f"{_num(info.get('events'))} events · {_num(info.get('sim_time_s'), '{:.3f}')} s simulated"
+            f" ({info.get('end_reason', '?')}) · {_num(info.get('wall_time_s'), '{:.3f}')} s wall time"
+        )
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run", no_args_is_help=True)(run_cmd)
+    app.command("validate", no_args_is_help=True)(validate_cmd)
