@@ -25,7 +25,21 @@ from typing import Any
 from dupack._core import ScenarioError
 from dupack._core import validate as _validate
 
-__all__ = ["Scenario", "ScenarioError", "load", "parse_override"]
+__all__ = ["Scenario", "ScenarioError", "OverrideError", "load", "parse_override"]
+
+
+class OverrideError(ScenarioError):
+    """A malformed ``path=value`` override. ``path`` is the field path as
+    written (may be empty), ``override`` the whole override, ``reason`` what
+    is wrong with it."""
+
+    def __init__(self, override: str, path: str, reason: str) -> None:
+        super().__init__(path, f"override {override!r}: {reason}")
+        self.override = override
+        self.reason = reason
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.override, self.path, self.reason))
 
 
 class Scenario:
@@ -151,17 +165,17 @@ def parse_override(item: str) -> tuple[list[Segment], Any]:
     if not isinstance(item, str):
         raise TypeError(f"an override must be a string, got {type(item).__name__}")
     if "=" not in item:
-        raise ScenarioError("", f"override {item!r}: expected path=value, e.g. run.duration=10s")
+        raise OverrideError(item, "", "expected path=value, e.g. run.duration=10s")
     raw_path, raw_value = item.split("=", 1)
     raw_path = raw_path.strip()
     if not raw_path:
-        raise ScenarioError("", f"override {item!r}: the path before '=' is empty")
+        raise OverrideError(item, "", "the path before '=' is empty")
     return _parse_path(raw_path, item), _parse_value(raw_value.strip())
 
 
 def _parse_path(raw: str, item: str) -> list[Segment]:
     def bad(why: str) -> ScenarioError:
-        return ScenarioError(raw, f"override {item!r}: {why}")
+        return OverrideError(item, raw, why)
 
     segments: list[Segment] = []
     for part in raw.split("."):
@@ -204,7 +218,7 @@ def _fmt_path(segments: list[Segment]) -> str:
 
 def _assign(data: dict[str, Any], path: list[Segment], value: Any, item: str) -> None:
     def bad(why: str) -> ScenarioError:
-        return ScenarioError(_fmt_path(path), f"override {item!r}: {why}")
+        return OverrideError(item, _fmt_path(path), why)
 
     node: Any = data
     for depth, seg in enumerate(path):
@@ -221,7 +235,7 @@ def _assign(data: dict[str, Any], path: list[Segment], value: Any, item: str) ->
                     raise bad(f"{here} is a table, not a list, so it cannot be indexed with [{seg}]")
                 seg = str(seg)
         else:
-            raise bad(f"{here} is a {_toml_type(node)}, not a table or list")
+            raise bad(f"{here} is {_toml_type(node)}, not a table or list")
         if last:
             node[seg] = value
         else:
@@ -235,14 +249,14 @@ def _assign(data: dict[str, Any], path: list[Segment], value: Any, item: str) ->
 
 def _toml_type(v: Any) -> str:
     if isinstance(v, bool):
-        return "boolean"
+        return "a boolean"
     if isinstance(v, int):
-        return "integer"
+        return "an integer"
     if isinstance(v, float):
-        return "float"
+        return "a float"
     if isinstance(v, str):
-        return "string"
-    return type(v).__name__
+        return "a string"
+    return f"a {type(v).__name__}"
 
 
 # --- helpers -------------------------------------------------------------------

@@ -41,7 +41,7 @@ Overrides = Annotated[
 def _load(file: Path, overrides: list[str] | None) -> Scenario:
     """Read the file and apply overrides; errors become one-line CliErrors."""
     from dupack._core import ScenarioError
-    from dupack.scenario import load
+    from dupack.scenario import OverrideError, load
 
     try:
         scenario = load(file)
@@ -49,12 +49,14 @@ def _load(file: Path, overrides: list[str] | None) -> Scenario:
         raise CliError(f"cannot read scenario file '{file}': it is a directory") from None
     except OSError as e:
         raise CliError(f"cannot read scenario file '{file}': {e.strerror or e}") from None
-    except ScenarioError as e:
-        raise CliError(str(e)) from None  # already names the file
+    except ScenarioError as e:  # TOML syntax errors already name the file
+        raise CliError(str(e) if e.path == str(file) else f"{file}: {e}") from None
     try:
         return scenario.with_overrides(overrides)
-    except ScenarioError as e:
-        raise CliError(f"bad -s override: {e}") from None
+    except OverrideError as e:
+        raise CliError(f"bad override -s '{e.override}': {e.reason}") from None
+    except ScenarioError as e:  # e.g. a value JSON cannot carry
+        raise CliError(f"bad override: {e}") from None
 
 
 def _validation_error(file: Path, e: Exception) -> CliError:
