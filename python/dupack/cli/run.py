@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -63,16 +64,21 @@ def _validation_error(file: Path, e: Exception) -> CliError:
     return CliError(f"{file}: {e}")
 
 
-def _check_seed(seed: int | None) -> int | None:
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise CliError(f"--seed must be an integer between 0 and {MAX_SEED}, got {seed}")
+def _parse_seed(text: str | None) -> int | None:
+    """--seed is taken as text so that the message can quote what was given."""
+    if text is None:
+        return None
+    digits = text.strip()
+    seed = int(digits) if re.fullmatch(r"[0-9]+", digits) else None
+    if seed is None or not 0 <= seed <= MAX_SEED:
+        raise CliError(f"--seed must be an integer between 0 and {MAX_SEED}, got {text!r}")
     return seed
 
 
 def run_cmd(
     file: ScenarioFile,
-    seed: Annotated[
-        Optional[int],  # noqa: UP045
+    seed_text: Annotated[
+        Optional[str],  # noqa: UP045
         typer.Option(
             "--seed",
             metavar="N",
@@ -108,7 +114,7 @@ def run_cmd(
     from dupack._core import RunError, ScenarioError
     from dupack.api import run
 
-    seed = _check_seed(seed)
+    seed = _parse_seed(seed_text)
     scenario = _load(file, overrides)
     try:
         result = run(scenario, seed)
@@ -149,7 +155,7 @@ def validate_cmd(file: ScenarioFile, overrides: Overrides = None) -> None:
 # --- summary -----------------------------------------------------------------
 
 
-def _num(v: object, fmt: str = "{:,}") -> str:
+def _num(v: object, fmt: str = "{}") -> str:
     if v is None:
         return "-"
     try:
@@ -161,35 +167,52 @@ def _num(v: object, fmt: str = "{:,}") -> str:
 
 
 def _print_summary(result: RunResult, file: Path) -> None:
+    from rich import box
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(highlight=False)
+    # Piped output (logs, CI) gets the full table instead of 80 columns.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     title = result.scenario_name or file.stem
-    table = Table(title=Text(f"{title} · seed {result.seed}"), title_justify="left")
-    for header in (
-        "flow",
-        "variant",
-        "goodput\nkbit/s",
-        "delivered\nbytes",
-        "done at\ns",
-        "segments\nsent",
-        "retrans-\nmits",
-        "fast\nretx",
-        "time-\nouts",
-        "N_dup at RTO\n0/1/2/3+",
-        "drops\nerr/queue",
+    table = Table(
+        title=Text(f"{title} · seed {result.seed}"),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        # One space between columns (the box's own separator), no padding,
+        # so the eleven columns fit in 80 characters.
+        padding=0,
+        show_edge=False,
+    )
+    for header, justify in (
+        ("flow", "left"),
+        ("variant", "left"),
+        ("goodput\nkbit/s", "right"),
+        ("delivered\nbytes", "right"),
+        ("done\nat s", "right"),
+        ("segs\nsent", "right"),
+        ("retx\nsegs", "right"),
+        ("fast\nretx", "right"),
+        ("RTOs", "right"),
+        ("N_dup\n0/1/2/3+", "right"),
+        ("drops\nerr/q", "right"),
     ):
-        table.add_column(header, justify="left" if header in ("flow", "variant") else "right")
+        numeric = justify == "right"
+        table.add_column(
+            header,
+            justify=justify,  # type: ignore[arg-type]
+            no_wrap=numeric,
+            min_width=None if numeric else len(header),
+            overflow="fold",
+        )
     for f in result.raw.get("flows", []):
         ndup = list(f.get("ndup_at_timeout") or [])
         table.add_row(
             Text(str(f.get("flow", ""))),
             Text(str(f.get("variant", ""))),
-            _num(f.get("goodput_kbps"), "{:,.1f}"),
+            _num(f.get("goodput_kbps"), "{:.1f}"),
             _num(f.get("bytes_delivered")),
-            _num(f.get("completion_time_s"), "{:.3f}"),
+            _num(f.get("completion_time_s"), "{:.2f}"),
             _num(f.get("segments_sent")),
             _num(f.get("retransmitted_segments")),
             _num(f.get("fast_retransmits")),
@@ -201,7 +224,7 @@ def _print_summary(result: RunResult, file: Path) -> None:
     info = result.run
     console.print(
         Text(
-            f"{_num(info.get('events'))} events · {_num(info.get('sim_time_s'), '{:.3f}')} s simulated"
+            f"{_num(info.get('events'), '{:,}')} events · {_num(info.get('sim_time_s'), '{:.3f}')} s simulated"
             f" ({info.get('end_reason', '?')}) · {_num(info.get('wall_time_s'), '{:.3f}')} s wall time"
         )
     )
