@@ -151,7 +151,7 @@ def test_validate_reports_core_errors_with_the_file_name(tmp_path, monkeypatch):
     def reject(_json):
         raise dupack.ScenarioError("topology.bottleneck.rate", "rate must be positive, got '0Mbps'")
 
-    monkeypatch.setattr("dupack.scenario._validate", reject)
+    monkeypatch.setattr(dupack._core, "validate", reject)
     p = tmp_path / "s.toml"
     p.write_text(SCENARIO)
     r = run_cli("validate", str(p))
@@ -160,7 +160,7 @@ def test_validate_reports_core_errors_with_the_file_name(tmp_path, monkeypatch):
 
 
 def test_validate_ok(tmp_path, monkeypatch):
-    monkeypatch.setattr("dupack.scenario._validate", lambda _json: None)
+    monkeypatch.setattr(dupack._core, "validate", lambda _json: None)
     p = tmp_path / "s.toml"
     p.write_text(SCENARIO)
     r = run_cli("validate", str(p), "-s", "run.seed=3")

@@ -22,8 +22,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from dupack import _core
 from dupack._core import ScenarioError
-from dupack._core import validate as _validate
 
 __all__ = ["Scenario", "ScenarioError", "OverrideError", "load", "parse_override"]
 
@@ -118,7 +118,7 @@ class Scenario:
 
     def validate(self) -> None:
         """Ask the core whether the scenario is valid; raise :class:`ScenarioError` if not."""
-        _validate(self.canonical_json())
+        _core.validate(self.canonical_json())
 
     # --- dunder -------------------------------------------------------------
 
