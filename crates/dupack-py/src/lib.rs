@@ -6,6 +6,10 @@
 //! and building tables happen in the Python package; validation and
 //! simulation happen in dupack-sim.
 
+// pyo3 0.22's #[pyfunction] expansion converts PyResult into itself, which
+// current clippy flags at every function; the code it points at is generated.
+#![allow(clippy::useless_conversion)]
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -59,7 +63,10 @@ fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<dupack_sim::Scenario> 
     let value: serde_json::Value = serde_json::from_str(scenario_json).map_err(|e| {
         scenario_error(
             py,
-            dupack_sim::ScenarioError { path: String::new(), message: format!("scenario is not valid JSON: {e}") },
+            dupack_sim::ScenarioError {
+                path: String::new(),
+                message: format!("scenario is not valid JSON: {e}"),
+            },
         )
     })?;
     dupack_sim::parse_scenario(&value).map_err(|e| scenario_error(py, e))
@@ -74,12 +81,14 @@ fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<dupack_sim::Scenario> 
 fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<String> {
     let scenario = parse(py, scenario_json)?;
     let seed = seed.unwrap_or(scenario.seed);
-    let outcome = py.allow_threads(|| {
-        dupack_sim::run(&scenario, seed).map(|r| serde_json::to_string(&r))
-    });
+    let outcome =
+        py.allow_threads(|| dupack_sim::run(&scenario, seed).map(|r| serde_json::to_string(&r)));
     match outcome {
         Ok(Ok(json)) => Ok(json),
-        Ok(Err(e)) => Err(run_error(py, dupack_sim::RunError(format!("cannot serialise the result: {e}")))),
+        Ok(Err(e)) => Err(run_error(
+            py,
+            dupack_sim::RunError(format!("cannot serialise the result: {e}")),
+        )),
         Err(e) => Err(run_error(py, e)),
     }
 }
@@ -95,7 +104,12 @@ fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    let defs = PyModule::from_code_bound(py, EXCEPTIONS, "dupack/_core/exceptions.py", "dupack._core_exceptions")?;
+    let defs = PyModule::from_code_bound(
+        py,
+        EXCEPTIONS,
+        "dupack/_core/exceptions.py",
+        "dupack._core_exceptions",
+    )?;
     for (name, cell) in [("ScenarioError", &SCENARIO_ERROR), ("RunError", &RUN_ERROR)] {
         let ty = defs.getattr(name)?.downcast_into::<PyType>()?;
         ty.setattr("__module__", "dupack._core")?;
