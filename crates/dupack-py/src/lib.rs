@@ -1,1 +1,124 @@
-//! STUB: replaced by the binding.
+//! `dupack._core`: the Python binding of dupack-sim.
+//!
+//! Deliberately thin. It converts (scenario JSON text in, result JSON text
+//! out), releases the GIL while the simulator runs, and maps the two Rust
+//! error types onto two Python exceptions. Loading TOML, applying overrides
+//! and building tables happen in the Python package; validation and
+//! simulation happen in dupack-sim.
+
+// pyo3 0.22's #[pyfunction] expansion converts PyResult into itself, which
+// current clippy flags at every function; the code it points at is generated.
+#![allow(clippy::useless_conversion)]
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::PyType;
+
+/// The exception classes are defined in Python so that `ScenarioError` can
+/// carry `(path, message)` as its args while printing as `path: message`
+/// (the Display form of the Rust error); a class made with
+/// `create_exception!` would print the args tuple instead.
+const EXCEPTIONS: &str = r#"
+class ScenarioError(ValueError):
+    """The scenario is invalid. ``path`` names the offending field
+    (for example ``topology.bottleneck.rate``); ``message`` says what is
+    wrong and what is allowed."""
+
+    def __init__(self, path, message):
+        super().__init__(path, message)
+        self.path = path
+        self.message = message
+
+    def __str__(self):
+        return f"{self.path}: {self.message}" if self.path else str(self.message)
+
+
+class RunError(RuntimeError):
+    """The simulator failed while running a valid scenario."""
+"#;
+
+/// Set once when the module is initialised.
+static SCENARIO_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
+static RUN_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
+
+fn scenario_error(py: Python<'_>, e: dupack_sim::ScenarioError) -> PyErr {
+    match SCENARIO_ERROR.get(py) {
+        Some(ty) => PyErr::from_type_bound(ty.bind(py).clone(), (e.path, e.message)),
+        None => PyValueError::new_err(e.to_string()),
+    }
+}
+
+fn run_error(py: Python<'_>, e: dupack_sim::RunError) -> PyErr {
+    match RUN_ERROR.get(py) {
+        Some(ty) => PyErr::from_type_bound(ty.bind(py).clone(), (e.to_string(),)),
+        None => pyo3::exceptions::PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// Scenario JSON text → validated scenario. Malformed JSON is the Python
+/// front's bug, not the user's (it produces the JSON), but it is reported
+/// as a ScenarioError all the same rather than a panic.
+fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<dupack_sim::Scenario> {
+    let value: serde_json::Value = serde_json::from_str(scenario_json).map_err(|e| {
+        scenario_error(
+            py,
+            dupack_sim::ScenarioError {
+                path: String::new(),
+                message: format!("scenario is not valid JSON: {e}"),
+            },
+        )
+    })?;
+    dupack_sim::parse_scenario(&value).map_err(|e| scenario_error(py, e))
+}
+
+/// run(scenario_json, seed=None) -> str
+///
+/// Validate the scenario (JSON text of the scenario document), run it with
+/// `seed` (None: the scenario's `run.seed`) and return the result as JSON text.
+#[pyfunction]
+#[pyo3(signature = (scenario_json, seed=None))]
+fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<String> {
+    let scenario = parse(py, scenario_json)?;
+    let seed = seed.unwrap_or(scenario.seed);
+    let outcome =
+        py.allow_threads(|| dupack_sim::run(&scenario, seed).map(|r| serde_json::to_string(&r)));
+    match outcome {
+        Ok(Ok(json)) => Ok(json),
+        Ok(Err(e)) => Err(run_error(
+            py,
+            dupack_sim::RunError(format!("cannot serialise the result: {e}")),
+        )),
+        Err(e) => Err(run_error(py, e)),
+    }
+}
+
+/// validate(scenario_json) -> None
+///
+/// Raise ScenarioError if the scenario is invalid.
+#[pyfunction]
+fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
+    parse(py, scenario_json).map(|_| ())
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let defs = PyModule::from_code_bound(
+        py,
+        EXCEPTIONS,
+        "dupack/_core/exceptions.py",
+        "dupack._core_exceptions",
+    )?;
+    for (name, cell) in [("ScenarioError", &SCENARIO_ERROR), ("RunError", &RUN_ERROR)] {
+        let ty = defs.getattr(name)?.downcast_into::<PyType>()?;
+        ty.setattr("__module__", "dupack._core")?;
+        m.add(name, &ty)?;
+        // A second initialisation (sub-interpreters, reload) keeps the first classes.
+        let _ = cell.set(py, ty.unbind());
+    }
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,60 @@
+"""The library entry point: :func:`run`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from dupack import _core
+from dupack.result import RunResult
+from dupack.scenario import Scenario, load
+
+__all__ = ["run", "as_scenario", "check_seed"]
+
+MAX_SEED = 2**64 - 1
+
+
+def as_scenario(scenario: str | PathLike[str] | Mapping[str, Any] | Scenario) -> Scenario:
+    """Accept a path to a TOML file, a document (dict) or a :class:`Scenario`."""
+    if isinstance(scenario, Scenario):
+        return scenario
+    if isinstance(scenario, Mapping):
+        return Scenario.from_dict(scenario)
+    if isinstance(scenario, str | PathLike):
+        return load(Path(scenario))
+    raise TypeError(f"scenario must be a path, a dict or a Scenario, not {type(scenario).__name__}")
+
+
+def check_seed(seed: object) -> int | None:
+    """Seeds are unsigned 64-bit integers; ``None`` means the scenario's ``run.seed``."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be between 0 and {MAX_SEED}, got {seed}")
+    return seed
+
+
+def run(
+    scenario: str | PathLike[str] | Mapping[str, Any] | Scenario,
+    seed: int | None = None,
+    overrides: list[str] | None = None,
+) -> RunResult:
+    """Validate and run one scenario.
+
+    ``scenario`` is a TOML file path, a scenario document (dict) or a
+    :class:`Scenario`; ``overrides`` are ``"path=value"`` strings applied
+    first (see :meth:`Scenario.with_overrides`); ``seed=None`` uses the
+    scenario's ``run.seed``.
+
+    Raises :class:`ScenarioError` (a ``ValueError``) for an invalid scenario
+    or override, :class:`OSError` for an unreadable file, and
+    :class:`RunError` if the simulator fails.
+    """
+    seed = check_seed(seed)
+    sc = as_scenario(scenario).with_overrides(overrides)
+    text = _core.run(sc.canonical_json(), seed)
+    return RunResult.from_json(text, sc)

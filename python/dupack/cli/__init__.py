@@ -1,0 +1,1 @@
+"""The ``dupack`` command-line interface (typer)."""

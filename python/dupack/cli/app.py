@@ -1,0 +1,159 @@
+"""The ``dupack`` command: root app, top-level error handling, exit codes.
+
+Exit codes: 0 success; 2 the user's mistake (usage, unreadable or invalid
+scenario, bad override or seed); 3 the simulator failed on a valid scenario;
+1 a bug in dupack itself (traceback only with ``DUPACK_DEBUG=1``).
+
+Every error is one line on stderr starting with ``error:``. To get that for
+typer's and click's own usage errors as well, the root group runs click in
+non-standalone mode and formats every exception itself; ``CliRunner`` goes
+through the same path, so tests see what users see.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+# Recent typer versions vendor click (typer._click), older ones use click
+# itself; take the exception classes from wherever typer's own come from.
+_exc = sys.modules[typer.BadParameter.__module__]
+ClickException: type[Exception] = _exc.ClickException
+UsageError: type[Exception] = _exc.UsageError
+Abort: type[BaseException] = typer.Abort
+NoArgsIsHelpError: type[Exception] | None = getattr(_exc, "NoArgsIsHelpError", None)
+
+EXIT_USER = 2
+EXIT_RUN = 3
+EXIT_BUG = 1
+
+
+class CliError(Exception):
+    """A message for the user and an exit code; raised by the commands."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_USER) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def _debug() -> bool:
+    return os.environ.get("DUPACK_DEBUG", "") not in ("", "0")
+
+
+def _error(message: str) -> None:
+    # typer.echo, not rich: messages contain paths like flows[0] that rich
+    # would read as markup.
+    typer.echo(f"error: {message}", err=True)
+
+
+class DupackGroup(TyperGroup):
+    """The root group; its ``main`` is where every exception ends up."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        code = self._run(args, prog_name or "dupack", complete_var, extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _run(self, args: Sequence[str] | None, prog_name: str, complete_var: str | None, extra: dict[str, Any]) -> int:
+        from dupack._core import RunError, ScenarioError
+
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra)
+            return rv if isinstance(rv, int) else 0
+        except CliError as e:
+            _error(str(e))
+            return e.exit_code
+        except ClickException as e:
+            if NoArgsIsHelpError is not None and isinstance(e, NoArgsIsHelpError):
+                # The help is the message (typer's rich mode has printed it already).
+                text = e.format_message()
+                if text.strip():
+                    typer.echo(text, err=True)
+                return EXIT_USER
+            _error(_click_message(e))
+            return int(getattr(e, "exit_code", EXIT_USER))
+        except Abort:
+            _error("aborted")
+            return EXIT_BUG
+        except ScenarioError as e:
+            _error(str(e))
+            return EXIT_USER
+        except RunError as e:
+            _error(f"the simulation failed: {e}")
+            return EXIT_RUN
+        except BrokenPipeError:
+            # `dupack run --json | head`: the reader left; nothing to say.
+            sys.stderr.close()
+            return EXIT_BUG
+        except Exception as e:  # a bug in dupack, not the user's mistake
+            if _debug():
+                traceback.print_exc()
+            _error(f"internal error: {type(e).__name__}: {e} (this is a bug in dupack; set DUPACK_DEBUG=1 for the traceback)")
+            return EXIT_BUG
+
+
+def _click_message(e: Exception) -> str:
+    msg = e.format_message().strip().replace("\n", " ")  # type: ignore[attr-defined]
+    ctx = getattr(e, "ctx", None)
+    if isinstance(e, UsageError) and ctx is not None:
+        msg += f" (see '{ctx.command_path} --help')"
+    return msg
+
+
+app = typer.Typer(
+    cls=DupackGroup,
+    name="dupack",
+    help="dupack: a deterministic discrete-event simulator for TCP loss recovery.\n\n"
+    "Describe a network and its TCP flows in a TOML scenario, then run it with 'dupack run FILE.toml'.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from dupack import __version__
+
+        typer.echo(f"dupack {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """dupack: a deterministic discrete-event simulator for TCP loss recovery."""
+
+
+def _register() -> None:
+    from dupack.cli import run as _run_cmds
+
+    _run_cmds.register(app)
+
+
+_register()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point (``dupack``)."""
+    command = typer.main.get_command(app)
+    command.main(args=argv, prog_name="dupack")

@@ -1,0 +1,173 @@
+"""The result of one run, as tables.
+
+The core returns a JSON document (``RunResult`` in
+``crates/dupack-sim/src/metrics/result.rs``); this module turns its ``flows``
+and ``links`` lists into pandas DataFrames whose columns are the Rust field
+names (see ``docs/results.md``), and saves everything to a directory.
+
+pandas is imported on first use, so ``import dupack`` and ``dupack --help``
+stay fast.
+"""
+
+from __future__ import annotations
+
+import json
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from dupack.scenario import Scenario
+
+__all__ = ["RunResult", "FLOW_COLUMNS", "LINK_COLUMNS", "NDUP_COLUMNS"]
+
+#: ``ndup_at_timeout`` ([u64; 4]) becomes these four columns.
+NDUP_COLUMNS = ("ndup_0", "ndup_1", "ndup_2", "ndup_3plus")
+
+# Column → dtype, in the order of the Rust structs. Fixed dtypes keep the
+# Parquet schema identical across runs (a column that is all-null in one run
+# must not turn into another type). u64 counters use uint64 (final_ssthresh
+# can be u64::MAX); optional integers use the nullable UInt64; optional floats
+# are float64 with NaN for null.
+_FLOW_DTYPES: dict[str, str] = {
+    "flow": "str",
+    "variant": "str",
+    "src": "str",
+    "dst": "str",
+    "app_bytes": "UInt64",
+    "bytes_delivered": "uint64",
+    "goodput_kbps": "float64",
+    "start_s": "float64",
+    "completion_time_s": "float64",
+    "segments_sent": "uint64",
+    "retransmitted_segments": "uint64",
+    "fast_retransmits": "uint64",
+    "timeouts": "uint64",
+    "timeout_episodes": "uint64",
+    **{c: "uint64" for c in NDUP_COLUMNS},
+    "acks_received": "uint64",
+    "dupacks_received": "uint64",
+    "drops_error": "uint64",
+    "drops_queue": "uint64",
+    "final_cwnd": "uint64",
+    "final_ssthresh": "uint64",
+    "srtt_s": "float64",
+}
+_LINK_DTYPES: dict[str, str] = {
+    "link": "str",
+    "direction": "str",
+    "from": "str",
+    "to": "str",
+    "rate_bps": "uint64",
+    "packets_sent": "uint64",
+    "bytes_sent": "uint64",
+    "utilisation": "float64",
+    "drops_error": "uint64",
+    "drops_queue": "uint64",
+    "max_queue_packets": "uint64",
+}
+FLOW_COLUMNS = tuple(_FLOW_DTYPES)
+LINK_COLUMNS = tuple(_LINK_DTYPES)
+
+
+def _flow_rows(flows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for f in flows:
+        row = {k: v for k, v in f.items() if k != "ndup_at_timeout"}
+        ndup = list(f.get("ndup_at_timeout") or [])
+        ndup += [0] * (len(NDUP_COLUMNS) - len(ndup))
+        row.update(zip(NDUP_COLUMNS, ndup, strict=False))
+        rows.append(row)
+    return rows
+
+
+def _frame(rows: list[dict[str, Any]], dtypes: dict[str, str]) -> pd.DataFrame:
+    import numpy as np
+    import pandas as pd
+
+    # Fields the core added after this module was written are kept (after
+    # the known ones) with inferred types rather than dropped.
+    extra = list(dict.fromkeys(k for r in rows for k in r if k not in dtypes))
+    data: dict[str, Any] = {}
+    for col, dtype in dtypes.items():
+        values = [r.get(col) for r in rows]
+        if dtype == "str":
+            data[col] = pd.Series(["" if v is None else str(v) for v in values], dtype="str")
+        elif dtype == "float64":
+            data[col] = np.array([np.nan if v is None else float(v) for v in values], dtype="float64")
+        elif dtype == "uint64":
+            data[col] = np.array([0 if v is None else int(v) for v in values], dtype="uint64")
+        else:  # nullable integer
+            data[col] = pd.array(values, dtype=dtype)
+    for col in extra:
+        data[col] = pd.Series([r.get(col) for r in rows])
+    return pd.DataFrame(data, columns=[*dtypes, *extra])
+
+
+class RunResult:
+    """One run's result.
+
+    Attributes: ``raw`` (the JSON document as a dict), ``flows`` and ``links``
+    (DataFrames, one row per flow / per link direction), ``run`` (dict:
+    ``sim_time_s``, ``end_reason``, ``events``, ``wall_time_s``), ``seed``,
+    ``scenario_name`` and ``scenario`` (the :class:`~dupack.Scenario` that was
+    run, when known).
+    """
+
+    def __init__(self, raw: dict[str, Any], scenario: Scenario | None = None) -> None:
+        self.raw = raw
+        self.scenario = scenario
+        self._flows: pd.DataFrame | None = None
+        self._links: pd.DataFrame | None = None
+
+    @classmethod
+    def from_json(cls, text: str, scenario: Scenario | None = None) -> RunResult:
+        return cls(json.loads(text), scenario)
+
+    @property
+    def seed(self) -> int:
+        return int(self.raw["seed"])
+
+    @property
+    def scenario_name(self) -> str:
+        return str(self.raw.get("scenario", ""))
+
+    @property
+    def run(self) -> dict[str, Any]:
+        return dict(self.raw.get("run", {}))
+
+    @property
+    def flows(self) -> pd.DataFrame:
+        if self._flows is None:
+            self._flows = _frame(_flow_rows(self.raw.get("flows", [])), _FLOW_DTYPES)
+        return self._flows
+
+    @property
+    def links(self) -> pd.DataFrame:
+        if self._links is None:
+            self._links = _frame(list(self.raw.get("links", [])), _LINK_DTYPES)
+        return self._links
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The result document as JSON text (the core's field names)."""
+        return json.dumps(self.raw, indent=indent, ensure_ascii=False)
+
+    def save(self, directory: str | PathLike[str]) -> Path:
+        """Write ``result.json``, ``flows.parquet``, ``links.parquet``,
+        ``flows.csv`` and (if the scenario is known) ``scenario.json`` into
+        ``directory`` (created if needed). Returns the directory."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "result.json").write_text(self.to_json() + "\n", encoding="utf-8")
+        self.flows.to_parquet(out / "flows.parquet", index=False)
+        self.links.to_parquet(out / "links.parquet", index=False)
+        self.flows.to_csv(out / "flows.csv", index=False)
+        if self.scenario is not None:
+            doc = {"hash": self.scenario.hash(), "scenario": self.scenario.to_dict()}
+            (out / "scenario.json").write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+        return out
+
+    def __repr__(self) -> str:
+        return f"<RunResult {self.scenario_name!r} seed={self.seed} flows={len(self.raw.get('flows', []))}>"

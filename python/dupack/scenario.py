@@ -1,0 +1,291 @@
+"""Scenario documents: load TOML, apply ``-s path=value`` overrides, hash.
+
+A :class:`Scenario` is the scenario *document* (nested dicts and lists, as
+TOML gives them). Validation is the Rust core's job: :meth:`Scenario.validate`
+and :func:`dupack.run` send the document to it as JSON, and it answers with
+one :class:`ScenarioError` naming the field, the value and what is allowed.
+This module only reports what it can see itself: unreadable TOML, values
+JSON cannot carry, and malformed overrides.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import hashlib
+import json
+import math
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from dupack import _core
+from dupack._core import ScenarioError
+
+__all__ = ["Scenario", "ScenarioError", "OverrideError", "load", "parse_override"]
+
+
+class OverrideError(ScenarioError):
+    """A malformed ``path=value`` override. ``path`` is the field path as
+    written (may be empty), ``override`` the whole override, ``reason`` what
+    is wrong with it."""
+
+    def __init__(self, override: str, path: str, reason: str) -> None:
+        super().__init__(path, f"override {override!r}: {reason}")
+        self.override = override
+        self.reason = reason
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.override, self.path, self.reason))
+
+
+class Scenario:
+    """A scenario document, plus where it came from (for messages and output names)."""
+
+    __slots__ = ("_data", "source")
+
+    def __init__(self, data: Mapping[str, Any], source: Path | None = None) -> None:
+        _check_json_compatible(data, "")
+        self._data: dict[str, Any] = copy.deepcopy(dict(data))
+        #: The file the scenario was loaded from, if any.
+        self.source = source
+
+    # --- construction -------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Scenario:
+        """Wrap a scenario document given as nested dicts/lists (copied)."""
+        if not isinstance(data, Mapping):
+            raise ScenarioError("", f"a scenario must be a table (dict), got {type(data).__name__}")
+        return cls(data)
+
+    @classmethod
+    def from_toml(cls, text: str, source: str | PathLike[str] | None = None) -> Scenario:
+        """Parse scenario TOML text. Syntax errors raise :class:`ScenarioError`
+        whose path is ``source`` (or ``<string>``)."""
+        where = str(source) if source is not None else "<string>"
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ScenarioError(where, _describe_toml_error(e)) from None
+        return cls(data, Path(source) if source is not None else None)
+
+    # --- views --------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A deep copy of the document."""
+        return copy.deepcopy(self._data)
+
+    @property
+    def name(self) -> str | None:
+        """The ``name`` key, if it is a string."""
+        v = self._data.get("name")
+        return v if isinstance(v, str) else None
+
+    def canonical_json(self) -> str:
+        """The document as JSON with sorted keys and no insignificant whitespace.
+
+        Two documents that differ only in key order or TOML layout give the
+        same text; this is what the core receives and what :meth:`hash` digests.
+        """
+        return json.dumps(self._data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+    def hash(self) -> str:
+        """SHA-256 (hex) of :meth:`canonical_json`: the scenario's identity in result stores."""
+        return hashlib.sha256(self.canonical_json().encode("utf-8")).hexdigest()
+
+    # --- changes ------------------------------------------------------------
+
+    def with_overrides(self, overrides: Iterable[str] | None) -> Scenario:
+        """Return a copy with ``path=value`` overrides applied in order.
+
+        ``path`` is dot-separated; list elements are addressed as
+        ``flows[0].variant`` or ``flows.0.variant``. Missing tables on the way
+        are created. ``value`` is read as a TOML value (``10``, ``true``,
+        ``"x"``, ``[1, 2]``, ``{ p = 0.01 }``) and, if it is not one, taken as
+        a plain string, so ``run.duration=10s`` works without quotes.
+        """
+        if isinstance(overrides, str):
+            raise TypeError("overrides must be a list of 'path=value' strings, not a single string")
+        data = copy.deepcopy(self._data)
+        for item in overrides or ():
+            path, value = parse_override(item)
+            _assign(data, path, value, item)
+        return Scenario(data, self.source)
+
+    def validate(self) -> None:
+        """Ask the core whether the scenario is valid; raise :class:`ScenarioError` if not."""
+        _core.validate(self.canonical_json())
+
+    # --- dunder -------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Scenario) and self.canonical_json() == other.canonical_json()
+
+    def __hash__(self) -> int:
+        return hash(self.canonical_json())
+
+    def __repr__(self) -> str:
+        where = f" from {str(self.source)!r}" if self.source else ""
+        return f"<Scenario {self.name!r}{where} {self.hash()[:12]}>"
+
+
+def load(path: str | PathLike[str]) -> Scenario:
+    """Read a scenario TOML file.
+
+    Raises :class:`OSError` if the file cannot be read and :class:`ScenarioError`
+    (path = the file name) if it is not UTF-8 or not valid TOML. The content is
+    not validated here: see :meth:`Scenario.validate`.
+    """
+    p = Path(path)
+    raw = p.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(str(p), f"not UTF-8 text (byte {e.start}): TOML files must be UTF-8") from None
+    return Scenario.from_toml(text, p)
+
+
+# --- overrides ---------------------------------------------------------------
+
+Segment = str | int
+_SEGMENT = re.compile(r"([^.\[\]]*)((?:\[[^\]]*\])*)")
+_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def parse_override(item: str) -> tuple[list[Segment], Any]:
+    """Split ``"path=value"`` into path segments and a value.
+
+    Keys are strings, ``[N]`` and all-digit dotted segments are integers
+    (list indices; an all-digit segment applied to a table is used as a key).
+    """
+    if not isinstance(item, str):
+        raise TypeError(f"an override must be a string, got {type(item).__name__}")
+    if "=" not in item:
+        raise OverrideError(item, "", "expected path=value, e.g. run.duration=10s")
+    raw_path, raw_value = item.split("=", 1)
+    raw_path = raw_path.strip()
+    if not raw_path:
+        raise OverrideError(item, "", "the path before '=' is empty")
+    return _parse_path(raw_path, item), _parse_value(raw_value.strip())
+
+
+def _parse_path(raw: str, item: str) -> list[Segment]:
+    def bad(why: str) -> ScenarioError:
+        return OverrideError(item, raw, why)
+
+    segments: list[Segment] = []
+    for part in raw.split("."):
+        m = _SEGMENT.fullmatch(part)
+        if m is None:
+            raise bad(f"cannot read path segment {part!r}")
+        key, indices = m.group(1), m.group(2)
+        if key == "":
+            if not indices or not segments:
+                raise bad("empty path segment (two dots in a row, or a dot at either end)")
+        elif key.isdigit():
+            segments.append(int(key))
+        elif _KEY.fullmatch(key):
+            segments.append(key)
+        else:
+            raise bad(f"invalid key {key!r}: use letters, digits, '_' and '-'")
+        for idx in re.findall(r"\[([^\]]*)\]", indices):
+            if not idx.strip().isdigit():
+                raise bad(f"list index [{idx}] is not a non-negative integer")
+            segments.append(int(idx))
+    return segments
+
+
+def _parse_value(raw: str) -> Any:
+    try:
+        doc = tomllib.loads("v = " + raw)
+    except tomllib.TOMLDecodeError:
+        return raw
+    if set(doc) != {"v"}:  # e.g. "1\nx = 2": not a single value
+        return raw
+    return doc["v"]
+
+
+def _fmt_path(segments: list[Segment]) -> str:
+    out = ""
+    for s in segments:
+        out += f"[{s}]" if isinstance(s, int) else (f".{s}" if out else s)
+    return out
+
+
+def _assign(data: dict[str, Any], path: list[Segment], value: Any, item: str) -> None:
+    def bad(why: str) -> ScenarioError:
+        return OverrideError(item, _fmt_path(path), why)
+
+    node: Any = data
+    for depth, seg in enumerate(path):
+        last = depth == len(path) - 1
+        here = _fmt_path(path[:depth]) or "the scenario"
+        if isinstance(node, list):
+            if not isinstance(seg, int):
+                raise bad(f"{here} is a list; address its elements by index, e.g. {here}[0]")
+            if seg >= len(node):
+                raise bad(f"index {seg} is out of range: {here} has {len(node)} element(s)")
+        elif isinstance(node, dict):
+            if isinstance(seg, int):
+                if str(seg) not in node:  # a numeric key is allowed only if the table has it
+                    raise bad(f"{here} is a table, not a list, so it cannot be indexed with [{seg}]")
+                seg = str(seg)
+        else:
+            raise bad(f"{here} is {_toml_type(node)}, not a table or list")
+        if last:
+            node[seg] = value
+        else:
+            if isinstance(node, dict) and seg not in node:
+                if isinstance(path[depth + 1], int):
+                    raise bad(f"{_fmt_path(path[: depth + 1])} does not exist, so it cannot be indexed")
+                node[seg] = {}
+            node = node[seg]
+    _check_json_compatible(value, _fmt_path(path))
+
+
+def _toml_type(v: Any) -> str:
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, int):
+        return "an integer"
+    if isinstance(v, float):
+        return "a float"
+    if isinstance(v, str):
+        return "a string"
+    return f"a {type(v).__name__}"
+
+
+# --- helpers -------------------------------------------------------------------
+
+_TOML_POS = re.compile(r"^(?P<msg>.*?)\s*\(at line (?P<line>\d+), column (?P<col>\d+)\)$", re.S)
+
+
+def _describe_toml_error(e: tomllib.TOMLDecodeError) -> str:
+    text = str(e)
+    m = _TOML_POS.match(text)
+    if m:
+        return f"TOML syntax error at line {m['line']}, column {m['col']}: {m['msg']}"
+    text = text.replace(" (at end of document)", "")
+    return f"TOML syntax error at the end of the file: {text}"
+
+
+def _check_json_compatible(v: Any, path: str) -> None:
+    """The core reads JSON: reject what JSON cannot carry, naming the field."""
+    if isinstance(v, Mapping):
+        for k, x in v.items():
+            if not isinstance(k, str):
+                raise ScenarioError(path, f"keys must be strings, got {k!r}")
+            _check_json_compatible(x, f"{path}.{k}" if path else k)
+    elif isinstance(v, list | tuple):
+        for i, x in enumerate(v):
+            _check_json_compatible(x, f"{path}[{i}]")
+    elif isinstance(v, float) and not math.isfinite(v):
+        raise ScenarioError(path, f"{v} is not allowed: numbers must be finite")
+    elif isinstance(v, _dt.date | _dt.time):
+        raise ScenarioError(path, f"dates and times are not supported (got {v}); write durations as strings like \"200ms\"")
+    elif v is not None and not isinstance(v, str | int | float | bool):
+        raise ScenarioError(path, f"unsupported value of type {type(v).__name__}")

@@ -1,0 +1,195 @@
+"""The CLI's behaviour that does not depend on the simulator: help, version,
+exit codes, output routing. The core's ``run`` is replaced by a stub that
+returns a fixed result, so these pass without the engine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import dupack
+import dupack.api
+from dupack import RunError, RunResult
+from tests.conftest import QUICKSTART, run_cli, run_subprocess
+from tests.test_result import RAW
+
+SCENARIO = 'name = "stub"\n[run]\nseed = 42\n'
+
+
+@pytest.fixture
+def scenario_file(tmp_path):
+    p = tmp_path / "stub.toml"
+    p.write_text(SCENARIO, encoding="utf-8")
+    return p
+
+
+@pytest.fixture
+def fake_run(monkeypatch):
+    """Replace the simulator call; record what the CLI passed."""
+    calls = []
+
+    def fake(scenario, seed=None, overrides=None):
+        calls.append((scenario, seed, overrides))
+        raw = dict(RAW, seed=42 if seed is None else seed)
+        return RunResult(raw, dupack.api.as_scenario(scenario).with_overrides(overrides))
+
+    monkeypatch.setattr(dupack.api, "run", fake)
+    return calls
+
+
+def assert_one_error_line(stderr: str, *fragments: str) -> None:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("error: "), stderr
+    assert "Traceback" not in stderr
+    for f in fragments:
+        assert f in lines[0], (f, stderr)
+
+
+def test_help_lists_commands():
+    r = run_cli("--help")
+    assert r.exit_code == 0
+    assert "run" in r.stdout and "validate" in r.stdout
+    r = run_cli("run", "--help")
+    assert r.exit_code == 0
+    for opt in ("--seed", "--set", "-s", "--out", "--json", "--quiet"):
+        assert opt in r.stdout
+
+
+def test_version():
+    r = run_cli("--version")
+    assert r.exit_code == 0
+    assert r.stdout.strip() == f"dupack {dupack.__version__}"
+    assert dupack.__version__ == dupack._core.__version__
+
+
+def test_no_arguments_shows_help_and_exits_2():
+    r = run_cli()
+    assert r.exit_code == 2
+    assert "Usage" in r.output
+
+
+def test_run_prints_a_summary_and_saves(scenario_file, fake_run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run_cli("run", str(scenario_file), "-s", "run.duration=10s", "--seed", "7")
+    assert r.exit_code == 0, r.output
+    assert r.stderr == ""
+    for text in ("flow", "variant", "goodput", "812.5", "sack", "1/0/1/0", "0/0/0/3", "7/5", "123,456 events", "all_done"):
+        assert text in r.stdout, (text, r.stdout)
+    out = tmp_path / "dupack-out" / "stub-seed7"
+    assert f"results saved to {out.relative_to(tmp_path)}" in r.stdout
+    assert sorted(p.name for p in out.iterdir()) == [
+        "flows.csv", "flows.parquet", "links.parquet", "result.json", "scenario.json",
+    ]
+    scenario, seed, _ = fake_run[0]
+    assert seed == 7
+    assert scenario.to_dict()["run"] == {"seed": 42, "duration": "10s"}
+    saved = json.loads((out / "scenario.json").read_text())
+    assert saved["scenario"]["run"]["duration"] == "10s"
+
+
+def test_default_seed_names_the_output_directory(scenario_file, fake_run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run_cli("run", str(scenario_file), "--quiet")
+    assert r.exit_code == 0, r.output
+    assert fake_run[0][1] is None
+    assert (tmp_path / "dupack-out" / "stub-seed42" / "result.json").exists()
+
+
+def test_json_prints_only_json_on_stdout(scenario_file, fake_run, tmp_path):
+    r = run_cli("run", str(scenario_file), "--json", "--out", str(tmp_path / "o"))
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout) == dict(RAW, seed=42)
+    assert "results saved to" in r.stderr
+    assert (tmp_path / "o" / "flows.parquet").exists()
+
+
+def test_quiet_prints_nothing(scenario_file, fake_run, tmp_path):
+    r = run_cli("run", str(scenario_file), "--quiet", "--out", str(tmp_path / "o"))
+    assert r.exit_code == 0
+    assert r.stdout == "" and r.stderr == ""
+    assert (tmp_path / "o" / "result.json").exists()
+    r = run_cli("run", str(scenario_file), "--quiet", "--json", "--out", str(tmp_path / "o"))
+    assert json.loads(r.stdout)["seed"] == 42 and r.stderr == ""
+
+
+def test_run_error_exits_3(scenario_file, monkeypatch, tmp_path):
+    def fail(*a, **k):
+        raise RunError("event queue went backwards")
+
+    monkeypatch.setattr(dupack.api, "run", fail)
+    r = run_cli("run", str(scenario_file), "--out", str(tmp_path / "o"))
+    assert r.exit_code == 3
+    assert_one_error_line(r.stderr, "simulation", "event queue went backwards")
+
+
+def test_internal_bug_exits_1_without_traceback(scenario_file, monkeypatch, tmp_path):
+    def bug(*a, **k):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(dupack.api, "run", bug)
+    r = run_cli("run", str(scenario_file), "--out", str(tmp_path / "o"))
+    assert r.exit_code == 1
+    assert_one_error_line(r.stderr, "internal error", "KeyError", "DUPACK_DEBUG=1")
+    r = run_cli("run", str(scenario_file), "--out", str(tmp_path / "o"), env={"DUPACK_DEBUG": "1"})
+    assert r.exit_code == 1
+    assert "Traceback" in r.stderr and "KeyError" in r.stderr
+
+
+def test_unwritable_output_is_a_user_error(scenario_file, fake_run, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = run_cli("run", str(scenario_file), "--out", str(blocker / "sub"))
+    assert r.exit_code == 2
+    assert_one_error_line(r.stderr, "cannot write results", str(blocker / "sub"))
+
+
+def test_validate_reports_core_errors_with_the_file_name(tmp_path, monkeypatch):
+    # Whatever the core says about the document, the CLI prefixes the file
+    # and exits 2 (here: a stub that rejects everything).
+    def reject(_json):
+        raise dupack.ScenarioError("topology.bottleneck.rate", "rate must be positive, got '0Mbps'")
+
+    monkeypatch.setattr(dupack._core, "validate", reject)
+    p = tmp_path / "s.toml"
+    p.write_text(SCENARIO)
+    r = run_cli("validate", str(p))
+    assert r.exit_code == 2
+    assert_one_error_line(r.stderr, f"{p}: topology.bottleneck.rate: rate must be positive, got '0Mbps'")
+
+
+def test_validate_ok(tmp_path, monkeypatch):
+    monkeypatch.setattr(dupack._core, "validate", lambda _json: None)
+    p = tmp_path / "s.toml"
+    p.write_text(SCENARIO)
+    r = run_cli("validate", str(p), "-s", "run.seed=3")
+    assert r.exit_code == 0
+    assert r.stdout == "ok\n"
+
+
+# --- as a real process ---------------------------------------------------------
+
+
+def test_subprocess_version_and_help():
+    r = run_subprocess("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"dupack {dupack.__version__}"
+    r = run_subprocess("run", "--help")
+    assert r.returncode == 0 and "--seed" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["run", "no-such-file.toml"], ["no-such-file.toml", "No such file"]),
+        (["run", str(QUICKSTART), "--seed", "-1"], ["--seed", "'-1'"]),
+        (["run", str(QUICKSTART), "--no-such-option"], ["--no-such-option"]),
+        (["validate", str(QUICKSTART), "-s", "flows[99].variant=reno"], ["flows[99]", "out of range"]),
+        (["frobnicate"], ["frobnicate"]),
+    ],
+)
+def test_subprocess_user_errors_exit_2_without_traceback(args, fragments):
+    r = run_subprocess(*args)
+    assert r.returncode == 2, r.stderr
+    assert_one_error_line(r.stderr, *fragments)
+    assert r.stdout == ""

@@ -1,0 +1,127 @@
+"""RunResult: tables built from the core's JSON, and saving (no engine needed)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from dupack import RunResult, Scenario
+from dupack.result import FLOW_COLUMNS, LINK_COLUMNS, NDUP_COLUMNS
+
+U64_MAX = 2**64 - 1
+
+
+def flow(name: str, **kw):
+    f = {
+        "flow": name, "variant": "reno", "src": "s0", "dst": "r0", "app_bytes": 1_000_000,
+        "bytes_delivered": 1_000_000, "goodput_kbps": 812.5, "start_s": 0.0, "completion_time_s": 9.85,
+        "segments_sent": 700, "retransmitted_segments": 12, "fast_retransmits": 9, "timeouts": 2,
+        "timeout_episodes": 1, "ndup_at_timeout": [1, 0, 1, 0], "acks_received": 690,
+        "dupacks_received": 40, "drops_error": 7, "drops_queue": 5, "final_cwnd": 14600,
+        "final_ssthresh": 8760, "srtt_s": 0.091,
+    }
+    f.update(kw)
+    return f
+
+
+RAW = {
+    "scenario": "synthetic",
+    "seed": 42,
+    "flows": [
+        flow("a"),
+        flow("b", variant="sack", app_bytes=None, completion_time_s=None, srtt_s=None,
+             final_ssthresh=U64_MAX, ndup_at_timeout=[0, 0, 0, 3]),
+    ],
+    "links": [
+        {"link": "bottleneck", "direction": "fwd", "from": "r0", "to": "r1", "rate_bps": 2_000_000,
+         "packets_sent": 1500, "bytes_sent": 2_100_000, "utilisation": 0.84, "drops_error": 14,
+         "drops_queue": 10, "max_queue_packets": 25},
+        {"link": "bottleneck", "direction": "rev", "from": "r1", "to": "r0", "rate_bps": 2_000_000,
+         "packets_sent": 1400, "bytes_sent": 56_000, "utilisation": 0.02, "drops_error": 0,
+         "drops_queue": 0, "max_queue_packets": 1},
+    ],
+    "run": {"sim_time_s": 12.5, "end_reason": "all_done", "events": 123456, "wall_time_s": 0.25},
+}
+
+
+@pytest.fixture
+def result() -> RunResult:
+    return RunResult.from_json(json.dumps(RAW), Scenario.from_dict({"name": "synthetic"}))
+
+
+def test_flows_table(result):
+    df = result.flows
+    assert list(df.columns) == list(FLOW_COLUMNS)
+    assert "ndup_at_timeout" not in df.columns
+    assert len(df) == 2
+    assert df["ndup_0"].tolist() == [1, 0]
+    assert df["ndup_3plus"].tolist() == [0, 3]
+    assert df["final_ssthresh"].tolist() == [8760, U64_MAX]
+    assert df["final_ssthresh"].dtype == "uint64"
+    assert df["app_bytes"].dtype == "UInt64" and pd.isna(df["app_bytes"].iloc[1])
+    assert df["completion_time_s"].dtype == "float64" and pd.isna(df["completion_time_s"].iloc[1])
+    assert df["variant"].tolist() == ["reno", "sack"]
+
+
+def test_links_table_and_run_info(result):
+    df = result.links
+    assert list(df.columns) == list(LINK_COLUMNS)
+    assert df["direction"].tolist() == ["fwd", "rev"]
+    assert df["utilisation"].dtype == "float64"
+    assert result.run == RAW["run"]
+    assert (result.seed, result.scenario_name) == (42, "synthetic")
+    assert result.raw == RAW
+
+
+def test_empty_and_unknown_fields_keep_the_schema():
+    res = RunResult({"scenario": "x", "seed": 1, "flows": [], "links": [], "run": {}})
+    assert list(res.flows.columns) == list(FLOW_COLUMNS) and len(res.flows) == 0
+    extra = RunResult({**RAW, "flows": [flow("a", spurious_retransmits=3)]})
+    assert extra.flows["spurious_retransmits"].tolist() == [3]
+    assert list(extra.flows.columns)[: len(FLOW_COLUMNS)] == list(FLOW_COLUMNS)
+
+
+def test_short_ndup_lists_are_padded():
+    res = RunResult({**RAW, "flows": [flow("a", ndup_at_timeout=[2])]})
+    assert [res.flows[c].iloc[0] for c in NDUP_COLUMNS] == [2, 0, 0, 0]
+
+
+def test_to_json_round_trips(result):
+    assert json.loads(result.to_json()) == RAW
+    assert json.loads(result.to_json(indent=None)) == RAW
+
+
+def test_save_writes_every_file(result, tmp_path):
+    out = result.save(tmp_path / "deep" / "dir")
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["flows.csv", "flows.parquet", "links.parquet", "result.json", "scenario.json"]
+    assert json.loads((out / "result.json").read_text()) == RAW
+    flows = pd.read_parquet(out / "flows.parquet")
+    assert flows["flow"].tolist() == ["a", "b"]
+    assert flows["final_ssthresh"].tolist() == [8760, U64_MAX]
+    assert pd.read_parquet(out / "links.parquet")["rate_bps"].tolist() == [2_000_000, 2_000_000]
+    assert pd.read_csv(out / "flows.csv")["ndup_3plus"].tolist() == [0, 3]
+    sc = json.loads((out / "scenario.json").read_text())
+    assert sc["scenario"] == {"name": "synthetic"}
+    assert sc["hash"] == Scenario.from_dict({"name": "synthetic"}).hash()
+
+
+def test_parquet_schema_does_not_depend_on_nulls(tmp_path):
+    import pyarrow.parquet as pq
+
+    all_null = RunResult({**RAW, "flows": [flow("a", app_bytes=None, srtt_s=None, completion_time_s=None)]})
+    no_null = RunResult({**RAW, "flows": [flow("a")]})
+    a = all_null.save(tmp_path / "a")
+    b = no_null.save(tmp_path / "b")
+    assert pq.read_schema(a / "flows.parquet").types == pq.read_schema(b / "flows.parquet").types
+
+
+def test_import_does_not_load_heavy_modules():
+    import subprocess
+    import sys
+
+    code = "import sys, dupack; bad = [m for m in ('pandas', 'matplotlib', 'dask') if m in sys.modules]; print(bad)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
