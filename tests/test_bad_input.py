@@ -51,7 +51,11 @@ def setter(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
 
 
 def set_flow(i: int, key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    """Write out the dumbbell's default flows (f{i}: s{i} -> sink), then change flow i."""
+
     def apply(doc: dict[str, Any]) -> None:
+        n = doc["topology"]["senders"]
+        doc.setdefault("flows", [{"name": f"f{j}", "from": f"s{j}"} for j in range(n)])
         doc["flows"][i][key] = value
 
     return apply
@@ -68,10 +72,10 @@ DOC_CASES = [
     Case("rate-without-unit", ["topology.bottleneck.rate", "2000000"], mutate=setter("topology.bottleneck.rate", 2000000)),
     Case("negative-delay", ["topology.bottleneck.delay", "-5ms"], mutate=setter("topology.bottleneck.delay", "-5ms")),
     # Ranges.
-    Case("probability-above-one", ["topology.bottleneck.error", "1.5"],
-         mutate=setter("topology.bottleneck.error", {"model": "bernoulli", "p": 1.5})),
+    Case("probability-above-one", ["topology.bottleneck.fwd_error.p", "1.5"],
+         mutate=setter("topology.bottleneck.fwd_error", {"model": "bernoulli", "p": 1.5})),
     Case("zero-mss", ["tcp.mss", "0B"], mutate=setter("tcp.mss", "0B")),
-    Case("window-below-mss", ["receiver.window", "100B"], mutate=setter("receiver.window", "100B")),
+    Case("window-below-mss", ["receiver.window", "100 bytes", "mss"], mutate=setter("receiver.window", "100B")),
     Case("negative-seed-in-file", ["run.seed", "-1"], mutate=setter("run.seed", -1)),
     # Enumerations.
     Case("unknown-variant", ["tcp.variant", "bogus"], mutate=setter("tcp.variant", "bogus")),
@@ -94,7 +98,8 @@ FILE_CASES = [
 ARG_CASES = [
     Case("override-without-equals", ["-s 'run.duration'", "expected path=value"], args=["-s", "run.duration"]),
     Case("override-empty-path", ["-s '=5'", "path before '=' is empty"], args=["-s", "=5"]),
-    Case("override-index-out-of-range", ["flows[9].variant=reno", "out of range", "4 element"], args=["-s", "flows[9].variant=reno"]),
+    Case("override-index-out-of-range", ["topology.access_override[3].senders=[0]", "out of range", "1 element"],
+         args=["-s", "topology.access_override[3].senders=[0]"]),
     Case("override-indexes-a-string", ["name[0]=x", "name is a string"], args=["-s", "name[0]=x"]),
     Case("override-double-dot", ["run..seed=1", "empty path segment"], args=["-s", "run..seed=1"]),
     Case("seed-negative", ["--seed", "'-1'"], args=["--seed", "-1"], commands=("run",)),

@@ -184,7 +184,7 @@ def test_subprocess_version_and_help():
         (["run", "no-such-file.toml"], ["no-such-file.toml", "No such file"]),
         (["run", str(QUICKSTART), "--seed", "-1"], ["--seed", "'-1'"]),
         (["run", str(QUICKSTART), "--no-such-option"], ["--no-such-option"]),
-        (["validate", str(QUICKSTART), "-s", "flows[99].variant=reno"], ["flows[99]", "out of range"]),
+        (["validate", str(QUICKSTART), "-s", "topology.access_override[99].senders=[0]"], ["access_override[99]", "out of range"]),
         (["frobnicate"], ["frobnicate"]),
     ],
 )
