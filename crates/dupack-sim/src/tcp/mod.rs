@@ -3,6 +3,7 @@
 //! event queue, so both are testable packet by packet.
 
 pub mod cc;
+pub mod detect;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;

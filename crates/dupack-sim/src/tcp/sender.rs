@@ -35,6 +35,7 @@ use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
 use super::variant::{Base, VariantSpec};
 use super::cc;
+use super::detect::{DupThreshold, Fixed};
 use crate::scenario::model::TcpConfig;
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -74,6 +75,7 @@ pub struct Sender {
     rwnd: u64,
     dupacks: u32,
     recovery: Box<dyn LossRecovery>,
+    detect: Box<dyn DupThreshold>,
     uses_sack: bool,
     sb: Scoreboard,
     rto: RtoEstimator,
@@ -117,6 +119,7 @@ impl Sender {
             rwnd: peer_window,
             dupacks: 0,
             recovery,
+            detect: Box::new(Fixed(cfg.dupthresh)),
             uses_sack: variant.uses_sack(),
             sb: Scoreboard::new(cfg.mss),
             rto: RtoEstimator::new(&cfg.rto),
@@ -146,7 +149,7 @@ impl Sender {
     }
 
     fn view(&self) -> View {
-        View {
+        let mut v = View {
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
             snd_max: self.snd_max,
@@ -155,9 +158,11 @@ impl Sender {
             mss: self.mss,
             rwnd: self.rwnd,
             dupacks: self.dupacks,
-            dupthresh: self.cfg.dupthresh,
+            dupthresh: 0,
             app_end: self.app_end,
-        }
+        };
+        v.dupthresh = self.detect.dupthresh(&v);
+        v
     }
 
     fn push_event(&mut self, e: SenderEvent) {

@@ -295,3 +295,16 @@ fn bsd_coarse_timer_expires_on_a_slow_timer_tick() {
     let d2 = h.s.poll_timeout().unwrap();
     assert_eq!(d2.as_nanos() % ms(500).as_nanos(), 0);
 }
+
+#[test]
+fn the_dupack_threshold_is_a_policy_parameter() {
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, dupthresh: 2, ..TcpConfig::default() };
+    let mut h = Harness::with("newreno", cfg, None);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), vec![]);
+    h.ack(0, &[]);
+    assert_eq!(h.tx()[0], rexmit(0), "fast retransmit on the 2nd dupack");
+    // cwnd = ssthresh + dupthresh·SMSS.
+    assert_eq!(h.s.cwnd(), 2000 + 2000);
+}
