@@ -128,3 +128,21 @@ fn sack_recovers_every_drop_without_a_timeout_within_one_rtt() {
         assert!(last - first < ms(MIN_RTT_MS), "{n} drops: all holes resent within one RTT: {:?}", o.retransmits);
     }
 }
+
+#[test]
+fn first_round_trip_is_exact_to_the_nanosecond() {
+    // Data: 1040 B at 8 Mbps (1.04 ms) + 0.1 ms, then at 0.8 Mbps (10.4 ms) + 100 ms.
+    // ACK: 40 B at 0.8 Mbps (0.4 ms) + 100 ms, then at 8 Mbps (0.04 ms) + 0.1 ms.
+    // The first ACK reaches the sender at 111.54 + 100.54 = 212.08 ms, and
+    // slow start sends segments 1 and 2 at that instant.
+    let s = common::fall_floyd("reno", &[]);
+    let mut w = World::new(&s, 1).unwrap();
+    w.trace_flow(0);
+    w.run_until(SimTime::ZERO + ms(300), false);
+    let sends: Vec<(u64, u64)> = w
+        .trace()
+        .iter()
+        .filter_map(|r| if let TraceRecord::Send { at, seq, .. } = r { Some((at.as_nanos(), seq / MSS)) } else { None })
+        .collect();
+    assert_eq!(sends, vec![(0, 0), (212_080_000, 1), (212_080_000, 2)]);
+}
