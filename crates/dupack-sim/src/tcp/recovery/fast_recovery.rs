@@ -132,9 +132,9 @@ impl LossRecovery for FastRecovery {
     }
 
     fn on_timeout(&mut self, v: &View, _sb: &mut Scoreboard) {
-        // RFC 6582 §3.2 step 4 of the RTO note: after a timeout, record the
-        // highest sequence sent so that dupacks for the old window do not
-        // start a fast retransmit.
+        // RFC 6582 §4 (duplicate ACKs after a timeout): record the highest
+        // sequence sent, so that dupacks for the old window do not start a
+        // fast retransmit.
         self.in_recovery = false;
         self.recover = Some(v.snd_max);
     }
