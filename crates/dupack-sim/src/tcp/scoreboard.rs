@@ -1,29 +1,29 @@
-//! The SACK scoreboard: per-segment state from `snd_una` to `snd_max`.
+//! The SACK scoreboard: what the receiver has reported above `snd_una`.
 //!
-//! The sender never re-packetises, so segment `i` always covers bytes
-//! `[i·mss, min((i+1)·mss, app_end))` and the scoreboard is a ring buffer of
-//! flags indexed by segment number. Marking a SACK block touches only the
-//! segments it covers; finding the next hole to retransmit advances a
-//! cursor that only moves forward during a recovery episode, so a whole
-//! recovery costs O(window), not O(window) per ACK.
+//! SACKed data is kept as a sorted list of disjoint byte intervals, so
+//! marking a block costs O(log h + merged intervals) with h the number of
+//! holes — not O(segments in the block) — however often the receiver
+//! repeats a large block. Retransmissions are per-segment flags in a ring
+//! buffer: the sender never re-packetises, so segment `i` always covers
+//! bytes `[i·mss, min((i+1)·mss, app_end))`. The search for the next hole to
+//! retransmit advances a cursor that only moves forward during a recovery
+//! episode, so a whole recovery costs O(window), not O(window) per ACK.
 
 use crate::tcp::segment::SackBlock;
 use std::collections::VecDeque;
 
-const SACKED: u8 = 1;
-const RETRANSMITTED: u8 = 2;
-
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
     mss: u64,
-    /// Segment number of `flags[0]` (= snd_una / mss).
+    /// Segment number of `retransmitted[0]` (= snd_una / mss).
     base: u64,
-    flags: VecDeque<u8>,
-    /// One past the highest SACKed byte (0 = nothing SACKed above snd_una).
-    high_sacked: u64,
+    retransmitted: VecDeque<bool>,
+    /// SACKed byte ranges `[left, right)` above `snd_una`, sorted, disjoint,
+    /// not adjacent, each made of whole segments.
+    sacked: Vec<(u64, u64)>,
+    sacked_bytes: u64,
     /// Segment number from which the next hole search starts.
     cursor: u64,
-    sacked_segs: u64,
 }
 
 impl Scoreboard {
@@ -31,22 +31,22 @@ impl Scoreboard {
         Scoreboard {
             mss: mss as u64,
             base: 0,
-            flags: VecDeque::new(),
-            high_sacked: 0,
+            retransmitted: VecDeque::new(),
+            sacked: Vec::new(),
+            sacked_bytes: 0,
             cursor: 0,
-            sacked_segs: 0,
         }
     }
 
     fn idx(&self, seg: u64) -> Option<usize> {
-        seg.checked_sub(self.base).map(|i| i as usize).filter(|&i| i < self.flags.len())
+        seg.checked_sub(self.base).map(|i| i as usize).filter(|&i| i < self.retransmitted.len())
     }
 
     /// Make room for segments up to (excluding) byte `snd_max`.
     pub fn extend_to(&mut self, snd_max: u64) {
         let last = snd_max.div_ceil(self.mss);
-        while self.base + (self.flags.len() as u64) < last {
-            self.flags.push_back(0);
+        while self.base + (self.retransmitted.len() as u64) < last {
+            self.retransmitted.push_back(false);
         }
     }
 
@@ -54,68 +54,86 @@ impl Scoreboard {
     pub fn advance(&mut self, snd_una: u64) {
         let seg = snd_una / self.mss;
         while self.base < seg {
-            match self.flags.pop_front() {
-                Some(f) if f & SACKED != 0 => self.sacked_segs -= 1,
-                Some(_) => {}
-                None => {}
-            }
+            self.retransmitted.pop_front();
             self.base += 1;
         }
-        if self.flags.is_empty() {
+        if self.retransmitted.is_empty() {
             self.base = seg;
         }
         self.cursor = self.cursor.max(self.base);
-        if self.high_sacked <= snd_una {
-            self.high_sacked = 0;
+        // Intervals wholly acknowledged go; one straddling snd_una is clipped.
+        let gone = self.sacked.partition_point(|&(_, r)| r <= snd_una);
+        for &(l, r) in &self.sacked[..gone] {
+            self.sacked_bytes -= r - l;
+        }
+        self.sacked.drain(..gone);
+        if let Some(first) = self.sacked.first_mut() {
+            if first.0 < snd_una {
+                self.sacked_bytes -= snd_una - first.0;
+                first.0 = snd_una;
+            }
         }
     }
 
-    /// Mark every whole segment inside `b` as SACKed (RFC 2018 §5). Returns
-    /// true if the block carried new information.
+    /// Record the whole segments inside `b` as SACKed (RFC 2018 §5; a
+    /// partial segment cannot be SACKed since segments are never split).
+    /// Returns true if the block carried new information.
     pub fn mark_sacked(&mut self, b: &SackBlock, app_end: u64) -> bool {
-        let mut changed = false;
-        let first = b.left.div_ceil(self.mss);
-        let mut seg = first;
-        loop {
-            let start = seg * self.mss;
-            let end = ((seg + 1) * self.mss).min(app_end);
-            if end > b.right || start >= b.right {
-                break;
-            }
-            if let Some(i) = self.idx(seg) {
-                if self.flags[i] & SACKED == 0 {
-                    self.flags[i] |= SACKED;
-                    self.sacked_segs += 1;
-                    changed = true;
-                }
-                self.high_sacked = self.high_sacked.max(end);
-            }
-            seg += 1;
+        let floor = self.base * self.mss;
+        let left = b.left.div_ceil(self.mss) * self.mss;
+        let right = if b.right >= app_end { app_end } else { b.right / self.mss * self.mss };
+        let (left, right) = (left.max(floor), right);
+        if left >= right {
+            return false;
         }
-        changed
+        // Intervals that overlap or touch [left, right) are merged into it.
+        let lo = self.sacked.partition_point(|&(_, r)| r < left);
+        let hi = self.sacked.partition_point(|&(l, _)| l <= right);
+        let (mut nl, mut nr, mut before) = (left, right, 0);
+        for &(l, r) in &self.sacked[lo..hi] {
+            nl = nl.min(l);
+            nr = nr.max(r);
+            before += r - l;
+        }
+        let after = nr - nl;
+        self.sacked.splice(lo..hi, std::iter::once((nl, nr)));
+        self.sacked_bytes += after - before;
+        after > before
     }
 
     pub fn mark_retransmitted(&mut self, seq: u64) {
         if let Some(i) = self.idx(seq / self.mss) {
-            self.flags[i] |= RETRANSMITTED;
+            self.retransmitted[i] = true;
         }
     }
 
+    /// The SACKed interval containing byte `seq`, if any.
+    fn sacked_interval(&self, seq: u64) -> Option<(u64, u64)> {
+        let i = self.sacked.partition_point(|&(_, r)| r <= seq);
+        self.sacked.get(i).copied().filter(|&(l, _)| l <= seq)
+    }
+
     pub fn is_sacked(&self, seq: u64) -> bool {
-        self.idx(seq / self.mss).is_some_and(|i| self.flags[i] & SACKED != 0)
+        self.sacked_interval(seq).is_some()
     }
 
     pub fn is_retransmitted(&self, seq: u64) -> bool {
-        self.idx(seq / self.mss).is_some_and(|i| self.flags[i] & RETRANSMITTED != 0)
+        self.idx(seq / self.mss).is_some_and(|i| self.retransmitted[i])
     }
 
     /// One past the highest SACKed byte, or `None` if nothing is SACKed.
     pub fn high_sacked(&self) -> Option<u64> {
-        (self.high_sacked > 0).then_some(self.high_sacked)
+        self.sacked.last().map(|&(_, r)| r)
     }
 
+    /// Segments SACKed above `snd_una` (a short last segment counts as one).
     pub fn sacked_segments(&self) -> u64 {
-        self.sacked_segs
+        self.sacked_bytes.div_ceil(self.mss)
+    }
+
+    /// Number of disjoint SACKed runs.
+    pub fn sacked_intervals(&self) -> usize {
+        self.sacked.len()
     }
 
     /// Fall & Floyd 1996 / unfairness §IV: the first segment that is neither
@@ -128,8 +146,13 @@ impl Scoreboard {
             if start >= high {
                 return None;
             }
+            if let Some((_, r)) = self.sacked_interval(start) {
+                // Jump over the whole SACKed run at once.
+                self.cursor = r.div_ceil(self.mss);
+                continue;
+            }
             let i = self.idx(self.cursor)?;
-            if self.flags[i] & (SACKED | RETRANSMITTED) == 0 {
+            if !self.retransmitted[i] {
                 return Some(start);
             }
             self.cursor += 1;
@@ -139,11 +162,9 @@ impl Scoreboard {
     /// Forget everything SACKed and retransmitted (after an RTO: RFC 2018 §8
     /// lets the receiver renege, and the ns-2 SACK sender clears it too).
     pub fn clear(&mut self) {
-        for f in self.flags.iter_mut() {
-            *f = 0;
-        }
-        self.high_sacked = 0;
-        self.sacked_segs = 0;
+        self.retransmitted.iter_mut().for_each(|f| *f = false);
+        self.sacked.clear();
+        self.sacked_bytes = 0;
         self.cursor = self.base;
     }
 
@@ -208,5 +229,38 @@ mod tests {
         sb.clear();
         assert!(!sb.is_sacked(100) && !sb.is_retransmitted(0));
         assert_eq!(sb.next_hole(), None);
+    }
+
+    #[test]
+    fn a_repeated_large_block_is_merged_not_rescanned() {
+        let mut sb = Scoreboard::new(100);
+        sb.extend_to(1_000_000);
+        // Holes at segments 0 and 5; the receiver keeps growing one big block.
+        assert!(sb.mark_sacked(&blk(100, 500), u64::MAX));
+        for right in (700..1_000_000).step_by(100) {
+            assert!(sb.mark_sacked(&blk(600, right), u64::MAX));
+            assert!(!sb.mark_sacked(&blk(600, right), u64::MAX), "a repeat carries nothing new");
+        }
+        assert_eq!(sb.sacked_intervals(), 2);
+        assert_eq!(sb.sacked_segments(), 4 + (999_900 - 600) / 100);
+        // Filling hole 5 joins the two runs.
+        assert!(sb.mark_sacked(&blk(500, 600), u64::MAX));
+        assert_eq!(sb.sacked_intervals(), 1);
+        assert_eq!(sb.next_hole(), Some(0));
+        sb.mark_retransmitted(0);
+        assert_eq!(sb.next_hole(), None);
+    }
+
+    #[test]
+    fn blocks_are_trimmed_to_whole_segments_and_advance_clips() {
+        let mut sb = Scoreboard::new(100);
+        sb.extend_to(1000);
+        assert!(!sb.mark_sacked(&blk(150, 240), u64::MAX), "no whole segment inside");
+        assert!(sb.mark_sacked(&blk(150, 420), u64::MAX));
+        assert!(!sb.is_sacked(100) && sb.is_sacked(200) && sb.is_sacked(300) && !sb.is_sacked(400));
+        sb.advance(300);
+        assert_eq!(sb.sacked_segments(), 1);
+        assert!(sb.is_sacked(300));
+        assert!(!sb.mark_sacked(&blk(0, 300), u64::MAX), "below snd_una is no information");
     }
 }
