@@ -261,7 +261,7 @@ impl World {
         let f = &mut self.flows[fi as usize];
         let pending = if rx { &mut f.receiver_tmr } else { &mut f.sender_tmr };
         if *pending != Some(now) {
-            return; // superseded by an earlier re-arm
+            return; // a later copy of a timer re-armed earlier; that one already ran
         }
         *pending = None;
         if rx {
@@ -280,37 +280,30 @@ impl World {
 
     /// Drain an endpoint's transmissions and re-arm its timer.
     fn service(&mut self, fi: FlowId, rx: bool, now: SimTime) {
+        let traced = !rx && self.traced[fi as usize];
+        if traced {
+            // Events come from on_segment/on_timer, before any transmission they cause.
+            while let Some(event) = self.flows[fi as usize].sender.poll_event() {
+                self.trace.push(TraceRecord::Sender { flow: fi, event });
+            }
+        }
         loop {
             let f = &mut self.flows[fi as usize];
             let seg = if rx { f.receiver.poll_transmit(now) } else { f.sender.poll_transmit(now) };
             let Some(seg) = seg else { break };
             let (from, to) = if rx { (f.dst, f.src) } else { (f.src, f.dst) };
-            if !rx && self.traced[fi as usize] {
-                while let Some(event) = self.flows[fi as usize].sender.poll_event() {
-                    self.trace.push(TraceRecord::Sender { flow: fi, event });
-                }
-                self.trace.push(TraceRecord::Send {
-                    at: now,
-                    flow: fi,
-                    seq: seg.seq,
-                    len: seg.len,
-                    retransmit: seg.is_retransmit,
-                });
+            if traced {
+                let (seq, len, retransmit) = (seg.seq, seg.len, seg.is_retransmit);
+                self.trace.push(TraceRecord::Send { at: now, flow: fi, seq, len, retransmit });
             }
             let p = self.packet(fi, from, to, seg, now);
             self.send(p, from, now);
-        }
-        if !rx && self.traced[fi as usize] {
-            while let Some(event) = self.flows[fi as usize].sender.poll_event() {
-                self.trace.push(TraceRecord::Sender { flow: fi, event });
-            }
         }
         let f = &mut self.flows[fi as usize];
         if !rx && !f.acked_all && f.sender.is_done() {
             f.acked_all = true;
             self.unfinished -= 1;
         }
-        let f = &mut self.flows[fi as usize];
         let (want, pending) = if rx {
             (f.receiver.poll_timeout(), &mut f.receiver_tmr)
         } else {
