@@ -364,7 +364,9 @@ impl Sender {
                 self.sb.extend_to(self.snd_max);
             }
         }
-        if self.snd_nxt < seq + len && seq == self.snd_nxt {
+        // A forced retransmission of the segment at `snd_nxt` (after a
+        // go-back-N) must not be sent again by the window loop.
+        if seq == self.snd_nxt {
             self.snd_nxt = seq + len;
         }
         self.stats.segments_sent += 1;
