@@ -47,7 +47,8 @@ fn main() {
             receiver: receiver.clone(),
         })
         .collect();
-    let s = Scenario { name: "dumbbell".into(), duration: secs(200), seed: 1, stop_when_done: true, nodes, links, flows };
+    let s =
+        Scenario { name: "dumbbell".into(), duration: secs(200), seed: 1, stop_when_done: true, nodes, links, flows };
     let r = dupack_sim::run(&s, 1).expect("run");
     let goodput: f64 = r.flows.iter().map(|f| f.goodput_kbps).sum();
     println!(

@@ -49,7 +49,8 @@ fn different_seeds_give_different_loss_patterns() {
 fn two_senders(with_second: bool) -> Scenario {
     let tcp = TcpConfig { mss: 1000, ..TcpConfig::default() };
     let receiver = ReceiverConfig { window: 64_000, ..ReceiverConfig::default() };
-    let mut flows = vec![FlowSpec { bytes: Some(500_000), ..common::flow("a", 0, 3, "newreno", tcp.clone(), receiver.clone()) }];
+    let mut flows =
+        vec![FlowSpec { bytes: Some(500_000), ..common::flow("a", 0, 3, "newreno", tcp.clone(), receiver.clone()) }];
     if with_second {
         flows.push(FlowSpec { bytes: Some(500_000), ..common::flow("b", 1, 3, "newreno", tcp, receiver) });
     }

@@ -17,7 +17,8 @@ fn scenario(variant: &str, p_data: f64, p_ack: f64, drops: Vec<u64>, bytes: u64,
     } else {
         ErrorSpec { model: ErrorModelSpec::DropList { flow: 0, packets: drops }, applies_to: PacketSelector::Data }
     };
-    s.links[1].rev_error = ErrorSpec { model: ErrorModelSpec::Bernoulli { p: p_ack }, applies_to: PacketSelector::Acks };
+    s.links[1].rev_error =
+        ErrorSpec { model: ErrorModelSpec::Bernoulli { p: p_ack }, applies_to: PacketSelector::Acks };
     s.flows[0].bytes = Some(bytes);
     s.flows[0].receiver.window = 30_000;
     if delayed {

@@ -14,7 +14,8 @@ use dupack_sim::run;
 use dupack_sim::time::{ms, secs};
 
 fn pftk_pkts_per_s(p: f64, rtt: f64, t0: f64, b: f64, wmax: f64) -> f64 {
-    let denom = rtt * (2.0 * b * p / 3.0).sqrt() + t0 * (3.0 * (3.0 * b * p / 8.0).sqrt()).min(1.0) * p * (1.0 + 32.0 * p * p);
+    let denom =
+        rtt * (2.0 * b * p / 3.0).sqrt() + t0 * (3.0 * (3.0 * b * p / 8.0).sqrt()).min(1.0) * p * (1.0 + 32.0 * p * p);
     (wmax / rtt).min(1.0 / denom)
 }
 

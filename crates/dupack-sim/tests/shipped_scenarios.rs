@@ -42,9 +42,12 @@ fn quickstart_lossy_sender_gets_less_than_the_others() {
 
 #[test]
 fn fall_floyd_files_time_out_only_where_the_paper_says() {
-    for (file, drops) in
-        [("fall-floyd-1-drop.toml", 1), ("fall-floyd-2-drops.toml", 2), ("fall-floyd-3-drops.toml", 3), ("fall-floyd-4-drops.toml", 4)]
-    {
+    for (file, drops) in [
+        ("fall-floyd-1-drop.toml", 1),
+        ("fall-floyd-2-drops.toml", 2),
+        ("fall-floyd-3-drops.toml", 3),
+        ("fall-floyd-4-drops.toml", 4),
+    ] {
         let base = load(file);
         for variant in ["reno", "newreno", "sack"] {
             let mut s = base.clone();

@@ -14,10 +14,19 @@ use crate::scenario::model::{ErrorModelSpec, ErrorSpec, PacketSelector};
 #[derive(Clone, Debug)]
 enum Model {
     None,
-    Bernoulli { p: f64 },
+    Bernoulli {
+        p: f64,
+    },
     /// Loss probability of a packet of `s` bytes: 1 − (1 − ber)^(8·s).
-    Ber { ber: f64 },
-    DropList { flow: u32, packets: Vec<u64>, next: usize, seen: u64 },
+    Ber {
+        ber: f64,
+    },
+    DropList {
+        flow: u32,
+        packets: Vec<u64>,
+        next: usize,
+        seen: u64,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -53,7 +62,9 @@ impl ErrorModel {
     fn selected(&self, p: &Packet) -> bool {
         matches!(
             (self.select, p.kind()),
-            (PacketSelector::All, _) | (PacketSelector::Data, PacketKind::Data) | (PacketSelector::Acks, PacketKind::Ack)
+            (PacketSelector::All, _)
+                | (PacketSelector::Data, PacketKind::Data)
+                | (PacketSelector::Acks, PacketKind::Ack)
         )
     }
 

@@ -86,7 +86,16 @@ mod tests {
     use crate::time::SimTime;
 
     fn pkt(id: u64, size: u32) -> Packet {
-        Packet { id, flow: 0, src: 0, dst: 1, size, ecn: Ecn::NotEct, created: SimTime::ZERO, seg: TcpSegment::default() }
+        Packet {
+            id,
+            flow: 0,
+            src: 0,
+            dst: 1,
+            size,
+            ecn: Ecn::NotEct,
+            created: SimTime::ZERO,
+            seg: TcpSegment::default(),
+        }
     }
 
     #[test]

@@ -87,14 +87,21 @@ impl ErrorSpec {
 pub enum ErrorModelSpec {
     None,
     /// Each selected packet is lost independently with probability `p`.
-    Bernoulli { p: f64 },
+    Bernoulli {
+        p: f64,
+    },
     /// Independent bit errors: a packet of `s` bytes is lost with
     /// probability 1 − (1 − ber)^(8·s).
-    Ber { ber: f64 },
+    Ber {
+        ber: f64,
+    },
     /// Deterministic: drop the k-th selected packets (1-based) of flow `flow`
     /// (index into `Scenario::flows`) that cross this direction, counting
     /// retransmissions. For packet-exact tests.
-    DropList { flow: usize, packets: Vec<u64> },
+    DropList {
+        flow: usize,
+        packets: Vec<u64>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

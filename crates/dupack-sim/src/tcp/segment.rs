@@ -75,9 +75,7 @@ impl SackBlocks {
 
 impl std::fmt::Debug for SackBlocks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.as_slice().iter().map(|b| b.left..b.right))
-            .finish()
+        f.debug_list().entries(self.as_slice().iter().map(|b| b.left..b.right)).finish()
     }
 }
 

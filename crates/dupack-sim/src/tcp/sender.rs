@@ -29,13 +29,13 @@
 //!   had already expired for this segment (RFC 5681 §3.1, eq. 4 note),
 //!   `cwnd = 1·SMSS` (loss window), `snd_nxt = snd_una` (go-back-N, BSD).
 
-use super::recovery::{fast_recovery::FastRecovery, sack_ff96, tahoe::Tahoe, LossRecovery, Response, View};
+use super::cc;
+use super::detect::{DupThreshold, Fixed};
+use super::recovery::{LossRecovery, Response, View};
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
-use super::variant::{Base, VariantSpec};
-use super::cc;
-use super::detect::{DupThreshold, Fixed};
+use super::variant::VariantSpec;
 use crate::scenario::model::TcpConfig;
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -102,12 +102,7 @@ impl Sender {
     /// whose receive window is `peer_window`.
     pub fn new(cfg: &TcpConfig, variant: &VariantSpec, peer_window: u64, app_bytes: Option<u64>) -> Self {
         let mss = cfg.mss as u64;
-        let recovery: Box<dyn LossRecovery> = match variant.base {
-            Base::Tahoe => Box::new(Tahoe::default()),
-            Base::Reno => Box::new(FastRecovery::reno(cfg.reno_avoid_multiple_fr)),
-            Base::NewReno => Box::new(FastRecovery::newreno(cfg.newreno_full_ack, cfg.newreno_rto_reset)),
-            Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
-        };
+        let recovery = super::recovery::for_variant(variant, cfg);
         Sender {
             mss,
             app_end: app_bytes.unwrap_or(u64::MAX),
@@ -189,11 +184,7 @@ impl Sender {
         }
         if seg.ack > self.snd_una {
             self.on_new_ack(seg, now);
-        } else if seg.ack == self.snd_una
-            && seg.len == 0
-            && !wnd_changed
-            && self.snd_max > self.snd_una
-        {
+        } else if seg.ack == self.snd_una && seg.len == 0 && !wnd_changed && self.snd_max > self.snd_una {
             // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT: same ack, no data,
             // same window, data outstanding.
             self.dupacks += 1;
@@ -292,12 +283,7 @@ impl Sender {
             self.stats.timeout_episodes += 1;
             self.in_timeout_episode = true;
         }
-        self.push_event(SenderEvent::Timeout {
-            at: now,
-            seq: self.snd_una,
-            ndup,
-            backoff: self.rto.backoff_shift(),
-        });
+        self.push_event(SenderEvent::Timeout { at: now, seq: self.snd_una, ndup, backoff: self.rto.backoff_shift() });
         // RFC 5681 §3.1 eq. 4, not again for a segment the timer already resent.
         if !self.rto_retransmitted_una {
             self.ssthresh = cc::halve(self.snd_max - self.snd_una, self.mss);

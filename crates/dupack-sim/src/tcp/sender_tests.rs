@@ -278,11 +278,7 @@ fn rfc7323_every_ack_of_new_data_gives_a_timestamp_sample() {
 #[test]
 fn bsd_coarse_timer_expires_on_a_slow_timer_tick() {
     use crate::scenario::model::{RtoConfig, RtoMode};
-    let rto = RtoConfig {
-        mode: RtoMode::Coarse { tick: ms(500) },
-        max: crate::time::secs(64),
-        ..RtoConfig::default()
-    };
+    let rto = RtoConfig { mode: RtoMode::Coarse { tick: ms(500) }, max: crate::time::secs(64), ..RtoConfig::default() };
     let cfg = TcpConfig { mss: MSS as u32, initial_window: 1, rto, ..TcpConfig::default() };
     let mut h = Harness::with("reno", cfg, None);
     h.at(SimTime::ZERO + ms(130));

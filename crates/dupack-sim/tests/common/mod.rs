@@ -23,7 +23,16 @@ pub fn node(name: &str, kind: NodeKind) -> NodeSpec {
 }
 
 pub fn flow(name: &str, src: usize, dst: usize, variant: &str, tcp: TcpConfig, receiver: ReceiverConfig) -> FlowSpec {
-    FlowSpec { name: name.into(), src, dst, variant: variant.into(), bytes: None, start: SimDuration::ZERO, tcp, receiver }
+    FlowSpec {
+        name: name.into(),
+        src,
+        dst,
+        variant: variant.into(),
+        bytes: None,
+        start: SimDuration::ZERO,
+        tcp,
+        receiver,
+    }
 }
 
 /// Fall & Floyd 1996 §3: S1 —8 Mbps, 0.1 ms— R1 —0.8 Mbps, 100 ms— K1, a
@@ -61,7 +70,8 @@ pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
 /// and a large window: losses come from the error model only.
 pub fn lossy_path(variant: &str, p: f64, rate_bps: u64, delay: SimDuration, duration: SimDuration) -> Scenario {
     let tcp = TcpConfig { mss: 1000, ..TcpConfig::default() };
-    let receiver = ReceiverConfig { window: 1 << 24, ack: AckMode::Every, sack: variant.starts_with("sack"), max_sack_blocks: 3 };
+    let receiver =
+        ReceiverConfig { window: 1 << 24, ack: AckMode::Every, sack: variant.starts_with("sack"), max_sack_blocks: 3 };
     let mut l2 = link("path", 1, 2, rate_bps, delay, 10_000);
     l2.fwd_error = ErrorSpec { model: ErrorModelSpec::Bernoulli { p }, applies_to: PacketSelector::Data };
     Scenario {

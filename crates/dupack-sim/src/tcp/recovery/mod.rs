@@ -11,7 +11,19 @@ pub mod fast_recovery;
 pub mod sack_ff96;
 pub mod tahoe;
 
+use crate::scenario::model::TcpConfig;
 use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::variant::{Base, VariantSpec};
+
+/// The loss-recovery policy of a variant, with its parameters from `cfg`.
+pub fn for_variant(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> {
+    match variant.base {
+        Base::Tahoe => Box::new(tahoe::Tahoe::default()),
+        Base::Reno => Box::new(fast_recovery::FastRecovery::reno(cfg.reno_avoid_multiple_fr)),
+        Base::NewReno => Box::new(fast_recovery::FastRecovery::newreno(cfg.newreno_full_ack, cfg.newreno_rto_reset)),
+        Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
+    }
+}
 
 /// What a policy may read of the sender.
 #[derive(Copy, Clone, Debug)]
