@@ -36,7 +36,10 @@ pub struct ErrorModel {
     /// Stream name prefix; the flow name is appended.
     name: String,
     seed: u64,
-    streams: Vec<Option<StreamRng>>,
+    /// One stream per flow seen here, sorted by flow index. Sparse: an
+    /// access link sees one flow, so a table indexed by flow would cost
+    /// O(flows) per link and O(flows²) per dumbbell.
+    streams: Vec<(u32, StreamRng)>,
 }
 
 impl ErrorModel {
@@ -69,12 +72,15 @@ impl ErrorModel {
     }
 
     fn stream(&mut self, flow: u32, flow_names: &[String]) -> &mut StreamRng {
-        let i = flow as usize;
-        if self.streams.len() <= i {
-            self.streams.resize(i + 1, None);
-        }
-        let (seed, name) = (self.seed, &self.name);
-        self.streams[i].get_or_insert_with(|| StreamRng::new(seed, &format!("{name}/flow/{}", flow_names[i])))
+        let i = match self.streams.binary_search_by_key(&flow, |e| e.0) {
+            Ok(i) => i,
+            Err(i) => {
+                let name = format!("{}/flow/{}", self.name, flow_names[flow as usize]);
+                self.streams.insert(i, (flow, StreamRng::new(self.seed, &name)));
+                i
+            }
+        };
+        &mut self.streams[i].1
     }
 
     /// Decide whether `p` is lost on this channel.
