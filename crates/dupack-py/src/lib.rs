@@ -81,15 +81,32 @@ fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<dupack_sim::Scenario> 
 fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<String> {
     let scenario = parse(py, scenario_json)?;
     let seed = seed.unwrap_or(scenario.seed);
-    let outcome =
-        py.allow_threads(|| dupack_sim::run(&scenario, seed).map(|r| serde_json::to_string(&r)));
+    // A panic in the core is a bug, but it must reach the user as a
+    // RunError with its message, not as pyo3's PanicException (a
+    // BaseException the CLI's error handling would not catch).
+    let outcome = py.allow_threads(|| {
+        std::panic::catch_unwind(|| {
+            dupack_sim::run(&scenario, seed).map(|r| serde_json::to_string(&r))
+        })
+    });
     match outcome {
-        Ok(Ok(json)) => Ok(json),
-        Ok(Err(e)) => Err(run_error(
+        Ok(Ok(Ok(json))) => Ok(json),
+        Ok(Ok(Err(e))) => Err(run_error(
             py,
             dupack_sim::RunError(format!("cannot serialise the result: {e}")),
         )),
-        Err(e) => Err(run_error(py, e)),
+        Ok(Err(e)) => Err(run_error(py, e)),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(run_error(
+                py,
+                dupack_sim::RunError(format!("internal error in the simulator (a bug in dupack): {what}")),
+            ))
+        }
     }
 }
 
