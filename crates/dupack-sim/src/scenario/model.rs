@@ -8,6 +8,30 @@
 
 use crate::time::SimDuration;
 
+/// Every default of the scenario format, in one place: the parser and the
+/// `Default` impls below both use these, and `docs/scenario.md` lists them.
+pub mod defaults {
+    use super::QueueLimit;
+    use crate::time::SimDuration;
+
+    pub const DURATION: SimDuration = SimDuration::from_secs(60);
+    pub const SEED: u64 = 1;
+    pub const QUEUE_LIMIT: QueueLimit = QueueLimit::Packets(100);
+    pub const MSS: u32 = 1460;
+    pub const DUPTHRESH: u32 = 3;
+    pub const RTO_GRANULARITY: SimDuration = SimDuration::from_millis(1);
+    pub const RTO_TICK: SimDuration = SimDuration::from_millis(500);
+    pub const RTO_INITIAL: SimDuration = SimDuration::from_secs(1);
+    pub const RTO_MIN: SimDuration = SimDuration::from_secs(1);
+    pub const RTO_MAX_FINE: SimDuration = SimDuration::from_secs(60);
+    pub const RTO_MAX_COARSE: SimDuration = SimDuration::from_secs(64);
+    pub const MAX_BACKOFF_SHIFT: u32 = 6;
+    pub const RECEIVER_WINDOW: u64 = 64 * 1024;
+    pub const DELACK_TIMEOUT: SimDuration = SimDuration::from_millis(200);
+    pub const DELACK_EVERY: u32 = 2;
+    pub const MAX_SACK_BLOCKS: u32 = 3;
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     /// Free-text name (`name` key), for reports.
@@ -209,11 +233,11 @@ pub enum AckMode {
 impl Default for RtoConfig {
     fn default() -> Self {
         RtoConfig {
-            mode: RtoMode::Fine { granularity: SimDuration::from_millis(1) },
-            initial: SimDuration::from_secs(1),
-            min: SimDuration::from_secs(1),
-            max: SimDuration::from_secs(60),
-            max_backoff_shift: 6,
+            mode: RtoMode::Fine { granularity: defaults::RTO_GRANULARITY },
+            initial: defaults::RTO_INITIAL,
+            min: defaults::RTO_MIN,
+            max: defaults::RTO_MAX_FINE,
+            max_backoff_shift: defaults::MAX_BACKOFF_SHIFT,
         }
     }
 }
@@ -221,11 +245,11 @@ impl Default for RtoConfig {
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
-            mss: 1460,
+            mss: defaults::MSS,
             initial_window: 1,
             initial_ssthresh: u64::MAX,
             max_cwnd: u64::MAX,
-            dupthresh: 3,
+            dupthresh: defaults::DUPTHRESH,
             timestamps: false,
             rto: RtoConfig::default(),
             reno_avoid_multiple_fr: true,
@@ -237,6 +261,11 @@ impl Default for TcpConfig {
 
 impl Default for ReceiverConfig {
     fn default() -> Self {
-        ReceiverConfig { window: 64 * 1024, ack: AckMode::Every, sack: false, max_sack_blocks: 3 }
+        ReceiverConfig {
+            window: defaults::RECEIVER_WINDOW,
+            ack: AckMode::Every,
+            sack: false,
+            max_sack_blocks: defaults::MAX_SACK_BLOCKS,
+        }
     }
 }

@@ -409,12 +409,12 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
     top.opt("description", v_str)?;
 
     let (duration, seed, stop_when_done) = match top.get("run") {
-        None => (SimDuration::from_secs(60), 1, true),
+        None => (defaults::DURATION, defaults::SEED, true),
         Some(v) => {
             let t = table(v, &top.at("run"))?;
             t.allow(RUN_KEYS)?;
-            let duration = t.opt("duration", v_dur_pos)?.map_or(SimDuration::from_secs(60), |a| a.v);
-            let seed = t.opt("seed", |v, p| v_int(v, p, 0, u64::MAX))?.map_or(1, |a| a.v);
+            let duration = t.opt("duration", v_dur_pos)?.map_or(defaults::DURATION, |a| a.v);
+            let seed = t.opt("seed", |v, p| v_int(v, p, 0, u64::MAX))?.map_or(defaults::SEED, |a| a.v);
             let stop = t.opt("stop_when_done", v_bool)?.is_none_or(|a| a.v);
             (duration, seed, stop)
         }
@@ -614,7 +614,7 @@ impl Topo {
             // fallbacks are never used.
             rate_bps: raw.rate.unwrap_or(1),
             delay: raw.delay.unwrap_or(SimDuration::ZERO),
-            queue: raw.queue.clone().unwrap_or(QueueSpec::DropTail { limit: QueueLimit::Packets(100) }),
+            queue: raw.queue.clone().unwrap_or(QueueSpec::DropTail { limit: defaults::QUEUE_LIMIT }),
             fwd_error,
             rev_error,
         });
@@ -669,7 +669,7 @@ fn parse_queue(v: &Value, path: &str) -> R<QueueSpec> {
         (Some(_), Some(b)) => return fail(&b.path, "give either limit_packets or limit_bytes, not both"),
         (Some(p), None) => QueueLimit::Packets(p.v),
         (None, Some(b)) => QueueLimit::Bytes(b.v),
-        (None, None) => QueueLimit::Packets(100),
+        (None, None) => defaults::QUEUE_LIMIT,
     };
     Ok(QueueSpec::DropTail { limit })
 }
@@ -1129,18 +1129,18 @@ fn resolve_config(
     // (parse_tcp has checked each level against its own timer).
     let mode = match timer {
         Timer::Fine => RtoMode::Fine {
-            granularity: pick(&f.granularity, &g.granularity).map_or(SimDuration::from_millis(1), |a| a.v),
+            granularity: pick(&f.granularity, &g.granularity).map_or(defaults::RTO_GRANULARITY, |a| a.v),
         },
         Timer::Coarse => {
-            RtoMode::Coarse { tick: pick(&f.tick, &g.tick).map_or(SimDuration::from_millis(500), |a| a.v) }
+            RtoMode::Coarse { tick: pick(&f.tick, &g.tick).map_or(defaults::RTO_TICK, |a| a.v) }
         }
     };
     let min = pick(&f.rto_min, &g.rto_min);
     let max = pick(&f.rto_max, &g.rto_max);
-    let min_v = min.map_or(SimDuration::from_secs(1), |a| a.v);
+    let min_v = min.map_or(defaults::RTO_MIN, |a| a.v);
     let max_default = match timer {
-        Timer::Fine => SimDuration::from_secs(60),
-        Timer::Coarse => SimDuration::from_secs(64),
+        Timer::Fine => defaults::RTO_MAX_FINE,
+        Timer::Coarse => defaults::RTO_MAX_COARSE,
     };
     let max_v = max.map_or(max_default, |a| a.v);
     if min_v > max_v {
@@ -1164,10 +1164,10 @@ fn resolve_config(
         timestamps: timestamps.is_some_and(|a| a.v),
         rto: RtoConfig {
             mode,
-            initial: pick(&f.rto_initial, &g.rto_initial).map_or(SimDuration::from_secs(1), |a| a.v),
+            initial: pick(&f.rto_initial, &g.rto_initial).map_or(defaults::RTO_INITIAL, |a| a.v),
             min: min_v,
             max: max_v,
-            max_backoff_shift: pick(&f.max_backoff_shift, &g.max_backoff_shift).map_or(6, |a| a.v),
+            max_backoff_shift: pick(&f.max_backoff_shift, &g.max_backoff_shift).map_or(defaults::MAX_BACKOFF_SHIFT, |a| a.v),
         },
         reno_avoid_multiple_fr: pick(&f.reno_avoid_multiple_fr, &g.reno_avoid_multiple_fr).is_none_or(|a| a.v),
         newreno_full_ack: pick(&f.newreno_full_ack, &g.newreno_full_ack).map_or(d.newreno_full_ack, |a| a.v),
@@ -1176,7 +1176,7 @@ fn resolve_config(
 
     // Receiver.
     let window = pick(&frx.window, &grx.window);
-    let window_v = window.map_or(64 * 1024, |a| a.v);
+    let window_v = window.map_or(defaults::RECEIVER_WINDOW, |a| a.v);
     if window_v < mss_v {
         return Err(cross(
             blame(window, mss),
@@ -1186,8 +1186,8 @@ fn resolve_config(
     let ack = match pick(&frx.ack, &grx.ack).map_or(AckKind::Every, |a| a.v) {
         AckKind::Every => AckMode::Every,
         AckKind::Delayed => AckMode::Delayed {
-            timeout: pick(&frx.delack_timeout, &grx.delack_timeout).map_or(SimDuration::from_millis(200), |a| a.v),
-            every: pick(&frx.delack_every, &grx.delack_every).map_or(2, |a| a.v),
+            timeout: pick(&frx.delack_timeout, &grx.delack_timeout).map_or(defaults::DELACK_TIMEOUT, |a| a.v),
+            every: pick(&frx.delack_every, &grx.delack_every).map_or(defaults::DELACK_EVERY, |a| a.v),
         },
     };
     // The variant was validated where it was written.
@@ -1212,7 +1212,7 @@ fn resolve_config(
         }
     };
     let blocks = pick(&frx.max_sack_blocks, &grx.max_sack_blocks);
-    let blocks_v = blocks.map_or(3, |a| a.v);
+    let blocks_v = blocks.map_or(defaults::MAX_SACK_BLOCKS, |a| a.v);
     if blocks_v > 3 && tcp.timestamps {
         return Err(cross(
             blame(blocks, timestamps),
