@@ -118,6 +118,9 @@ impl Quantity {
             Scaled::Whole(v) => Ok(v),
             Scaled::Fraction => Err(format!("{s:?} is not a whole number of {}", self.base_words())),
             Scaled::Overflow => Err(format!("{s:?} is too large")),
+            Scaled::TooPrecise => {
+                Err(format!("{s:?} has more than {MAX_DIGITS} significant digits; write it with fewer"))
+            }
         }
     }
 
@@ -159,12 +162,15 @@ fn capitalize(s: &str) -> String {
 struct Decimal {
     digits: u128,
     scale: u32,
+    /// More significant digits than can be held exactly (see MAX_DIGITS).
+    too_precise: bool,
 }
 
 enum Scaled {
     Whole(u64),
     Fraction,
     Overflow,
+    TooPrecise,
 }
 
 /// More significant digits than this cannot be held exactly in `u128` after
@@ -186,18 +192,25 @@ impl Decimal {
         // carry no information; drop them so they do not count as digits.
         let int = int.trim_start_matches('0');
         let frac = frac.unwrap_or("").trim_end_matches('0');
-        if int.len() + frac.len() > MAX_DIGITS {
+        if int.len() > MAX_DIGITS {
             // Still exact: only the magnitude matters for the error.
-            return Some(Decimal { digits: u128::MAX, scale: 0 });
+            return Some(Decimal { digits: u128::MAX, scale: 0, too_precise: false });
+        }
+        if int.len() + frac.len() > MAX_DIGITS {
+            // A long fraction is not a large number: say what is wrong.
+            return Some(Decimal { digits: 0, scale: 0, too_precise: true });
         }
         let mut digits: u128 = 0;
         for b in int.bytes().chain(frac.bytes()) {
             digits = digits * 10 + u128::from(b - b'0');
         }
-        Some(Decimal { digits, scale: frac.len() as u32 })
+        Some(Decimal { digits, scale: frac.len() as u32, too_precise: false })
     }
 
     fn times(&self, mult: u64) -> Scaled {
+        if self.too_precise {
+            return Scaled::TooPrecise;
+        }
         let Some(n) = self.digits.checked_mul(u128::from(mult)) else {
             return Scaled::Overflow;
         };
@@ -247,6 +260,9 @@ mod tests {
         // Exact decimal: 0.3 s is not 0.299999… s.
         assert_eq!(ns("0.3s"), Ok(300_000_000));
         assert_eq!(ns("18446744073.709551615s"), Ok(u64::MAX));
+        let e = ns("0.00000000000000000000000000001s").unwrap_err();
+        assert!(e.contains("significant digits"), "{e}");
+        assert!(ns("100000000000000000000000000000s").unwrap_err().contains("too large"));
     }
 
     #[test]
