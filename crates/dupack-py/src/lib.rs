@@ -84,11 +84,20 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<Strin
     // A panic in the core is a bug, but it must reach the user as a
     // RunError with its message, not as pyo3's PanicException (a
     // BaseException the CLI's error handling would not catch).
+    // Between slices of events the run takes the GIL back briefly to let
+    // Python handle signals, so Ctrl-C stops a long run (as KeyboardInterrupt).
+    let mut signal: Option<PyErr> = None;
     let outcome = py.allow_threads(|| {
-        std::panic::catch_unwind(|| {
-            dupack_sim::run(&scenario, seed).map(|r| serde_json::to_string(&r))
-        })
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            dupack_sim::run_interruptible(&scenario, seed, || {
+                Python::with_gil(|py| py.check_signals()).map_err(|e| signal = Some(e)).is_err()
+            })
+            .map(|r| serde_json::to_string(&r))
+        }))
     });
+    if let Some(e) = signal {
+        return Err(e);
+    }
     match outcome {
         Ok(Ok(Ok(json))) => Ok(json),
         Ok(Ok(Err(e))) => Err(run_error(

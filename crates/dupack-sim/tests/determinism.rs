@@ -83,3 +83,30 @@ fn adding_a_flow_leaves_another_flows_losses_unchanged() {
     assert!(!alone.is_empty());
     assert_eq!(alone, shared, "flow a's losses moved when flow b was added");
 }
+
+#[test]
+fn running_in_slices_gives_the_same_result() {
+    let s = common::lossy_path("sack", 0.02, 2_000_000, ms(30), secs(60));
+    let whole = strip_wall(run(&s, 3).unwrap());
+    let mut w = World::new(&s, 3).unwrap();
+    let mut slices = 0;
+    let end = loop {
+        slices += 1;
+        if let Some(end) = w.run_events(SimTime::ZERO + s.duration, s.stop_when_done, 777) {
+            break end;
+        }
+    };
+    assert!(slices > 10);
+    assert_eq!(end.0.as_secs_f64(), whole.run.sim_time_s);
+    assert_eq!(w.sender(0).stats().segments_sent, whole.flows[0].segments_sent);
+    assert_eq!(w.events(), whole.run.events);
+    // An interrupted run says so instead of returning a partial result.
+    let mut asked = 0;
+    let e = dupack_sim::run_interruptible(&common::lossy_path("reno", 0.0, 100_000_000, ms(1), secs(600)), 1, || {
+        asked += 1;
+        true
+    })
+    .unwrap_err();
+    assert_eq!(asked, 1);
+    assert!(e.0.contains("interrupted"), "{e}");
+}

@@ -72,6 +72,8 @@ pub struct World {
     routes: Routes,
     next_packet_id: u64,
     unfinished: usize,
+    /// Flows with a finite transfer.
+    finite_flows: usize,
     violation: Option<String>,
     /// Flows whose transmissions and sender events are recorded.
     traced: Vec<bool>,
@@ -157,6 +159,7 @@ impl World {
             routes,
             next_packet_id: 0,
             unfinished,
+            finite_flows: unfinished,
             violation: None,
             traced: vec![false; s.flows.len()],
             trace: Vec::new(),
@@ -166,8 +169,20 @@ impl World {
     /// Run until `limit` or, if `stop_when_done`, until every finite transfer completed.
     /// Returns the end instant and whether everything finished.
     pub fn run_until(&mut self, limit: SimTime, stop_when_done: bool) -> (SimTime, bool) {
-        let any_finite = self.unfinished > 0;
-        while let Some(t) = self.q.peek_time() {
+        loop {
+            if let Some(end) = self.run_events(limit, stop_when_done, u64::MAX) {
+                return end;
+            }
+        }
+    }
+
+    /// Process at most `budget` events toward the same end as [`World::run_until`]:
+    /// `Some((end, all_done))` once the run is over, `None` if the budget ran out
+    /// first. Stopping and resuming does not change the result.
+    pub fn run_events(&mut self, limit: SimTime, stop_when_done: bool, budget: u64) -> Option<(SimTime, bool)> {
+        let any_finite = self.finite_flows > 0;
+        for _ in 0..budget {
+            let Some(t) = self.q.peek_time() else { break };
             if t > limit {
                 break;
             }
@@ -182,13 +197,16 @@ impl World {
                 }
             }
             if self.violation.is_some() {
-                return (now, false);
+                return Some((now, false));
             }
             if stop_when_done && any_finite && self.unfinished == 0 {
-                return (now, true);
+                return Some((now, true));
             }
         }
-        (limit, any_finite && self.unfinished == 0)
+        match self.q.peek_time() {
+            Some(t) if t <= limit => None,
+            _ => Some((limit, any_finite && self.unfinished == 0)),
+        }
     }
 
     fn send(&mut self, p: Packet, from: NodeId, now: SimTime) {
@@ -349,11 +367,28 @@ impl World {
 
 /// Run `s` with `seed` and check the end-of-run invariants.
 pub fn run(s: &Scenario, seed: u64) -> Result<RunResult, RunError> {
+    run_interruptible(s, seed, || false)
+}
+
+/// Events between two calls of the `interrupted` callback of [`run_interruptible`].
+pub const INTERRUPT_CHECK_EVENTS: u64 = 1 << 20;
+
+/// [`run`], asking `interrupted` every [`INTERRUPT_CHECK_EVENTS`] events
+/// whether to give up (the Python binding checks for Ctrl-C there). The
+/// result does not depend on how often it is asked.
+pub fn run_interruptible(s: &Scenario, seed: u64, mut interrupted: impl FnMut() -> bool) -> Result<RunResult, RunError> {
     #[allow(clippy::disallowed_methods)]
     let wall = std::time::Instant::now(); // reported only, never used in the simulation
     let mut w = World::new(s, seed)?;
     let limit = SimTime::ZERO + s.duration;
-    let (end, all_done) = w.run_until(limit, s.stop_when_done);
+    let (end, all_done) = loop {
+        if let Some(end) = w.run_events(limit, s.stop_when_done, INTERRUPT_CHECK_EVENTS) {
+            break end;
+        }
+        if interrupted() {
+            return Err(RunError(format!("interrupted at {:.3} s of simulated time", w.q.now().as_secs_f64())));
+        }
+    };
     if let Some(v) = w.violation.take() {
         return Err(RunError(format!("delivery invariant violated: {v}")));
     }
