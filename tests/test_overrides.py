@@ -121,3 +121,24 @@ def test_override_values_must_be_json_compatible():
         Scenario.from_dict(BASE).with_overrides(["run.start=1979-05-27"])
     with pytest.raises(ScenarioError, match="finite"):
         Scenario.from_dict(BASE).with_overrides(["x=nan"])
+
+
+@pytest.mark.parametrize("levels", [130, 3000])
+def test_deeply_nested_override_values_are_override_errors(levels):
+    item = "run.x=" + "[" * levels + "]" * levels
+    with pytest.raises(OverrideError) as exc:
+        Scenario.from_dict(BASE).with_overrides([item])
+    assert exc.value.override == item
+    assert exc.value.path == "run.x"
+    assert "the value is nested too deeply" in exc.value.reason
+    assert len(str(exc.value)) < 300  # the override is quoted shortened
+
+
+def test_nesting_counts_from_the_top_of_the_document():
+    from dupack.scenario import MAX_DEPTH
+
+    path = ".".join(["t"] * 10)
+    ok = MAX_DEPTH - 10  # the document and nine tables hold the tenth key, whose value is the lists
+    Scenario.from_dict({}).with_overrides([f"{path}=" + "[" * ok + "]" * ok])
+    with pytest.raises(OverrideError, match="nested too deeply"):
+        Scenario.from_dict({}).with_overrides([f"{path}=" + "[" * (ok + 1) + "]" * (ok + 1)])

@@ -50,18 +50,47 @@ def test_hash_changes_with_content():
 
 
 json_scalars = st.one_of(st.booleans(), st.integers(-(2**63), 2**64 - 1), st.floats(allow_nan=False, allow_infinity=False), st.text())
-docs = st.recursive(
+keys = st.text(min_size=1, max_size=8)
+values = st.recursive(
     json_scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(min_size=1, max_size=8), inner, max_size=4)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
     max_leaves=20,
-).map(lambda v: {"v": v})
+)
+# A scenario is a table at the top, with tables and lists at any depth below.
+docs = st.dictionaries(keys, values, max_size=5)
+
+
+def reverse_keys(v):
+    """The same value with the key order of every table, at every depth, reversed."""
+    if isinstance(v, dict):
+        return {k: reverse_keys(x) for k, x in reversed(list(v.items()))}
+    if isinstance(v, list):
+        return [reverse_keys(x) for x in v]
+    return v
+
+
+def key_orders(v):
+    """Every table's key order, outermost first (to see that reversing did something)."""
+    if isinstance(v, dict):
+        return [list(v), *(o for x in v.values() for o in key_orders(x))]
+    if isinstance(v, list):
+        return [o for x in v for o in key_orders(x)]
+    return []
+
+
+def test_reverse_keys_reaches_nested_tables():
+    doc = {"a": 1, "b": {"c": [{"d": 1, "e": 2}], "f": {"g": 1, "h": 2}}}
+    assert key_orders(reverse_keys(doc)) == [["b", "a"], ["f", "c"], ["h", "g"], ["e", "d"]]
+    assert reverse_keys(doc) == doc
 
 
 @given(docs)
 def test_hash_is_a_function_of_content(doc):
     sc = Scenario.from_dict(doc)
-    again = Scenario.from_dict(dict(reversed(list(doc.items()))))
+    reordered = reverse_keys(doc)
+    again = Scenario.from_dict(reordered)
     assert sc.hash() == again.hash()
+    assert sc.canonical_json() == again.canonical_json()
     assert Scenario.from_dict(sc.to_dict()).hash() == sc.hash()
     assert len(sc.hash()) == 64
 
@@ -136,3 +165,53 @@ def test_from_toml_without_a_source():
     with pytest.raises(ScenarioError) as exc:
         Scenario.from_toml("x = ")
     assert exc.value.path == "<string>"
+
+
+# --- nesting depth ---------------------------------------------------------------
+
+
+def nested_list(levels: int) -> list:
+    v: list = []
+    for _ in range(levels - 1):
+        v = [v]
+    return v
+
+
+def nested_toml(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+def test_nesting_up_to_the_limit_reaches_the_core():
+    # The document table is level 1, so `x` may hold MAX_DEPTH - 1 levels of lists.
+    from dupack.scenario import MAX_DEPTH
+
+    sc = Scenario.from_dict({"x": nested_list(MAX_DEPTH - 1)})
+    assert sc.canonical_json().count("[") == MAX_DEPTH - 1
+    with pytest.raises(ScenarioError) as exc:
+        sc.validate()
+    assert "unknown key 'x'" in str(exc.value)  # the core read it; it only dislikes the key
+    with pytest.raises(ScenarioError, match="nested too deeply") as exc:
+        Scenario.from_dict({"x": nested_list(MAX_DEPTH)})
+    assert exc.value.path == "x"
+
+
+@pytest.mark.parametrize("levels", [130, 3000, 100_000])
+def test_deep_nesting_is_a_scenario_error(levels, tmp_path):
+    # From a dict: no RecursionError, whatever the depth.
+    with pytest.raises(ScenarioError, match="nested too deeply") as exc:
+        dupack.run({"run": {"x": nested_list(levels)}})
+    assert exc.value.path == "run.x"
+    with pytest.raises(ScenarioError, match="nested too deeply"):
+        Scenario.from_dict({"t": {"t": {"t": {}}}}).with_overrides([f"t.t.t={nested_toml(min(levels, 3000))}"])
+
+
+@pytest.mark.parametrize("levels", [130, 3000])
+def test_deeply_nested_toml_names_the_file(levels, tmp_path):
+    p = tmp_path / "deep.toml"
+    p.write_text(f"x = {nested_toml(levels)}\n", encoding="utf-8")
+    with pytest.raises(ScenarioError, match="nested too deeply") as exc:
+        load(p)
+    # tomllib reads 130 levels, so the field is known; 3000 exceed its recursion.
+    assert exc.value.path == ("x" if levels == 130 else str(p))
+    with pytest.raises(ScenarioError, match="nested too deeply"):
+        Scenario.from_toml(f"[a]\nb = {{ c = {nested_toml(levels)} }}\n")

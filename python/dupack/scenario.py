@@ -5,7 +5,8 @@ TOML gives them). Validation is the Rust core's job: :meth:`Scenario.validate`
 and :func:`dupack.run` send the document to it as JSON, and it answers with
 one :class:`ScenarioError` naming the field, the value and what is allowed.
 This module only reports what it can see itself: unreadable TOML, values
-JSON cannot carry, and malformed overrides.
+JSON cannot carry (or nested too deeply for the core to read), and malformed
+overrides.
 """
 
 from __future__ import annotations
@@ -25,7 +26,15 @@ from typing import Any
 from dupack import _core
 from dupack._core import ScenarioError
 
-__all__ = ["Scenario", "ScenarioError", "OverrideError", "load", "parse_override"]
+__all__ = ["Scenario", "ScenarioError", "OverrideError", "load", "parse_override", "MAX_DEPTH"]
+
+#: How many levels of tables and arrays a document may have, counting the
+#: document itself. Real scenarios need about five. The core's JSON reader
+#: stops at 128 levels, and tomllib, json and copy hit Python's recursion
+#: limit a few hundred levels down; anything deeper than this is reported
+#: here instead, as the user's mistake, before either can happen.
+MAX_DEPTH = 64
+_TOO_DEEP = f"nested too deeply: at most {MAX_DEPTH} levels of tables and arrays are allowed"
 
 
 class OverrideError(ScenarioError):
@@ -34,12 +43,17 @@ class OverrideError(ScenarioError):
     is wrong with it."""
 
     def __init__(self, override: str, path: str, reason: str) -> None:
-        super().__init__(path, f"override {override!r}: {reason}")
+        super().__init__(path, f"override {shorten(override)!r}: {reason}")
         self.override = override
         self.reason = reason
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
         return (type(self), (self.override, self.path, self.reason))
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """``text``, cut to ``limit`` characters with ``...`` if longer (for messages)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class Scenario:
@@ -71,6 +85,8 @@ class Scenario:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ScenarioError(where, _describe_toml_error(e)) from None
+        except RecursionError:  # tomllib recurses once per level of nesting
+            raise ScenarioError(where, f"a value is {_TOO_DEEP}") from None
         return cls(data, Path(source) if source is not None else None)
 
     # --- views --------------------------------------------------------------
@@ -91,7 +107,10 @@ class Scenario:
         Two documents that differ only in key order or TOML layout give the
         same text; this is what the core receives and what :meth:`hash` digests.
         """
-        return json.dumps(self._data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        try:
+            return json.dumps(self._data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        except RecursionError:  # unreachable after the depth check in __init__; kept as a guard
+            raise ScenarioError("", f"the scenario is {_TOO_DEEP}") from None
 
     def hash(self) -> str:
         """SHA-256 (hex) of :meth:`canonical_json`: the scenario's identity in result stores."""
@@ -170,7 +189,12 @@ def parse_override(item: str) -> tuple[list[Segment], Any]:
     raw_path = raw_path.strip()
     if not raw_path:
         raise OverrideError(item, "", "the path before '=' is empty")
-    return _parse_path(raw_path, item), _parse_value(raw_value.strip())
+    path = _parse_path(raw_path, item)
+    try:
+        value = _parse_value(raw_value.strip())
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise OverrideError(item, raw_path, f"the value is {_TOO_DEEP}") from None
+    return path, value
 
 
 def _parse_path(raw: str, item: str) -> list[Segment]:
@@ -244,7 +268,12 @@ def _assign(data: dict[str, Any], path: list[Segment], value: Any, item: str) ->
                     raise bad(f"{_fmt_path(path[: depth + 1])} does not exist, so it cannot be indexed")
                 node[seg] = {}
             node = node[seg]
-    _check_json_compatible(value, _fmt_path(path))
+    try:
+        _check_json_compatible(value, _fmt_path(path), depth=len(path))
+    except ScenarioError as e:
+        if e.message.startswith(_TOO_DEEP):
+            raise OverrideError(item, e.path, f"the value is {e.message}") from None
+        raise
 
 
 def _toml_type(v: Any) -> str:
@@ -273,16 +302,39 @@ def _describe_toml_error(e: tomllib.TOMLDecodeError) -> str:
     return f"TOML syntax error at the end of the file: {text}"
 
 
-def _check_json_compatible(v: Any, path: str) -> None:
-    """The core reads JSON: reject what JSON cannot carry, naming the field."""
+_TRAILING_INDICES = re.compile(r"(?:\[\d+\])+$")
+
+
+def _deep_path(path: str) -> str:
+    """Where a too-deep value is, for the message: the field that holds it
+    (``x`` rather than ``x[0][0]…[0]``), shortened if still long."""
+    path = _TRAILING_INDICES.sub("", path) or path
+    return shorten(path)
+
+
+def _check_json_compatible(v: Any, path: str, depth: int = 0) -> None:
+    """The core reads JSON: reject what JSON cannot carry, naming the field.
+
+    ``depth`` is how many tables and arrays enclose ``v``; past
+    :data:`MAX_DEPTH` the value is rejected before anything recurses into it.
+    """
+    try:
+        _check_value(v, path, depth)
+    except RecursionError:  # only if the caller's stack was already deep
+        raise ScenarioError(_deep_path(path), _TOO_DEEP) from None
+
+
+def _check_value(v: Any, path: str, depth: int) -> None:
+    if isinstance(v, Mapping | list | tuple) and depth >= MAX_DEPTH:
+        raise ScenarioError(_deep_path(path), _TOO_DEEP)
     if isinstance(v, Mapping):
         for k, x in v.items():
             if not isinstance(k, str):
                 raise ScenarioError(path, f"keys must be strings, got {k!r}")
-            _check_json_compatible(x, f"{path}.{k}" if path else k)
+            _check_value(x, f"{path}.{k}" if path else k, depth + 1)
     elif isinstance(v, list | tuple):
         for i, x in enumerate(v):
-            _check_json_compatible(x, f"{path}[{i}]")
+            _check_value(x, f"{path}[{i}]", depth + 1)
     elif isinstance(v, float) and not math.isfinite(v):
         raise ScenarioError(path, f"{v} is not allowed: numbers must be finite")
     elif isinstance(v, _dt.date | _dt.time):
