@@ -3,12 +3,12 @@
 Two kinds of case:
 
 * DOC cases change one field of scenarios/quickstart.toml, write the result to
-  a temporary file and run it. The message comes from the Rust parser, so
-  they assert only that the field path and the offending value appear in it.
-  These need the real parser (the stub in a fresh worktree rejects every
-  scenario with "parser not implemented").
+  a temporary file and run it. The message comes from the Rust parser; they
+  assert that it is `error: FILE: PATH: ...` with the exact field path, and
+  that the offending value (and any did-you-mean hint) appears in it.
 * FILE and ARGS cases are handled in Python (file access, TOML syntax,
-  overrides, --seed, typer usage errors) and assert on our own wording.
+  nesting depth, overrides, --seed, --out, typer usage errors) and assert on
+  our own wording.
 
 Each case runs through CliRunner for both `validate` and `run`, and through a
 real subprocess for `run`.
@@ -31,6 +31,8 @@ from tests.conftest import QUICKSTART, dump_toml, run_cli, run_subprocess
 class Case:
     id: str
     fragments: list[str]
+    # DOC cases: the exact field path the message must name, right after the file.
+    path: str | None = None
     # One of: a change to the quickstart document, raw file bytes, or None (use QUICKSTART).
     mutate: Callable[[dict[str, Any]], None] | None = None
     content: bytes | None = None
@@ -63,27 +65,38 @@ def set_flow(i: int, key: str, value: Any) -> Callable[[dict[str, Any]], None]:
 
 DOC_CASES = [
     # Unknown keys are rejected (with a did-you-mean from the parser).
-    Case("unknown-top-level-key", ["tpc"], mutate=setter("tpc", {"variant": "reno"})),
-    Case("unknown-nested-key", ["run.durration"], mutate=setter("run.durration", "10s")),
+    Case("unknown-top-level-key", ["unknown key 'tpc'", "did you mean 'tcp'?"], path="tpc",
+         mutate=setter("tpc", {"variant": "reno"})),
+    Case("unknown-nested-key", ["unknown key 'durration'", "did you mean 'duration'?"], path="run.durration",
+         mutate=setter("run.durration", "10s")),
     # Units are required and checked.
-    Case("duration-without-unit", ["run.duration", "10"], mutate=setter("run.duration", 10)),
-    Case("duration-bad-unit", ["run.duration", "10 fortnights"], mutate=setter("run.duration", "10 fortnights")),
-    Case("zero-rate", ["topology.bottleneck.rate", "0Mbps"], mutate=setter("topology.bottleneck.rate", "0Mbps")),
-    Case("rate-without-unit", ["topology.bottleneck.rate", "2000000"], mutate=setter("topology.bottleneck.rate", 2000000)),
-    Case("negative-delay", ["topology.bottleneck.delay", "-5ms"], mutate=setter("topology.bottleneck.delay", "-5ms")),
+    Case("duration-without-unit", ["the number 10", "unit"], path="run.duration", mutate=setter("run.duration", 10)),
+    Case("duration-bad-unit", ['"10 fortnights"', '"fortnights"'], path="run.duration",
+         mutate=setter("run.duration", "10 fortnights")),
+    Case("zero-rate", ['"0Mbps"'], path="topology.bottleneck.rate", mutate=setter("topology.bottleneck.rate", "0Mbps")),
+    Case("rate-without-unit", ["the number 2000000", "unit"], path="topology.bottleneck.rate",
+         mutate=setter("topology.bottleneck.rate", 2000000)),
+    Case("negative-delay", ['"-5ms"', "negative"], path="topology.bottleneck.delay",
+         mutate=setter("topology.bottleneck.delay", "-5ms")),
     # Ranges.
-    Case("probability-above-one", ["topology.bottleneck.fwd_error.p", "1.5"],
+    Case("probability-above-one", ["between 0 and 1", "1.5"], path="topology.bottleneck.fwd_error.p",
          mutate=setter("topology.bottleneck.fwd_error", {"model": "bernoulli", "p": 1.5})),
-    Case("zero-mss", ["tcp.mss", "0B"], mutate=setter("tcp.mss", "0B")),
-    Case("window-below-mss", ["receiver.window", "100 bytes", "mss"], mutate=setter("receiver.window", "100B")),
-    Case("negative-seed-in-file", ["run.seed", "-1"], mutate=setter("run.seed", -1)),
+    Case("zero-mss", ['"0B"'], path="tcp.mss", mutate=setter("tcp.mss", "0B")),
+    Case("window-below-mss", ["100 bytes", "mss"], path="receiver.window", mutate=setter("receiver.window", "100B")),
+    Case("negative-seed-in-file", ["-1"], path="run.seed", mutate=setter("run.seed", -1)),
     # Enumerations.
-    Case("unknown-variant", ["tcp.variant", "bogus"], mutate=setter("tcp.variant", "bogus")),
-    Case("unknown-extension", ["flows", "variant", "reno+bogus"], mutate=set_flow(1, "variant", "reno+bogus")),
-    Case("unknown-topology", ["topology.kind", "ring"], mutate=setter("topology.kind", "ring")),
+    Case("unknown-variant", ["'bogus'", "'newreno'"], path="tcp.variant", mutate=setter("tcp.variant", "bogus")),
+    Case("unknown-extension", ["'+bogus'", "'reno+bogus'"], path="flows[1].variant",
+         mutate=set_flow(1, "variant", "reno+bogus")),
+    Case("unknown-topology", ['"ring"', '"dumbbell"'], path="topology.kind", mutate=setter("topology.kind", "ring")),
     # Types.
-    Case("string-for-bool", ["run.stop_when_done", "yes"], mutate=setter("run.stop_when_done", "yes")),
+    Case("string-for-bool", ["boolean", '"yes"'], path="run.stop_when_done", mutate=setter("run.stop_when_done", "yes")),
 ]
+
+# Nesting: 130 levels is past what the core's JSON reader accepts (128) but
+# within tomllib's reach; 3000 is past Python's recursion limit.
+DEEP_130 = "[" * 130 + "]" * 130
+DEEP_3000 = "[" * 3000 + "]" * 3000
 
 FILE_CASES = [
     Case("missing-file", ["cannot read scenario file", "missing.toml", "No such file"], file="{tmp}/missing.toml"),
@@ -93,6 +106,10 @@ FILE_CASES = [
     Case("toml-duplicate-table", ["bad.toml", "TOML syntax error at line 3"], content=b"[run]\nseed = 1\n[run]\n"),
     Case("not-utf8", ["bad.toml", "not UTF-8"], content='name = "caf\xe9"\n'.encode("latin-1")),
     Case("toml-datetime", ["bad.toml", "run.start", "dates and times"], content=b"[run]\nstart = 1979-05-27T07:32:00Z\n"),
+    Case("deeply-nested-130", ["bad.toml: x: nested too deeply", "at most 64 levels"],
+         content=f"x = {DEEP_130}\n".encode()),
+    Case("deeply-nested-3000", ["bad.toml: ", "nested too deeply", "at most 64 levels"],
+         content=f"x = {DEEP_3000}\n".encode()),
 ]
 
 ARG_CASES = [
@@ -102,10 +119,16 @@ ARG_CASES = [
          args=["-s", "topology.access_override[3].senders=[0]"]),
     Case("override-indexes-a-string", ["name[0]=x", "name is a string"], args=["-s", "name[0]=x"]),
     Case("override-double-dot", ["run..seed=1", "empty path segment"], args=["-s", "run..seed=1"]),
+    Case("override-nested-130", ["bad override -s 'x=[[[", "the value is nested too deeply", "at most 64 levels"],
+         args=["-s", f"x={DEEP_130}"]),
+    Case("override-nested-3000", ["bad override -s 'x=[[[", "the value is nested too deeply", "at most 64 levels"],
+         args=["-s", f"x={DEEP_3000}"]),
     Case("seed-negative", ["--seed", "'-1'"], args=["--seed", "-1"], commands=("run",)),
     Case("seed-not-an-integer", ["--seed", "'abc'"], args=["--seed", "abc"], commands=("run",)),
     Case("seed-too-large", ["--seed", "'18446744073709551616'"], args=["--seed", str(2**64)], commands=("run",)),
     Case("seed-missing-value", ["--seed"], args=["--seed"], commands=("run",)),
+    Case("out-empty", ["--out", "empty path ''"], args=["--out", ""], commands=("run",)),
+    Case("out-blank", ["--out", "empty path '  '"], args=["--out", "  "], commands=("run",)),
     Case("unknown-option", ["--frobnicate"], args=["--frobnicate"]),
     Case("extra-argument", ["unexpected extra argument", "other.toml"], args=["other.toml"]),
 ]
@@ -130,13 +153,17 @@ def materialise(case: Case, tmp_path: Path) -> list[str]:
     return [str(QUICKSTART)]
 
 
-def check(stderr: str, stdout: str, code: int, case: Case) -> None:
+def check(stderr: str, stdout: str, code: int, case: Case, argv: list[str]) -> None:
     assert code == 2, (code, stderr)
     assert "Traceback" not in stderr
     lines = stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), stderr
+    if case.path is not None:
+        prefix = f"error: {argv[0]}: {case.path}: "
+        assert lines[0].startswith(prefix), f"{lines[0]!r} does not start with {prefix!r}"
     for f in case.fragments:
         assert f in lines[0], f"{f!r} not in {lines[0]!r}"
+    assert len(lines[0]) < 400, "a message quoting a huge value must shorten it"
     assert stdout == ""
 
 
@@ -151,13 +178,15 @@ def test_there_are_enough_cases():
 @pytest.mark.parametrize(("case", "command"), IN_PROCESS)
 def test_bad_input_in_process(case: Case, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # `run` must not leave dupack-out/ in the repository
-    r = run_cli(command, *materialise(case, tmp_path), *case.args)
-    check(r.stderr, r.stdout, r.exit_code, case)
+    argv = materialise(case, tmp_path)
+    r = run_cli(command, *argv, *case.args)
+    check(r.stderr, r.stdout, r.exit_code, case, argv)
     assert not (tmp_path / "dupack-out").exists()
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in ALL])
 def test_bad_input_subprocess(case: Case, tmp_path: Path) -> None:
     command = "run" if "run" in case.commands else case.commands[0]
-    r = run_subprocess(command, *materialise(case, tmp_path), *case.args, cwd=tmp_path)
-    check(r.stderr, r.stdout, r.returncode, case)
+    argv = materialise(case, tmp_path)
+    r = run_subprocess(command, *argv, *case.args, cwd=tmp_path)
+    check(r.stderr, r.stdout, r.returncode, case, argv)

@@ -5,6 +5,9 @@ returns a fixed result, so these pass without the engine."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -137,6 +140,57 @@ def test_internal_bug_exits_1_without_traceback(scenario_file, monkeypatch, tmp_
     assert "Traceback" in r.stderr and "KeyError" in r.stderr
 
 
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, EOFError])
+def test_ctrl_c_exits_130_with_one_line(scenario_file, monkeypatch, tmp_path, interrupt):
+    def stop(*a, **k):
+        raise interrupt()
+
+    monkeypatch.setattr(dupack.api, "run", stop)
+    r = run_cli("run", str(scenario_file), "--out", str(tmp_path / "o"))
+    assert r.exit_code == 130, (r.exit_code, r.stderr)
+    assert_one_error_line(r.stderr, "aborted")
+    assert r.stdout == ""
+
+
+def test_broken_pipe_in_process_is_quiet(scenario_file, monkeypatch, tmp_path):
+    def gone(*a, **k):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(dupack.api, "run", gone)
+    r = run_cli("run", str(scenario_file), "--out", str(tmp_path / "o"))
+    assert r.exit_code == 141
+    assert r.stderr == ""
+
+
+@pytest.mark.parametrize("value", ["", " "])
+def test_empty_out_is_rejected(scenario_file, fake_run, tmp_path, monkeypatch, value):
+    monkeypatch.chdir(tmp_path)
+    r = run_cli("run", str(scenario_file), "--out", value)
+    assert r.exit_code == 2
+    assert_one_error_line(r.stderr, "--out", "empty path")
+    assert fake_run == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stub.toml"]
+
+
+def test_cli_seed_goes_through_the_library_check(scenario_file, fake_run, tmp_path, monkeypatch):
+    seen = []
+    real = dupack.api.check_seed
+
+    def spy(seed):
+        seen.append(seed)
+        return real(seed)
+
+    monkeypatch.setattr(dupack.api, "check_seed", spy)
+    r = run_cli("run", str(scenario_file), "--seed", " 18446744073709551615 ", "--quiet", "--out", str(tmp_path / "o"))
+    assert r.exit_code == 0, r.stderr
+    assert fake_run[0][1] == 2**64 - 1
+    for bad in ("18446744073709551616", "-1", "abc", "1.5"):
+        r = run_cli("run", str(scenario_file), "--seed", bad, "--out", str(tmp_path / "o"))
+        assert r.exit_code == 2
+        assert_one_error_line(r.stderr, "--seed", "between 0 and 18446744073709551615", repr(bad))
+    assert seen == [2**64 - 1, 2**64, -1, "abc", "1.5"]
+
+
 def test_unwritable_output_is_a_user_error(scenario_file, fake_run, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -193,3 +247,34 @@ def test_subprocess_user_errors_exit_2_without_traceback(args, fragments):
     assert r.returncode == 2, r.stderr
     assert_one_error_line(r.stderr, *fragments)
     assert r.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["run", str(QUICKSTART), "--json", "--seed", "2"], id="run-json"),
+        pytest.param(["run", str(QUICKSTART), "--seed", "2"], id="run-summary"),
+        pytest.param(["--help"], id="help"),
+        pytest.param(["--version"], id="version"),
+    ],
+)
+def test_subprocess_closed_stdout_is_quiet(args, tmp_path):
+    """`dupack run --json | head`: the reader leaves before dupack writes.
+    Exit 141 (as if killed by SIGPIPE), nothing on stderr, and not 1 (a bug)."""
+    env = {k: v for k, v in os.environ.items() if k != "DUPACK_DEBUG"}
+    out = ["--out", str(tmp_path / "o")] if args[0] == "run" else []
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dupack", *args, *out],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=env,
+    )
+    proc.stdout.close()  # the reader is gone before anything is written
+    stderr = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=600) == 141, stderr
+    assert stderr == ""
+    if args[0] == "run":
+        assert (tmp_path / "o" / "result.json").is_file()  # saved before printing

@@ -14,6 +14,8 @@ from dupack.scenario import Scenario, load
 __all__ = ["run", "as_scenario", "check_seed"]
 
 MAX_SEED = 2**64 - 1
+#: What a seed may be, for messages (the CLI's --seed uses it too).
+SEED_RANGE = f"an integer between 0 and {MAX_SEED}"
 
 
 def as_scenario(scenario: str | PathLike[str] | Mapping[str, Any] | Scenario) -> Scenario:
@@ -28,13 +30,18 @@ def as_scenario(scenario: str | PathLike[str] | Mapping[str, Any] | Scenario) ->
 
 
 def check_seed(seed: object) -> int | None:
-    """Seeds are unsigned 64-bit integers; ``None`` means the scenario's ``run.seed``."""
+    """Seeds are unsigned 64-bit integers; ``None`` means the scenario's ``run.seed``.
+
+    Raises :class:`TypeError` for a non-integer and :class:`ValueError` for
+    an integer out of range. This is the only seed check: ``dupack run
+    --seed`` goes through it as well.
+    """
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
+        raise TypeError(f"seed must be {SEED_RANGE}, not {type(seed).__name__}")
     if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be between 0 and {MAX_SEED}, got {seed}")
+        raise ValueError(f"seed must be {SEED_RANGE}, got {seed}")
     return seed
 
 

@@ -2,7 +2,9 @@
 
 Exit codes: 0 success; 2 the user's mistake (usage, unreadable or invalid
 scenario, bad override or seed); 3 the simulator failed on a valid scenario;
-1 a bug in dupack itself (traceback only with ``DUPACK_DEBUG=1``).
+130 interrupted (Ctrl-C); 141 the reader of stdout went away (``| head``),
+as for a process killed by SIGPIPE; 1 a bug in dupack itself (traceback only
+with ``DUPACK_DEBUG=1``).
 
 Every error is one line on stderr starting with ``error:``. To get that for
 typer's and click's own usage errors as well, the root group runs click in
@@ -32,6 +34,8 @@ NoArgsIsHelpError: type[Exception] | None = getattr(_exc, "NoArgsIsHelpError", N
 EXIT_USER = 2
 EXIT_RUN = 3
 EXIT_BUG = 1
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
 
 
 class CliError(Exception):
@@ -40,6 +44,16 @@ class CliError(Exception):
     def __init__(self, message: str, exit_code: int = EXIT_USER) -> None:
         super().__init__(message)
         self.exit_code = exit_code
+
+
+class _Interrupted(Exception):
+    """Ctrl-C inside a command. typer would turn KeyboardInterrupt into a
+    silent exit 130; carrying it out as this lets the root print its line."""
+
+
+class _PipeClosed(Exception):
+    """A BrokenPipeError inside a command. click would turn it into exit 1,
+    which here means a bug."""
 
 
 def _debug() -> bool:
@@ -68,12 +82,29 @@ class DupackGroup(TyperGroup):
             sys.exit(code)
         return code
 
+    def invoke(self, ctx: Any) -> Any:
+        # Every subcommand (and its argument parsing) runs in here.
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted() from None
+        except BrokenPipeError:
+            raise _PipeClosed() from None
+
     def _run(self, args: Sequence[str] | None, prog_name: str, complete_var: str | None, extra: dict[str, Any]) -> int:
         from dupack._core import RunError, ScenarioError
 
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra)
             return rv if isinstance(rv, int) else 0
+        except (_PipeClosed, BrokenPipeError):
+            return _pipe_closed()
+        except SystemExit as e:
+            # click's own answer to EPIPE outside a command (e.g. `dupack
+            # --help | true`) is sys.exit(1), raised while handling the error.
+            if isinstance(e.__context__, BrokenPipeError):
+                return _pipe_closed()
+            raise
         except CliError as e:
             _error(str(e))
             return e.exit_code
@@ -86,24 +117,34 @@ class DupackGroup(TyperGroup):
                 return EXIT_USER
             _error(_click_message(e))
             return int(getattr(e, "exit_code", EXIT_USER))
-        except Abort:
+        except (_Interrupted, KeyboardInterrupt, Abort):  # Ctrl-C, or end of input at a prompt
             _error("aborted")
-            return EXIT_BUG
+            return EXIT_INTERRUPTED
         except ScenarioError as e:
             _error(str(e))
             return EXIT_USER
         except RunError as e:
             _error(f"the simulation failed: {e}")
             return EXIT_RUN
-        except BrokenPipeError:
-            # `dupack run --json | head`: the reader left; nothing to say.
-            sys.stderr.close()
-            return EXIT_BUG
         except Exception as e:  # a bug in dupack, not the user's mistake
             if _debug():
                 traceback.print_exc()
             _error(f"internal error: {type(e).__name__}: {e} (this is a bug in dupack; set DUPACK_DEBUG=1 for the traceback)")
             return EXIT_BUG
+
+
+def _pipe_closed() -> int:
+    """`dupack run --json | head`: the reader left; nothing to say.
+
+    As the Python docs advise for SIGPIPE, point stdout at devnull so that
+    flushing it at exit does not raise the same error again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (e.g. CliRunner)
+        pass
+    return EXIT_BROKEN_PIPE
 
 
 def _click_message(e: Exception) -> str:

@@ -15,8 +15,6 @@ if TYPE_CHECKING:
     from dupack.result import RunResult
     from dupack.scenario import Scenario
 
-MAX_SEED = 2**64 - 1
-
 ScenarioFile = Annotated[
     Path,
     typer.Argument(
@@ -42,7 +40,7 @@ Overrides = Annotated[
 def _load(file: Path, overrides: list[str] | None) -> Scenario:
     """Read the file and apply overrides; errors become one-line CliErrors."""
     from dupack._core import ScenarioError
-    from dupack.scenario import OverrideError, load
+    from dupack.scenario import OverrideError, load, shorten
 
     try:
         scenario = load(file)
@@ -55,7 +53,7 @@ def _load(file: Path, overrides: list[str] | None) -> Scenario:
     try:
         return scenario.with_overrides(overrides)
     except OverrideError as e:
-        raise CliError(f"bad override -s '{e.override}': {e.reason}") from None
+        raise CliError(f"bad override -s '{shorten(e.override)}': {e.reason}") from None
     except ScenarioError as e:  # e.g. a value JSON cannot carry
         raise CliError(f"bad override: {e}") from None
 
@@ -65,14 +63,27 @@ def _validation_error(file: Path, e: Exception) -> CliError:
 
 
 def _parse_seed(text: str | None) -> int | None:
-    """--seed is taken as text so that the message can quote what was given."""
+    """--seed is taken as text so that the message can quote what was given;
+    the check itself is the library's (:func:`dupack.api.check_seed`)."""
+    from dupack.api import SEED_RANGE, check_seed
+
     if text is None:
         return None
     digits = text.strip()
-    seed = int(digits) if re.fullmatch(r"[0-9]+", digits) else None
-    if seed is None or not 0 <= seed <= MAX_SEED:
-        raise CliError(f"--seed must be an integer between 0 and {MAX_SEED}, got {text!r}")
-    return seed
+    try:
+        return check_seed(int(digits) if re.fullmatch(r"-?[0-9]+", digits) else text)
+    except (TypeError, ValueError):
+        raise CliError(f"--seed must be {SEED_RANGE}, got {text!r}") from None
+
+
+def _parse_out(text: str | None) -> Path | None:
+    """--out as a directory. Path("") is ".", so an empty value (say, from an
+    unset shell variable) would quietly write into the current directory."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise CliError(f"--out needs a directory, got an empty path {text!r}")
+    return Path(text)
 
 
 def run_cmd(
@@ -87,8 +98,8 @@ def run_cmd(
         ),
     ] = None,
     overrides: Overrides = None,
-    out: Annotated[
-        Optional[Path],  # noqa: UP045
+    out_text: Annotated[
+        Optional[str],  # noqa: UP045 - text, so that an empty --out is not read as "."
         typer.Option(
             "--out",
             "-o",
@@ -115,6 +126,7 @@ def run_cmd(
     from dupack.api import run
 
     seed = _parse_seed(seed_text)
+    out = _parse_out(out_text)
     scenario = _load(file, overrides)
     try:
         result = run(scenario, seed)
