@@ -1,8 +1,4 @@
-"""scenarios/quickstart.toml through the real parser and engine.
-
-These need the merged Rust parser and engine: in a worktree with the stubs
-they fail with "parser not implemented".
-"""
+"""scenarios/quickstart.toml through the real parser and engine."""
 
 from __future__ import annotations
 
@@ -12,6 +8,7 @@ import pandas as pd
 import pytest
 
 import dupack
+from dupack.result import FLOW_COLUMNS, LINK_COLUMNS, NDUP_COLUMNS
 from tests.conftest import QUICKSTART, run_cli, run_subprocess
 
 
@@ -41,14 +38,73 @@ def test_quickstart_result_shape(result):
     assert (flows[["ndup_0", "ndup_1", "ndup_2", "ndup_3plus"]].sum(axis=1) == flows["timeouts"]).all()
 
 
+def test_quickstart_run_info(result):
+    # 30 s of greedy flows: the clock, not the flows, ends the run.
+    assert result.run["end_reason"] == "time_limit"
+    assert result.run["sim_time_s"] == 30
+
+
+def test_quickstart_links(result):
+    links = result.links
+    # A dumbbell with four senders: access0..access3 and the bottleneck, each fwd and rev.
+    assert len(links) == 10
+    names = {f"access{i}" for i in range(4)} | {"bottleneck"}
+    assert set(links["link"]) == names
+    for name in names:
+        assert sorted(links.loc[links["link"] == name, "direction"]) == ["fwd", "rev"], name
+
+
+def test_quickstart_drops(result):
+    flows, links = result.flows, result.links
+    fwd = links[(links["link"] == "bottleneck") & (links["direction"] == "fwd")]
+    assert len(fwd) == 1
+    # Every queue drop happens at the bottleneck's router queue, and each is
+    # charged to the flow whose packet it was.
+    assert fwd["drops_queue"].iloc[0] > 0
+    assert flows["drops_queue"].sum() == fwd["drops_queue"].iloc[0]
+    # Only s3's access link has an error model.
+    lossy = flows.loc[flows["drops_error"] > 0, "flow"].tolist()
+    assert lossy == ["f3"]
+
+
+def flattened_keys(flow: dict) -> list[str]:
+    """A flow's JSON keys in order, with ndup_at_timeout spread over its four columns."""
+    out: list[str] = []
+    for k in flow:
+        out.extend(NDUP_COLUMNS if k == "ndup_at_timeout" else [k])
+    return out
+
+
+def test_core_json_fields_are_exactly_the_columns(result):
+    # A field added, removed or renamed in result.rs shows up here, not as a
+    # silently empty or extra column.
+    for flow in result.raw["flows"]:
+        assert len(flow["ndup_at_timeout"]) == len(NDUP_COLUMNS)
+        assert flattened_keys(flow) == list(FLOW_COLUMNS)
+    for link in result.raw["links"]:
+        assert list(link) == list(LINK_COLUMNS)
+    assert list(result.flows.columns) == list(FLOW_COLUMNS)
+    assert list(result.links.columns) == list(LINK_COLUMNS)
+    assert sorted(result.raw) == ["flows", "links", "run", "scenario", "seed"]
+    assert sorted(result.raw["run"]) == ["end_reason", "events", "sim_time_s", "wall_time_s"]
+    for i, flow in enumerate(result.raw["flows"]):
+        assert [result.flows[c].iloc[i] for c in NDUP_COLUMNS] == flow["ndup_at_timeout"]
+
+
 def test_the_scenario_seed_is_the_default():
     default_seed = dupack.load(QUICKSTART).to_dict()["run"]["seed"]
     assert dupack.run(QUICKSTART).seed == default_seed
 
 
-def test_overrides_reach_the_core():
+def test_overrides_reach_the_core(result):
     res = dupack.run(QUICKSTART, seed=1, overrides=["tcp.variant=sack"])
     assert (res.flows["variant"] == "sack").all()
+    assert (result.flows["variant"] == "newreno").all()
+    # Same seed, same losses offered; only the recovery differs. If the
+    # override stopped at the label, the numbers would be NewReno's.
+    columns = ["bytes_delivered", "segments_sent", "retransmitted_segments", "fast_retransmits", "timeouts"]
+    assert not res.flows[columns].equals(result.flows[columns])
+    assert without_wall_time(res.raw)["flows"] != without_wall_time(result.raw)["flows"]
 
 
 def without_wall_time(doc: dict) -> dict:

@@ -125,3 +125,35 @@ def test_import_does_not_load_heavy_modules():
     code = "import sys, dupack; bad = [m for m in ('pandas', 'matplotlib', 'dask') if m in sys.modules]; print(bad)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("column", [c for c in FLOW_COLUMNS if c not in NDUP_COLUMNS] + ["ndup_at_timeout"])
+def test_a_flow_field_missing_from_the_core_raises(column):
+    # A field renamed in result.rs must not turn into a column of zeros.
+    f = flow("a")
+    del f[column]
+    res = RunResult({**RAW, "flows": [flow("ok"), f]})
+    with pytest.raises(ValueError, match=rf"no field '{column}' in flows\[1\]"):
+        res.flows
+
+
+@pytest.mark.parametrize("column", LINK_COLUMNS)
+def test_a_link_field_missing_from_the_core_raises(column):
+    links = [dict(link) for link in RAW["links"]]
+    del links[0][column]
+    with pytest.raises(ValueError, match=rf"no field '{column}' in links\[0\]"):
+        RunResult({**RAW, "links": links}).links
+
+
+@pytest.mark.parametrize(("column", "table"), [("bytes_delivered", "flows"), ("variant", "flows"), ("packets_sent", "links")])
+def test_null_in_a_non_nullable_column_raises(column, table):
+    rows = [dict(r) for r in RAW[table]]
+    rows[1][column] = None
+    res = RunResult({**RAW, table: rows})
+    with pytest.raises(ValueError, match=rf"null for {table}\[1\]\.{column}"):
+        getattr(res, table)
+
+
+def test_too_long_ndup_lists_raise():
+    with pytest.raises(ValueError, match="ndup_at_timeout has 5 entries"):
+        RunResult({**RAW, "flows": [flow("a", ndup_at_timeout=[1, 2, 3, 4, 5])]}).flows

@@ -72,33 +72,56 @@ FLOW_COLUMNS = tuple(_FLOW_DTYPES)
 LINK_COLUMNS = tuple(_LINK_DTYPES)
 
 
+def _missing(table: str, index: int, field: str) -> ValueError:
+    # Not the user's mistake: the core and this module disagree on a field
+    # name (say, one renamed in result.rs), which must not pass as zeros.
+    return ValueError(
+        f"the core's result has no field {field!r} in {table}[{index}]; "
+        f"dupack's Python tables and its core disagree (see docs/results.md)"
+    )
+
+
 def _flow_rows(flows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
-    for f in flows:
+    for i, f in enumerate(flows):
+        if "ndup_at_timeout" not in f:
+            raise _missing("flows", i, "ndup_at_timeout")
         row = {k: v for k, v in f.items() if k != "ndup_at_timeout"}
-        ndup = list(f.get("ndup_at_timeout") or [])
+        ndup = list(f["ndup_at_timeout"] or [])
+        if len(ndup) > len(NDUP_COLUMNS):
+            raise ValueError(f"flows[{i}].ndup_at_timeout has {len(ndup)} entries, expected at most {len(NDUP_COLUMNS)}")
         ndup += [0] * (len(NDUP_COLUMNS) - len(ndup))
-        row.update(zip(NDUP_COLUMNS, ndup, strict=False))
+        row.update(zip(NDUP_COLUMNS, ndup, strict=True))
         rows.append(row)
     return rows
 
 
-def _frame(rows: list[dict[str, Any]], dtypes: dict[str, str]) -> pd.DataFrame:
+def _frame(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> pd.DataFrame:
     import numpy as np
     import pandas as pd
 
+    for i, r in enumerate(rows):
+        for col in dtypes:
+            if col not in r:
+                raise _missing(table, i, col)
     # Fields the core added after this module was written are kept (after
     # the known ones) with inferred types rather than dropped.
     extra = list(dict.fromkeys(k for r in rows for k in r if k not in dtypes))
     data: dict[str, Any] = {}
     for col, dtype in dtypes.items():
-        values = [r.get(col) for r in rows]
+        values = [r[col] for r in rows]
+        if dtype in ("str", "uint64") and None in values:
+            # Only the nullable columns (UInt64, and float64: serde writes a
+            # non-finite float as null) may be null; anywhere else a null
+            # means the core's type changed, and 0 or "" would hide that.
+            i = values.index(None)
+            raise ValueError(f"the core's result has null for {table}[{i}].{col}, which cannot be null")
         if dtype == "str":
-            data[col] = pd.Series(["" if v is None else str(v) for v in values], dtype="str")
+            data[col] = pd.Series([str(v) for v in values], dtype="str")
         elif dtype == "float64":
             data[col] = np.array([np.nan if v is None else float(v) for v in values], dtype="float64")
         elif dtype == "uint64":
-            data[col] = np.array([0 if v is None else int(v) for v in values], dtype="uint64")
+            data[col] = np.array([int(v) for v in values], dtype="uint64")
         else:  # nullable integer
             data[col] = pd.array(values, dtype=dtype)
     for col in extra:
@@ -141,13 +164,13 @@ class RunResult:
     @property
     def flows(self) -> pd.DataFrame:
         if self._flows is None:
-            self._flows = _frame(_flow_rows(self.raw.get("flows", [])), _FLOW_DTYPES)
+            self._flows = _frame(_flow_rows(self.raw.get("flows", [])), _FLOW_DTYPES, "flows")
         return self._flows
 
     @property
     def links(self) -> pd.DataFrame:
         if self._links is None:
-            self._links = _frame(list(self.raw.get("links", [])), _LINK_DTYPES)
+            self._links = _frame(list(self.raw.get("links", [])), _LINK_DTYPES, "links")
         return self._links
 
     def to_json(self, indent: int | None = 2) -> str:
