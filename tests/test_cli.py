@@ -278,3 +278,31 @@ def test_subprocess_closed_stdout_is_quiet(args, tmp_path):
     assert stderr == ""
     if args[0] == "run":
         assert (tmp_path / "o" / "result.json").is_file()  # saved before printing
+
+
+def test_subprocess_ctrl_c_exits_130_with_one_line(tmp_path):
+    """A real SIGINT in the middle of a long run: the core hands it back to
+    Python between slices of events, and the CLI reports it as one line."""
+    import signal
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k != "DUPACK_DEBUG"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dupack", "run", str(QUICKSTART), "-s", "run.duration=1000000s", "--out", str(tmp_path / "o")],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=env,
+        text=True,
+    )
+    time.sleep(3)  # past start-up and into the simulation (which would take hours)
+    assert proc.poll() is None, proc.communicate()
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert stderr == "error: aborted\n"
+    assert stdout == ""
+    assert time.monotonic() - started < 30
+    assert not (tmp_path / "o").exists()
