@@ -91,6 +91,8 @@ impl Quantity {
     pub fn bare_number_hint(self, number: &str) -> String {
         let example = match self {
             Quantity::Duration => format!("{number}ms"),
+            // A big bare number was most likely meant in bit/s.
+            Quantity::Rate if number.split('.').next().is_some_and(|i| i.len() >= 4) => format!("{number}bps"),
             Quantity::Rate => format!("{number}Mbps"),
             Quantity::Size => format!("{number}B"),
         };
@@ -106,7 +108,7 @@ impl Quantity {
         let (num, unit) = t.split_at(num_len);
         let unit = unit.trim_start();
         if num.starts_with('-') {
-            return Err(format!("{} cannot be negative, got {s:?}", capitalize(self.noun())));
+            return Err(format!("{} cannot be negative, got {s:?}", self.noun()));
         }
         let Some(&(_, mult)) = self.units().iter().find(|(u, _)| *u == unit) else {
             return Err(self.unit_error(s, num, unit));
@@ -150,13 +152,6 @@ impl Quantity {
     }
 }
 
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
 
 /// A non-negative decimal `digits / 10^scale`, held exactly.
 struct Decimal {
@@ -292,7 +287,9 @@ mod tests {
         assert!(parse_duration("0.5ns").unwrap_err().contains("whole number of nanoseconds"));
         assert!(parse_size("1.5B").unwrap_err().contains("whole number of bytes"));
         assert!(parse_rate("0.5bps").unwrap_err().contains("whole number of bits"));
-        assert!(parse_rate("-2Mbps").unwrap_err().contains("cannot be negative"));
+        assert!(parse_rate("-2Mbps").unwrap_err().starts_with("a rate cannot be negative"));
+        assert!(Quantity::Rate.bare_number_hint("2000000").ends_with(r#"e.g. "2000000bps""#));
+        assert!(Quantity::Rate.bare_number_hint("2").ends_with(r#"e.g. "2Mbps""#));
         assert!(parse_rate("2ms").unwrap_err().contains("unit of duration"));
         assert!(parse_rate("2MBPS").unwrap_err().contains("did you mean \"2Mbps\"?"));
         assert!(parse_duration("1.5 mbps").unwrap_err().contains("looks like a unit of rate"));
