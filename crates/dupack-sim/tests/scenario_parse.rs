@@ -492,9 +492,9 @@ fn malformed_inputs_name_the_path_and_the_problem() {
         ),
         (
             "unknown variant in a flow",
-            dumbbell_with("[[flows]]\nvariant = \"reno+efr\""),
+            dumbbell_with("[[flows]]\nvariant = \"reno+bogus\""),
             "flows[0].variant",
-            &["unknown extension '+efr'"],
+            &["unknown extension '+bogus'"],
         ),
         (
             "variant given twice",

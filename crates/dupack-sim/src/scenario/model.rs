@@ -19,6 +19,7 @@ pub mod defaults {
     pub const QUEUE_LIMIT: QueueLimit = QueueLimit::Packets(100);
     pub const MSS: u32 = 1460;
     pub const DUPTHRESH: u32 = 3;
+    pub const EFR_MIN_DUPTHRESH: u32 = 1;
     pub const RTO_GRANULARITY: SimDuration = SimDuration::from_millis(1);
     pub const RTO_TICK: SimDuration = SimDuration::from_millis(500);
     pub const RTO_INITIAL: SimDuration = SimDuration::from_secs(1);
@@ -158,6 +159,9 @@ pub struct TcpConfig {
     pub max_cwnd: u64,
     /// Duplicate-ACK threshold for fast retransmit (RFC 5681 §3.2: 3).
     pub dupthresh: u32,
+    /// `+efr`: the smallest threshold EFR may use when `snd_cur/t_maxseg − 2`
+    /// falls below it (efr §5.4 leaves this open; see docs/mechanisms.md).
+    pub efr_min_dupthresh: u32,
     /// Send and echo the timestamp option and take RTT samples from it (RFC 7323).
     pub timestamps: bool,
     pub rto: RtoConfig,
@@ -250,6 +254,7 @@ impl Default for TcpConfig {
             initial_ssthresh: u64::MAX,
             max_cwnd: u64::MAX,
             dupthresh: defaults::DUPTHRESH,
+            efr_min_dupthresh: defaults::EFR_MIN_DUPTHRESH,
             timestamps: false,
             rto: RtoConfig::default(),
             reno_avoid_multiple_fr: true,

@@ -919,6 +919,7 @@ const TCP_KEYS: &[&str] = &[
     "initial_ssthresh",
     "max_cwnd",
     "dupthresh",
+    "efr_min_dupthresh",
     "timestamps",
     "reno_avoid_multiple_fr",
     "newreno_full_ack",
@@ -953,6 +954,7 @@ struct TcpRaw {
     initial_ssthresh: Option<At<u64>>,
     max_cwnd: Option<At<u64>>,
     dupthresh: Option<At<u32>>,
+    efr_min_dupthresh: Option<At<u32>>,
     timestamps: Option<At<bool>>,
     reno_avoid_multiple_fr: Option<At<bool>>,
     newreno_full_ack: Option<At<FullAckRule>>,
@@ -1009,6 +1011,7 @@ fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<TcpRaw> {
         initial_ssthresh: t.opt("initial_ssthresh", |v, p| v_size(v, p, 1, u64::MAX))?,
         max_cwnd: t.opt("max_cwnd", |v, p| v_size(v, p, 1, u64::MAX))?,
         dupthresh: t.opt("dupthresh", |v, p| v_u32(v, p, 1, 1000))?,
+        efr_min_dupthresh: t.opt("efr_min_dupthresh", |v, p| v_u32(v, p, 1, 1000))?,
         timestamps: t.opt("timestamps", v_bool)?,
         reno_avoid_multiple_fr: t.opt("reno_avoid_multiple_fr", v_bool)?,
         newreno_full_ack: t.opt("newreno_full_ack", |v, p| {
@@ -1161,6 +1164,7 @@ fn resolve_config(
         initial_ssthresh: pick(&f.initial_ssthresh, &g.initial_ssthresh).map_or(u64::MAX, |a| a.v),
         max_cwnd: max_cwnd.map_or(u64::MAX, |a| a.v),
         dupthresh: pick(&f.dupthresh, &g.dupthresh).map_or(d.dupthresh, |a| a.v),
+        efr_min_dupthresh: pick(&f.efr_min_dupthresh, &g.efr_min_dupthresh).map_or(d.efr_min_dupthresh, |a| a.v),
         timestamps: timestamps.is_some_and(|a| a.v),
         rto: RtoConfig {
             mode,

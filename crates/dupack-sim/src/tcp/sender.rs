@@ -30,7 +30,7 @@
 //!   `cwnd = 1·SMSS` (loss window), `snd_nxt = snd_una` (go-back-N, BSD).
 
 use super::cc;
-use super::detect::{DupThreshold, Fixed};
+use super::detect::DupThreshold;
 use super::recovery::{LossRecovery, Response, View};
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
@@ -76,6 +76,8 @@ pub struct Sender {
     dupacks: u32,
     recovery: Box<dyn LossRecovery>,
     detect: Box<dyn DupThreshold>,
+    /// The threshold the detection policy gave at the last duplicate ACK.
+    dupthresh: u32,
     uses_sack: bool,
     sb: Scoreboard,
     rto: RtoEstimator,
@@ -114,7 +116,8 @@ impl Sender {
             rwnd: peer_window,
             dupacks: 0,
             recovery,
-            detect: Box::new(Fixed(cfg.dupthresh)),
+            detect: super::recovery::detection_for(variant, cfg),
+            dupthresh: cfg.dupthresh,
             uses_sack: variant.uses_sack(),
             sb: Scoreboard::new(cfg.mss),
             rto: RtoEstimator::new(&cfg.rto),
@@ -144,7 +147,7 @@ impl Sender {
     }
 
     fn view(&self) -> View {
-        let mut v = View {
+        View {
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
             snd_max: self.snd_max,
@@ -153,11 +156,9 @@ impl Sender {
             mss: self.mss,
             rwnd: self.rwnd,
             dupacks: self.dupacks,
-            dupthresh: 0,
+            dupthresh: self.dupthresh,
             app_end: self.app_end,
-        };
-        v.dupthresh = self.detect.dupthresh(&v);
-        v
+        }
     }
 
     fn push_event(&mut self, e: SenderEvent) {
@@ -189,7 +190,9 @@ impl Sender {
             // same window, data outstanding.
             self.dupacks += 1;
             self.stats.dupacks_received += 1;
-            let v = self.view();
+            let mut v = self.view();
+            self.dupthresh = self.detect.on_dupack(&v);
+            v.dupthresh = self.dupthresh;
             let r = self.recovery.on_dupack(&v, &mut self.sb);
             self.apply(r, now, 0);
         }

@@ -304,3 +304,60 @@ fn the_dupack_threshold_is_a_policy_parameter() {
     // cwnd = ssthresh + dupthresh·SMSS.
     assert_eq!(h.s.cwnd(), 2000 + 2000);
 }
+
+/// A sender whose window is held at `w` segments (max_cwnd), IW = w.
+fn capped(variant: &str, w: u64) -> Harness {
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: w as u32, max_cwnd: w * MSS, ..TcpConfig::default() };
+    Harness::with(variant, cfg, None)
+}
+
+#[test]
+fn efr_5_4_four_segment_window_retransmits_on_the_second_dupack() {
+    let mut h = capped("reno+efr", 4);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), vec![], "snd_cur = 4 segments: tcp_rexmtthresh = 2");
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    assert!(matches!(h.s.poll_event(), Some(SenderEvent::FastRetransmit { seq: 0, ndup: 2, .. })));
+    // Reno with the same window waits for the third.
+    let mut r = capped("reno", 4);
+    assert_eq!(r.tx(), new(&[0, 1, 2, 3]));
+    r.ack(0, &[]).ack(0, &[]);
+    assert_eq!(r.tx(), vec![]);
+    r.ack(0, &[]);
+    assert_eq!(r.tx(), vec![rexmit(0)]);
+}
+
+#[test]
+fn efr_avoids_the_wasted_timeout_reno_takes_with_a_three_segment_window() {
+    // efr §4.3, Fig. 5: segment k lost with a window of 3, so only two
+    // duplicate ACKs can ever come back.
+    let mut r = capped("reno", 3);
+    assert_eq!(r.tx(), new(&[0, 1, 2]));
+    r.ack(0, &[]).ack(0, &[]);
+    assert_eq!(r.tx(), vec![], "Reno: no third dupack will come");
+    let d = r.s.poll_timeout().unwrap();
+    r.at(d);
+    r.s.on_timer(d);
+    assert_eq!(r.s.stats().ndup_at_timeout, [0, 0, 1, 0], "a wasted timeout with N_dup = 2");
+
+    let mut e = capped("reno+efr", 3);
+    assert_eq!(e.tx(), new(&[0, 1, 2]));
+    e.ack(0, &[]);
+    // snd_cur = 3 segments: 3 − 2 = 1, so the first dupack retransmits.
+    assert_eq!(e.tx(), vec![rexmit(0)]);
+    e.ack(3, &[]);
+    assert_eq!((e.s.stats().fast_retransmits, e.s.stats().timeouts), (1, 0));
+}
+
+#[test]
+fn efr_composes_with_newreno_and_sack() {
+    for v in ["newreno+efr", "sack+efr"] {
+        let mut h = capped(v, 4);
+        assert_eq!(h.tx(), new(&[0, 1, 2, 3]), "{v}");
+        h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]);
+        assert_eq!(h.tx().first(), Some(&rexmit(0)), "{v}: fast retransmit on the 2nd dupack");
+        assert!(h.s.in_recovery(), "{v}");
+    }
+}

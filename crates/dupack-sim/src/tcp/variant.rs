@@ -28,12 +28,18 @@ impl Base {
     }
 }
 
-/// Extensions composed onto a base. None exists yet; the grammar is ready.
+/// Extensions composed onto a base.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Ext {}
+pub enum Ext {
+    /// Efficient Fast Retransmit (efr §5): the dupack threshold follows the send window.
+    Efr,
+}
 
 impl Ext {
-    pub const ALL: [(&'static str, Ext); 0] = [];
+    pub const ALL: [(&'static str, Ext); 1] = [("efr", Ext::Efr)];
+    pub fn name(self) -> &'static str {
+        Ext::ALL.iter().find(|(_, e)| *e == self).map(|(n, _)| *n).unwrap_or("?")
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,11 +53,15 @@ impl VariantSpec {
     pub fn uses_sack(&self) -> bool {
         matches!(self.base, Base::Sack)
     }
+    pub fn has(&self, e: Ext) -> bool {
+        self.exts.contains(&e)
+    }
 }
 
 impl fmt::Display for VariantSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.base.name())
+        f.write_str(self.base.name())?;
+        self.exts.iter().try_for_each(|e| write!(f, "+{}", e.name()))
     }
 }
 
@@ -79,6 +89,9 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
     for w in words {
         let ext = Ext::ALL.iter().find(|(n, _)| *n == w).map(|(_, e)| *e);
         match ext {
+            Some(e) if exts.contains(&e) => {
+                return Err(VariantError(format!("extension '+{w}' appears twice in variant '{s}'")))
+            }
             Some(e) => exts.push(e),
             None if Ext::ALL.is_empty() => {
                 return Err(VariantError(format!(
@@ -100,6 +113,15 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
 mod tests {
     use super::*;
     #[test]
+    fn extensions_compose_onto_every_base() {
+        for (n, b) in Base::ALL {
+            let v = parse_variant(&format!("{n}+efr")).unwrap();
+            assert_eq!((v.base, v.has(Ext::Efr)), (b, true));
+            assert_eq!(v.to_string(), format!("{n}+efr"));
+        }
+    }
+
+    #[test]
     fn parses_every_base() {
         for (n, b) in Base::ALL {
             assert_eq!(parse_variant(n).unwrap().base, b);
@@ -109,8 +131,10 @@ mod tests {
     fn rejects_unknown_names_with_the_allowed_list() {
         let e = parse_variant("vegas").unwrap_err().0;
         assert!(e.contains("'vegas'") && e.contains("'newreno'"), "{e}");
-        let e = parse_variant("reno+efr").unwrap_err().0;
-        assert!(e.contains("'+efr'"), "{e}");
+        let e = parse_variant("reno+bogus").unwrap_err().0;
+        assert!(e.contains("'+bogus'") && e.contains("'efr'"), "{e}");
+        let e = parse_variant("reno+efr+efr").unwrap_err().0;
+        assert!(e.contains("twice"), "{e}");
         assert!(parse_variant("").is_err());
         assert!(parse_variant("Reno").is_err());
     }

@@ -13,7 +13,17 @@ pub mod tahoe;
 
 use crate::scenario::model::TcpConfig;
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::variant::{Base, VariantSpec};
+use crate::tcp::detect::{DupThreshold, Efr, Fixed};
+use crate::tcp::variant::{Base, Ext, VariantSpec};
+
+/// The duplicate-ACK threshold policy of a variant: EFR with `+efr`, else fixed.
+pub fn detection_for(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn DupThreshold> {
+    if variant.has(Ext::Efr) {
+        Box::new(Efr::new(cfg.dupthresh, cfg.efr_min_dupthresh))
+    } else {
+        Box::new(Fixed(cfg.dupthresh))
+    }
+}
 
 /// The loss-recovery policy of a variant, with its parameters from `cfg`.
 pub fn for_variant(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> {

@@ -1,0 +1,53 @@
+//! EFR (Tamura et al. 1998) at scenario level: with a window of a few
+//! segments over a lossy link, Reno loses time to wasted timeouts (fewer
+//! than three dupacks could ever arrive, efr §4.3); EFR turns those into
+//! fast retransmits (efr §6.1, Fig. 16–17).
+
+mod common;
+
+use dupack_sim::run;
+use dupack_sim::time::{ms, secs};
+
+struct Totals {
+    timeouts: u64,
+    fast_retransmits: u64,
+    ndup: [u64; 4],
+    delivered: u64,
+}
+
+fn totals(variant: &str) -> Totals {
+    let mut t = Totals { timeouts: 0, fast_retransmits: 0, ndup: [0; 4], delivered: 0 };
+    for seed in 1..=5 {
+        let mut s = common::lossy_path(variant, 0.03, 2_000_000, ms(10), secs(120));
+        // A tiny window, as on the paper's shared WaveLAN (efr §4.3, Fig. 7).
+        s.flows[0].receiver.window = 4 * 1000;
+        let f = run(&s, seed).unwrap().flows.remove(0);
+        t.timeouts += f.timeouts;
+        t.fast_retransmits += f.fast_retransmits;
+        t.delivered += f.bytes_delivered;
+        for i in 0..4 {
+            t.ndup[i] += f.ndup_at_timeout[i];
+        }
+    }
+    t
+}
+
+#[test]
+fn efr_turns_wasted_timeouts_into_fast_retransmits() {
+    let reno = totals("reno");
+    let efr = totals("reno+efr");
+    eprintln!(
+        "reno: TO {} FR {} N_dup {:?} bytes {}; efr: TO {} FR {} N_dup {:?} bytes {}",
+        reno.timeouts, reno.fast_retransmits, reno.ndup, reno.delivered, efr.timeouts, efr.fast_retransmits, efr.ndup, efr.delivered
+    );
+    // Reno's timeouts with one or two dupacks are the wasted ones.
+    assert!(reno.ndup[1] + reno.ndup[2] > 20, "{:?}", reno.ndup);
+    // As efr Fig. 17: N_dup(2) nearly vanishes, N_dup(1) shrinks (what is
+    // left are windows that lost two segments, or the dupack itself).
+    assert!(efr.ndup[2] * 4 < reno.ndup[2], "{:?} vs {:?}", efr.ndup, reno.ndup);
+    assert!(efr.ndup[1] < reno.ndup[1], "{:?} vs {:?}", efr.ndup, reno.ndup);
+    assert!(efr.ndup[1] + efr.ndup[2] < (reno.ndup[1] + reno.ndup[2]) / 2, "{:?} vs {:?}", efr.ndup, reno.ndup);
+    assert!(efr.timeouts < reno.timeouts);
+    assert!(efr.fast_retransmits > reno.fast_retransmits);
+    assert!(efr.delivered > reno.delivered, "fewer timeouts, more data");
+}
