@@ -31,7 +31,10 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
     #[test]
     fn every_transfer_completes_and_delivers_exactly_once(
-        variant in prop::sample::select(vec!["tahoe", "reno", "newreno", "sack"]),
+        variant in prop::sample::select(vec![
+            "tahoe", "reno", "newreno", "sack", "tahoe+efr", "reno+efr", "newreno+efr", "sack+efr",
+            "reno+lt", "newreno+lt+er", "sack+lt", "sack+er", "reno+efr+lt",
+        ]),
         p_data in 0.0f64..0.25,
         p_ack in 0.0f64..0.2,
         drops in prop::collection::vec(1u64..120, 0..12),

@@ -158,6 +158,7 @@ impl Sender {
             dupacks: self.dupacks,
             dupthresh: self.dupthresh,
             app_end: self.app_end,
+            limited_transmit: 0,
         }
     }
 

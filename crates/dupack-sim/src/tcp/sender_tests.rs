@@ -361,3 +361,60 @@ fn efr_composes_with_newreno_and_sack() {
         assert!(h.s.in_recovery(), "{v}");
     }
 }
+
+#[test]
+fn rfc3042_limited_transmit_sends_one_new_segment_on_each_of_the_first_two_dupacks() {
+    let mut h = capped("reno+lt", 4);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), new(&[4]), "first dupack: one new segment");
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), new(&[5]), "second dupack: one more");
+    assert_eq!(h.s.cwnd(), 4000, "cwnd is not changed by Limited Transmit");
+    h.ack(0, &[]);
+    // RFC 5681 §3.2 step 2: ssthresh from FlightSize without the two LT segments.
+    assert_eq!(h.s.ssthresh(), 2000);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    // Without +lt nothing is sent on the first two dupacks.
+    let mut r = capped("reno", 4);
+    assert_eq!(r.tx(), new(&[0, 1, 2, 3]));
+    r.ack(0, &[]).ack(0, &[]);
+    assert_eq!(r.tx(), vec![]);
+}
+
+#[test]
+fn rfc3042_limited_transmit_keeps_a_three_segment_window_out_of_a_timeout() {
+    let mut h = capped("reno+lt", 3);
+    assert_eq!(h.tx(), new(&[0, 1, 2]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), new(&[3]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), new(&[4]));
+    // Segments 3 and 4 bring the third dupack Reno needs.
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    assert_eq!((h.s.stats().fast_retransmits, h.s.stats().timeouts), (1, 0));
+}
+
+#[test]
+fn rfc5827_early_retransmit_on_oseg_minus_one_dupacks_when_nothing_new_can_go() {
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, ..TcpConfig::default() };
+    // Three segments to send in all: a loss of the first leaves two dupacks.
+    let mut h = Harness::with("newreno+er", cfg.clone(), Some(3000));
+    assert_eq!(h.tx(), new(&[0, 1, 2]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), vec![]);
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), vec![rexmit(0)], "ER_thresh = oseg − 1 = 2");
+    let mut n = Harness::with("newreno", cfg, Some(3000));
+    assert_eq!(n.tx(), new(&[0, 1, 2]));
+    n.ack(0, &[]).ack(0, &[]);
+    assert_eq!(n.tx(), vec![], "NewReno waits for a third dupack that never comes");
+}
+
+#[test]
+fn efr_and_er_cannot_be_combined() {
+    let e = parse_variant("reno+efr+er").unwrap_err().0;
+    assert!(e.contains("'+efr' and '+er'"), "{e}");
+    assert!(parse_variant("sack+lt+er").is_ok());
+}

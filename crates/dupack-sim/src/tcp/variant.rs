@@ -33,10 +33,15 @@ impl Base {
 pub enum Ext {
     /// Efficient Fast Retransmit (efr §5): the dupack threshold follows the send window.
     Efr,
+    /// Limited Transmit (RFC 3042): a new segment on each of the first two dupacks.
+    LimitedTransmit,
+    /// Early Retransmit (RFC 5827): a lower threshold when fewer than four segments are outstanding.
+    EarlyRetransmit,
 }
 
 impl Ext {
-    pub const ALL: [(&'static str, Ext); 1] = [("efr", Ext::Efr)];
+    pub const ALL: [(&'static str, Ext); 3] =
+        [("efr", Ext::Efr), ("lt", Ext::LimitedTransmit), ("er", Ext::EarlyRetransmit)];
     pub fn name(self) -> &'static str {
         Ext::ALL.iter().find(|(_, e)| *e == self).map(|(n, _)| *n).unwrap_or("?")
     }
@@ -105,6 +110,12 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
                 )))
             }
         }
+    }
+    // Both choose the duplicate-ACK threshold; there is no one way to combine them.
+    if exts.contains(&Ext::Efr) && exts.contains(&Ext::EarlyRetransmit) {
+        return Err(VariantError(format!(
+            "'+efr' and '+er' in variant '{s}' both set the duplicate-ACK threshold; use one of them"
+        )));
     }
     Ok(VariantSpec { base, exts })
 }

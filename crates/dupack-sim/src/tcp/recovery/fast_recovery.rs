@@ -80,7 +80,7 @@ impl LossRecovery for FastRecovery {
         self.in_recovery = true;
         self.recover = Some(v.snd_max);
         self.partial_acks = 0;
-        let ssthresh = cc::halve(v.flight_size(), v.mss);
+        let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
         Response {
             ssthresh: Some(ssthresh),
             cwnd: Some(ssthresh + v.dupthresh as u64 * v.mss),

@@ -8,25 +8,38 @@
 //! parameters, never a copy of the sender.
 
 pub mod fast_recovery;
+pub mod limited_transmit;
 pub mod sack_ff96;
 pub mod tahoe;
 
 use crate::scenario::model::TcpConfig;
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::detect::{DupThreshold, Efr, Fixed};
+use crate::tcp::detect::{DupThreshold, EarlyRetransmit, Efr, Fixed};
 use crate::tcp::variant::{Base, Ext, VariantSpec};
 
 /// The duplicate-ACK threshold policy of a variant: EFR with `+efr`, else fixed.
 pub fn detection_for(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn DupThreshold> {
     if variant.has(Ext::Efr) {
         Box::new(Efr::new(cfg.dupthresh, cfg.efr_min_dupthresh))
+    } else if variant.has(Ext::EarlyRetransmit) {
+        Box::new(EarlyRetransmit::new(cfg.dupthresh))
     } else {
         Box::new(Fixed(cfg.dupthresh))
     }
 }
 
-/// The loss-recovery policy of a variant, with its parameters from `cfg`.
+/// The loss-recovery policy of a variant, with its parameters from `cfg`,
+/// wrapped in the decorators its extensions ask for.
 pub fn for_variant(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> {
+    let base = base_policy(variant, cfg);
+    if variant.has(Ext::LimitedTransmit) {
+        Box::new(limited_transmit::LimitedTransmit::new(base))
+    } else {
+        base
+    }
+}
+
+fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> {
     match variant.base {
         Base::Tahoe => Box::new(tahoe::Tahoe::default()),
         Base::Reno => Box::new(fast_recovery::FastRecovery::reno(cfg.reno_avoid_multiple_fr)),
@@ -52,12 +65,25 @@ pub struct View {
     pub dupthresh: u32,
     /// One past the last byte the application wrote (`u64::MAX` if unlimited).
     pub app_end: u64,
+    /// Bytes sent by Limited Transmit since the cumulative ACK last advanced
+    /// (RFC 3042); set by the `+lt` decorator, zero otherwise.
+    pub limited_transmit: u64,
 }
 
 impl View {
     /// RFC 5681 §2 FlightSize: sent but not cumulatively acknowledged.
     pub fn flight_size(&self) -> u64 {
         self.snd_max - self.snd_una
+    }
+    /// The FlightSize of RFC 5681 eq. 4 when loss is detected: segments sent
+    /// by Limited Transmit are not included (RFC 5681 §3.2 step 2).
+    pub fn ssthresh_flight(&self) -> u64 {
+        self.flight_size() - self.limited_transmit
+    }
+    /// Could the sender put a new full segment on the wire now? (RFC 5827 §3: "new data cannot be sent")
+    pub fn can_send_new_data(&self) -> bool {
+        let len = self.mss.min(self.app_end.saturating_sub(self.snd_nxt));
+        len > 0 && window_allows(self, len)
     }
 }
 

@@ -75,7 +75,7 @@ impl LossRecovery for SackFf96 {
         };
         sb.rewind();
         sb.mark_retransmitted(v.snd_una);
-        let ssthresh = cc::halve(v.flight_size(), v.mss);
+        let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
         Response {
             ssthresh: Some(ssthresh),
             cwnd: Some(ssthresh),

@@ -28,7 +28,7 @@ impl LossRecovery for Tahoe {
         }
         self.recover = Some(v.snd_max);
         Response {
-            ssthresh: Some(cc::halve(v.flight_size(), v.mss)),
+            ssthresh: Some(cc::halve(v.ssthresh_flight(), v.mss)),
             cwnd: Some(v.mss),
             go_back_n: true,
             fast_retransmit: true,

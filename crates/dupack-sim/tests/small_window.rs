@@ -1,7 +1,8 @@
-//! EFR (Tamura et al. 1998) at scenario level: with a window of a few
-//! segments over a lossy link, Reno loses time to wasted timeouts (fewer
-//! than three dupacks could ever arrive, efr §4.3); EFR turns those into
-//! fast retransmits (efr §6.1, Fig. 16–17).
+//! Small windows over a lossy link, at scenario level: Reno loses time to
+//! wasted timeouts (fewer than three dupacks could ever arrive, efr §4.3).
+//! EFR (Tamura et al. 1998) turns those into fast retransmits (efr §6.1,
+//! Fig. 16–17); Limited Transmit (RFC 3042) gets the missing dupacks by
+//! sending new data.
 
 mod common;
 
@@ -50,4 +51,14 @@ fn efr_turns_wasted_timeouts_into_fast_retransmits() {
     assert!(efr.timeouts < reno.timeouts);
     assert!(efr.fast_retransmits > reno.fast_retransmits);
     assert!(efr.delivered > reno.delivered, "fewer timeouts, more data");
+}
+
+#[test]
+fn limited_transmit_also_cuts_the_wasted_timeouts() {
+    let reno = totals("reno");
+    let lt = totals("reno+lt");
+    eprintln!("reno+lt: TO {} FR {} N_dup {:?} bytes {}", lt.timeouts, lt.fast_retransmits, lt.ndup, lt.delivered);
+    assert!(lt.ndup[1] + lt.ndup[2] < (reno.ndup[1] + reno.ndup[2]) / 2, "{:?} vs {:?}", lt.ndup, reno.ndup);
+    assert!(lt.timeouts < reno.timeouts);
+    assert!(lt.delivered > reno.delivered);
 }

@@ -1,0 +1,85 @@
+//! Limited Transmit (RFC 3042), a decorator over any loss-recovery policy
+//! (`+lt`).
+//!
+//! RFC 3042 §2: on each of the first two duplicate ACKs the sender SHOULD
+//! send one new segment, if the receiver's window allows it and the data
+//! outstanding stays at or below `cwnd + 2·SMSS`; `cwnd` itself is not
+//! changed. RFC 5681 §3.2 step 2: the segments so sent are not counted in
+//! the FlightSize that sets `ssthresh` when the fast retransmit comes.
+//!
+//! Implemented as: below the dupack threshold and outside recovery, the
+//! usable window is `cwnd + min(dupacks, 2)·SMSS`, for new data only (the
+//! core still applies the receive window to new data); bytes sent that way
+//! are passed to the inner policy as [`View::limited_transmit`] and forgotten
+//! when the cumulative ACK advances or the timer expires.
+
+use super::{LossRecovery, Response, View};
+use crate::tcp::scoreboard::Scoreboard;
+
+pub struct LimitedTransmit {
+    inner: Box<dyn LossRecovery>,
+    /// Bytes sent by Limited Transmit since the cumulative ACK last advanced.
+    lt_bytes: u64,
+}
+
+impl LimitedTransmit {
+    pub fn new(inner: Box<dyn LossRecovery>) -> Self {
+        LimitedTransmit { inner, lt_bytes: 0 }
+    }
+
+    /// Between the first duplicate ACK and the threshold, outside recovery.
+    fn active(&self, v: &View) -> bool {
+        !self.inner.in_recovery() && v.dupacks >= 1 && v.dupacks < v.dupthresh
+    }
+
+    fn with_lt(&self, v: &View) -> View {
+        View { limited_transmit: self.lt_bytes.min(v.flight_size()), ..*v }
+    }
+}
+
+impl LossRecovery for LimitedTransmit {
+    fn in_recovery(&self) -> bool {
+        self.inner.in_recovery()
+    }
+
+    fn on_dupack(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
+        let w = self.with_lt(v);
+        self.inner.on_dupack(&w, sb)
+    }
+
+    fn on_new_ack(&mut self, v: &View, acked: u64, sb: &mut Scoreboard) -> Response {
+        self.lt_bytes = 0;
+        self.inner.on_new_ack(v, acked, sb)
+    }
+
+    fn may_send(&self, v: &View, len: u64) -> bool {
+        if self.inner.may_send(v, len) {
+            return true;
+        }
+        // RFC 3042 §2: one new segment per dupack, at most cwnd + 2·SMSS outstanding.
+        self.active(v)
+            && v.snd_nxt >= v.snd_max
+            && v.snd_nxt < v.app_end
+            && v.snd_nxt - v.snd_una + len <= v.cwnd + v.dupacks.min(2) as u64 * v.mss
+    }
+
+    fn next_retransmit(&mut self, v: &View, sb: &mut Scoreboard) -> Option<u64> {
+        self.inner.next_retransmit(v, sb)
+    }
+
+    fn on_transmit(&mut self, v: &View, seq: u64, len: u64) {
+        if self.active(v) && seq >= v.snd_max && !self.inner.may_send(v, len) {
+            self.lt_bytes += len;
+        }
+        self.inner.on_transmit(v, seq, len);
+    }
+
+    fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard) {
+        self.lt_bytes = 0;
+        self.inner.on_timeout(v, sb);
+    }
+
+    fn recover(&self) -> Option<u64> {
+        self.inner.recover()
+    }
+}
