@@ -162,6 +162,8 @@ pub struct TcpConfig {
     /// `+efr`: the smallest threshold EFR may use when `snd_cur/t_maxseg − 2`
     /// falls below it (efr §5.4 leaves this open; see docs/mechanisms.md).
     pub efr_min_dupthresh: u32,
+    /// `+eplr`: when a small flight retransmits (eplr §III.C; see docs/mechanisms.md).
+    pub eplr_retransmit: EplrRetransmit,
     /// Send and echo the timestamp option and take RTT samples from it (RFC 7323).
     pub timestamps: bool,
     pub rto: RtoConfig,
@@ -181,6 +183,17 @@ pub enum FullAckRule {
     FlightSize,
     /// `cwnd = ssthresh` (option 2).
     Ssthresh,
+}
+
+/// EPLR's retransmission point for a flight of F ≤ dupthresh segments.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EplrRetransmit {
+    /// After F − 1 duplicate ACKs (eplr §III.C: "a packet is dropped if the
+    /// sender receives (F−1) number of dupacks").
+    Early,
+    /// At the usual threshold, which the extra segments make reachable
+    /// (eplr §IV.B, Fig. 8 Case 2).
+    Threshold,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -255,6 +268,7 @@ impl Default for TcpConfig {
             max_cwnd: u64::MAX,
             dupthresh: defaults::DUPTHRESH,
             efr_min_dupthresh: defaults::EFR_MIN_DUPTHRESH,
+            eplr_retransmit: EplrRetransmit::Early,
             timestamps: false,
             rto: RtoConfig::default(),
             reno_avoid_multiple_fr: true,

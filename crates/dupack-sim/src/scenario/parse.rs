@@ -920,6 +920,7 @@ const TCP_KEYS: &[&str] = &[
     "max_cwnd",
     "dupthresh",
     "efr_min_dupthresh",
+    "eplr_retransmit",
     "timestamps",
     "reno_avoid_multiple_fr",
     "newreno_full_ack",
@@ -955,6 +956,7 @@ struct TcpRaw {
     max_cwnd: Option<At<u64>>,
     dupthresh: Option<At<u32>>,
     efr_min_dupthresh: Option<At<u32>>,
+    eplr_retransmit: Option<At<EplrRetransmit>>,
     timestamps: Option<At<bool>>,
     reno_avoid_multiple_fr: Option<At<bool>>,
     newreno_full_ack: Option<At<FullAckRule>>,
@@ -1012,6 +1014,9 @@ fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<TcpRaw> {
         max_cwnd: t.opt("max_cwnd", |v, p| v_size(v, p, 1, u64::MAX))?,
         dupthresh: t.opt("dupthresh", |v, p| v_u32(v, p, 1, 1000))?,
         efr_min_dupthresh: t.opt("efr_min_dupthresh", |v, p| v_u32(v, p, 1, 1000))?,
+        eplr_retransmit: t.opt("eplr_retransmit", |v, p| {
+            v_enum(v, p, &[("early", EplrRetransmit::Early), ("threshold", EplrRetransmit::Threshold)])
+        })?,
         timestamps: t.opt("timestamps", v_bool)?,
         reno_avoid_multiple_fr: t.opt("reno_avoid_multiple_fr", v_bool)?,
         newreno_full_ack: t.opt("newreno_full_ack", |v, p| {
@@ -1165,6 +1170,7 @@ fn resolve_config(
         max_cwnd: max_cwnd.map_or(u64::MAX, |a| a.v),
         dupthresh: pick(&f.dupthresh, &g.dupthresh).map_or(d.dupthresh, |a| a.v),
         efr_min_dupthresh: pick(&f.efr_min_dupthresh, &g.efr_min_dupthresh).map_or(d.efr_min_dupthresh, |a| a.v),
+        eplr_retransmit: pick(&f.eplr_retransmit, &g.eplr_retransmit).map_or(d.eplr_retransmit, |a| a.v),
         timestamps: timestamps.is_some_and(|a| a.v),
         rto: RtoConfig {
             mode,

@@ -7,6 +7,7 @@
 //! the default; `+efr` selects [`Efr`].
 
 use super::recovery::View;
+use crate::scenario::model::EplrRetransmit;
 
 pub trait DupThreshold {
     /// The threshold in force for the segment the duplicate ACKs are for.
@@ -100,6 +101,45 @@ impl DupThreshold for EarlyRetransmit {
         } else {
             self.dupthresh
         }
+    }
+}
+
+/// EPLR's test (eplr §III.C): the flight at the first duplicate ACK, in
+/// segments, if it is too small to produce `dupthresh` duplicate ACKs
+/// (`F ≤ dupthresh`), else `None`.
+pub fn eplr_small_flight(v: &View, dupthresh: u32) -> Option<u64> {
+    let f = v.flight_size().div_ceil(v.mss);
+    (f <= dupthresh as u64).then_some(f)
+}
+
+/// EPLR / "Modified Reno" threshold (eplr §III.C, `+eplr`): a flight of
+/// `F ≤ dupthresh` segments at the first duplicate ACK retransmits after
+/// `F − 1` duplicate ACKs (at least 1) with [`EplrRetransmit::Early`], or at
+/// the usual threshold with [`EplrRetransmit::Threshold`]; larger flights use
+/// the usual threshold. The window growth that lets new data elicit the
+/// further dupacks is the `+eplr` recovery decorator (`recovery/eplr.rs`).
+#[derive(Copy, Clone, Debug)]
+pub struct Eplr {
+    dupthresh: u32,
+    mode: EplrRetransmit,
+    thresh: u32,
+}
+
+impl Eplr {
+    pub fn new(dupthresh: u32, mode: EplrRetransmit) -> Self {
+        Eplr { dupthresh, mode, thresh: dupthresh }
+    }
+}
+
+impl DupThreshold for Eplr {
+    fn on_dupack(&mut self, v: &View) -> u32 {
+        if v.dupacks <= 1 {
+            self.thresh = match (eplr_small_flight(v, self.dupthresh), self.mode) {
+                (Some(f), EplrRetransmit::Early) => (f.saturating_sub(1) as u32).max(1),
+                _ => self.dupthresh,
+            };
+        }
+        self.thresh
     }
 }
 

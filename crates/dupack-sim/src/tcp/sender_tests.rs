@@ -416,5 +416,64 @@ fn rfc5827_early_retransmit_on_oseg_minus_one_dupacks_when_nothing_new_can_go() 
 fn efr_and_er_cannot_be_combined() {
     let e = parse_variant("reno+efr+er").unwrap_err().0;
     assert!(e.contains("'+efr' and '+er'"), "{e}");
+    assert!(parse_variant("reno+eplr+er").is_err());
     assert!(parse_variant("sack+lt+er").is_ok());
+}
+
+/// IW = `w` segments in congestion avoidance (ssthresh = w), so that only
+/// the policy under test moves cwnd noticeably.
+fn small_flight(variant: &str, w: u32, eplr: crate::scenario::model::EplrRetransmit) -> Harness {
+    let cfg = TcpConfig {
+        mss: MSS as u32,
+        initial_window: w,
+        initial_ssthresh: w as u64 * MSS,
+        eplr_retransmit: eplr,
+        ..TcpConfig::default()
+    };
+    Harness::with(variant, cfg, None)
+}
+
+#[test]
+fn eplr_3c_flight_of_three_retransmits_after_two_dupacks_with_one_more_segment() {
+    use crate::scenario::model::EplrRetransmit::Early;
+    let mut h = small_flight("reno+eplr", 3, Early);
+    assert_eq!(h.tx(), new(&[0, 1, 2]));
+    h.ack(0, &[]);
+    // F = 3 ≤ dupthresh: cwnd + 1 MSS lets one new segment elicit another dupack.
+    assert_eq!(h.s.cwnd(), 4000);
+    assert_eq!(h.tx(), new(&[3]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx()[0], rexmit(0), "retransmitted after F − 1 = 2 dupacks");
+    assert!(matches!(h.s.poll_event(), Some(SenderEvent::FastRetransmit { ndup: 2, .. })));
+    // Reno with the same flight sends nothing and waits for the timer.
+    let mut r = small_flight("reno", 3, Early);
+    assert_eq!(r.tx(), new(&[0, 1, 2]));
+    r.ack(0, &[]).ack(0, &[]);
+    assert_eq!(r.tx(), vec![]);
+}
+
+#[test]
+fn eplr_case_2_flight_of_two_gets_its_third_dupack_from_new_data() {
+    use crate::scenario::model::EplrRetransmit::Threshold;
+    // eplr Fig. 8 Case 2: "transmit a new packet for each dupack ... receive three dupacks".
+    let mut h = small_flight("reno+eplr", 2, Threshold);
+    assert_eq!(h.tx(), new(&[0, 1]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), new(&[2]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx(), new(&[3]));
+    h.ack(0, &[]);
+    assert_eq!(h.tx()[0], rexmit(0), "the third dupack confirms the loss");
+}
+
+#[test]
+fn eplr_leaves_a_flight_of_four_to_the_base_algorithm() {
+    use crate::scenario::model::EplrRetransmit::Early;
+    let mut h = small_flight("reno+eplr", 4, Early);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
+    h.ack(0, &[]).ack(0, &[]);
+    assert_eq!(h.tx(), vec![], "F = 4 > dupthresh: no growth, no early retransmission (eplr Fig. 8 Case 1)");
+    assert_eq!(h.s.cwnd(), 4000);
+    h.ack(0, &[]);
+    assert_eq!(h.tx()[0], rexmit(0));
 }

@@ -37,11 +37,15 @@ pub enum Ext {
     LimitedTransmit,
     /// Early Retransmit (RFC 5827): a lower threshold when fewer than four segments are outstanding.
     EarlyRetransmit,
+    /// EPLR / "Modified Reno" (eplr §III.C): small flights retransmit after F − 1 dupacks.
+    Eplr,
 }
 
 impl Ext {
-    pub const ALL: [(&'static str, Ext); 3] =
-        [("efr", Ext::Efr), ("lt", Ext::LimitedTransmit), ("er", Ext::EarlyRetransmit)];
+    pub const ALL: [(&'static str, Ext); 4] =
+        [("efr", Ext::Efr), ("lt", Ext::LimitedTransmit), ("er", Ext::EarlyRetransmit), ("eplr", Ext::Eplr)];
+    /// Extensions that each choose the duplicate-ACK threshold: at most one per variant.
+    pub const THRESHOLD: [Ext; 3] = [Ext::Efr, Ext::EarlyRetransmit, Ext::Eplr];
     pub fn name(self) -> &'static str {
         Ext::ALL.iter().find(|(_, e)| *e == self).map(|(n, _)| *n).unwrap_or("?")
     }
@@ -111,10 +115,13 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
             }
         }
     }
-    // Both choose the duplicate-ACK threshold; there is no one way to combine them.
-    if exts.contains(&Ext::Efr) && exts.contains(&Ext::EarlyRetransmit) {
+    // Each chooses the duplicate-ACK threshold; there is no one way to combine them.
+    let setters: Vec<String> =
+        exts.iter().filter(|e| Ext::THRESHOLD.contains(e)).map(|e| format!("'+{}'", e.name())).collect();
+    if setters.len() > 1 {
         return Err(VariantError(format!(
-            "'+efr' and '+er' in variant '{s}' both set the duplicate-ACK threshold; use one of them"
+            "{} in variant '{s}' each set the duplicate-ACK threshold; use one of them",
+            setters.join(" and ")
         )));
     }
     Ok(VariantSpec { base, exts })

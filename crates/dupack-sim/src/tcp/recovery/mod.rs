@@ -7,6 +7,7 @@
 //! hold the sender's state, so a variant is a choice of policy plus
 //! parameters, never a copy of the sender.
 
+pub mod eplr;
 pub mod fast_recovery;
 pub mod limited_transmit;
 pub mod sack_ff96;
@@ -14,7 +15,7 @@ pub mod tahoe;
 
 use crate::scenario::model::TcpConfig;
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::detect::{DupThreshold, EarlyRetransmit, Efr, Fixed};
+use crate::tcp::detect::{DupThreshold, EarlyRetransmit, Efr, Eplr, Fixed};
 use crate::tcp::variant::{Base, Ext, VariantSpec};
 
 /// The duplicate-ACK threshold policy of a variant: EFR with `+efr`, else fixed.
@@ -23,6 +24,8 @@ pub fn detection_for(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn DupThres
         Box::new(Efr::new(cfg.dupthresh, cfg.efr_min_dupthresh))
     } else if variant.has(Ext::EarlyRetransmit) {
         Box::new(EarlyRetransmit::new(cfg.dupthresh))
+    } else if variant.has(Ext::Eplr) {
+        Box::new(Eplr::new(cfg.dupthresh, cfg.eplr_retransmit))
     } else {
         Box::new(Fixed(cfg.dupthresh))
     }
@@ -31,12 +34,14 @@ pub fn detection_for(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn DupThres
 /// The loss-recovery policy of a variant, with its parameters from `cfg`,
 /// wrapped in the decorators its extensions ask for.
 pub fn for_variant(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> {
-    let base = base_policy(variant, cfg);
-    if variant.has(Ext::LimitedTransmit) {
-        Box::new(limited_transmit::LimitedTransmit::new(base))
-    } else {
-        base
+    let mut policy = base_policy(variant, cfg);
+    if variant.has(Ext::Eplr) {
+        policy = Box::new(eplr::EplrGrowth::new(policy, cfg.dupthresh));
     }
+    if variant.has(Ext::LimitedTransmit) {
+        policy = Box::new(limited_transmit::LimitedTransmit::new(policy));
+    }
+    policy
 }
 
 fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> {
