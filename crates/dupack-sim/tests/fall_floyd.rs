@@ -55,7 +55,7 @@ const MIN_RTT_MS: u64 = 210;
 
 #[test]
 fn every_variant_completes_without_loss_and_without_retransmitting() {
-    for v in ["tahoe", "reno", "newreno", "sack"] {
+    for v in ["tahoe", "reno", "newreno", "sack", "fack"] {
         let o = run(v, 0);
         assert!(o.completed, "{v}");
         assert!(o.retransmits.is_empty(), "{v}: {:?}", o.retransmits);
@@ -117,15 +117,15 @@ fn newreno_recovers_every_drop_without_a_timeout_one_per_rtt() {
 }
 
 #[test]
-fn sack_recovers_every_drop_without_a_timeout_within_one_rtt() {
-    for n in 1..=4 {
-        let o = run("sack", n);
+fn sack_and_fack_recover_every_drop_without_a_timeout_within_one_rtt() {
+    for (v, n) in ["sack", "fack"].into_iter().flat_map(|v| (1..=4).map(move |n| (v, n))) {
+        let o = run(v, n);
         assert!(o.completed);
-        assert_eq!((o.fast_retransmits, o.timeouts), (1, 0), "{n} drops: {:?}", o.events);
-        assert_eq!(o.retransmits.iter().map(|r| r.1).collect::<Vec<_>>(), o.dropped, "{n} drops");
+        assert_eq!((o.fast_retransmits, o.timeouts), (1, 0), "{v}, {n} drops: {:?}", o.events);
+        assert_eq!(o.retransmits.iter().map(|r| r.1).collect::<Vec<_>>(), o.dropped, "{v}, {n} drops");
         let first = o.retransmits[0].0;
         let last = o.retransmits.last().unwrap().0;
-        assert!(last - first < ms(MIN_RTT_MS), "{n} drops: all holes resent within one RTT: {:?}", o.retransmits);
+        assert!(last - first < ms(MIN_RTT_MS), "{v}, {n} drops: all holes resent within one RTT: {:?}", o.retransmits);
     }
 }
 

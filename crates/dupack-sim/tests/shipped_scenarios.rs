@@ -4,6 +4,10 @@
 use dupack_sim::{parse_scenario_toml, run};
 use std::path::PathBuf;
 
+fn common_uses_sack(v: &str) -> bool {
+    dupack_sim::tcp::variant::parse_variant(v).unwrap().uses_sack()
+}
+
 fn scenarios_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios")
 }
@@ -52,7 +56,7 @@ fn fall_floyd_files_time_out_only_where_the_paper_says() {
         for variant in ["reno", "newreno", "sack"] {
             let mut s = base.clone();
             s.flows[0].variant = variant.into();
-            s.flows[0].receiver.sack = variant == "sack";
+            s.flows[0].receiver.sack = common_uses_sack(variant);
             let r = run(&s, 1).unwrap();
             let f = &r.flows[0];
             assert_eq!(f.drops_error, drops, "{file} {variant}");

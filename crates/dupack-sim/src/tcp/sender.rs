@@ -324,7 +324,7 @@ impl Sender {
         }
         let v = self.view();
         let next_len = if self.snd_nxt < self.app_end { self.seg_len(self.snd_nxt) } else { self.mss };
-        if !self.recovery.may_send(&v, next_len) {
+        if !self.recovery.may_send(&v, &self.sb, next_len) {
             return None;
         }
         let seq = match self.recovery.next_retransmit(&v, &mut self.sb) {
@@ -341,7 +341,7 @@ impl Sender {
             }
         };
         let len = self.seg_len(seq);
-        self.recovery.on_transmit(&v, seq, len);
+        self.recovery.on_transmit(&v, &mut self.sb, seq, len);
         Some(self.emit(seq, now))
     }
 

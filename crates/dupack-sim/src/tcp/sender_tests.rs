@@ -477,3 +477,44 @@ fn eplr_leaves_a_flight_of_four_to_the_base_algorithm() {
     h.ack(0, &[]);
     assert_eq!(h.tx()[0], rexmit(0));
 }
+
+#[test]
+fn fack_enters_recovery_when_snd_fack_runs_more_than_three_segments_ahead() {
+    // unfairness §IV: the reassembly queue estimated longer than three segments.
+    let mut h = Harness::new("fack", 8);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    // One dupack (the ACKs for 1..4 were lost) already SACKs 1..5: snd_fack − snd_una = 5 segments.
+    h.ack(0, &[(1, 5)]);
+    assert!(h.s.in_recovery());
+    assert_eq!(h.tx()[0], rexmit(0));
+    // The same dupack with only one segment SACKed would not have started it.
+    let mut n = Harness::new("fack", 8);
+    assert_eq!(n.tx().len(), 8);
+    n.ack(0, &[(1, 2)]);
+    assert!(!n.s.in_recovery());
+}
+
+#[test]
+fn fack_detects_a_lost_retransmission_when_snd_fack_passes_its_snd_nxt() {
+    let mut h = Harness::new("fack", 8);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+    // Fast retransmission of 0 with snd_nxt = 8 stored; cwnd = ssthresh = 4.
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    assert_eq!(h.s.cwnd(), 4000);
+    // awnd = snd_nxt − snd_fack + retran_data, in segments: 8 − 4 + 1 = 5 ≥ cwnd 4.
+    assert_eq!(h.tx(), vec![]);
+    h.ack(0, &[(1, 5)]); // 8 − 5 + 1 = 4: still not below cwnd
+    assert_eq!(h.tx(), vec![]);
+    h.ack(0, &[(1, 6)]); // 8 − 6 + 1 = 3: one new segment
+    assert_eq!(h.tx(), new(&[8]));
+    h.ack(0, &[(1, 7)]); // 9 − 7 + 1 = 3
+    assert_eq!(h.tx(), new(&[9]));
+    // Segment 8, sent after the retransmission, is SACKed while 0 is still
+    // missing: snd_fack (9) has passed the stored snd_nxt (8), so the
+    // retransmission was lost; it goes again, ahead of new data.
+    h.ack(0, &[(1, 9)]);
+    assert_eq!(h.tx()[0], rexmit(0));
+    assert_eq!(h.s.stats().timeouts, 0);
+    assert_eq!(h.s.stats().retransmitted_segments, 2);
+}

@@ -18,11 +18,18 @@ pub enum Base {
     NewReno,
     /// Fall & Floyd 1996 SACK: `pipe` and the retransmission list ("SACK" of unfairness §IV).
     Sack,
+    /// Mathis & Mahdavi 1996 Forward Acknowledgement (unfairness §IV).
+    Fack,
 }
 
 impl Base {
-    pub const ALL: [(&'static str, Base); 4] =
-        [("tahoe", Base::Tahoe), ("reno", Base::Reno), ("newreno", Base::NewReno), ("sack", Base::Sack)];
+    pub const ALL: [(&'static str, Base); 5] = [
+        ("tahoe", Base::Tahoe),
+        ("reno", Base::Reno),
+        ("newreno", Base::NewReno),
+        ("sack", Base::Sack),
+        ("fack", Base::Fack),
+    ];
     pub fn name(self) -> &'static str {
         Base::ALL.iter().find(|(_, b)| *b == self).map(|(n, _)| *n).unwrap_or("?")
     }
@@ -60,7 +67,7 @@ pub struct VariantSpec {
 impl VariantSpec {
     /// Does the sender need SACK blocks from the receiver?
     pub fn uses_sack(&self) -> bool {
-        matches!(self.base, Base::Sack)
+        matches!(self.base, Base::Sack | Base::Fack)
     }
     pub fn has(&self, e: Ext) -> bool {
         self.exts.contains(&e)

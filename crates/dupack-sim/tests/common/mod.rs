@@ -5,6 +5,11 @@
 use dupack_sim::scenario::model::*;
 use dupack_sim::time::{ms, us, SimDuration};
 
+/// Does `variant` need SACK blocks from the receiver?
+pub fn uses_sack(variant: &str) -> bool {
+    dupack_sim::tcp::variant::parse_variant(variant).expect("a valid variant").uses_sack()
+}
+
 pub fn link(name: &str, a: usize, b: usize, rate_bps: u64, delay: SimDuration, queue: u32) -> LinkSpec {
     LinkSpec {
         name: name.into(),
@@ -44,7 +49,7 @@ pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
     let receiver = ReceiverConfig {
         window: 20 * 1000,
         ack: AckMode::Every,
-        sack: variant.starts_with("sack"),
+        sack: uses_sack(variant),
         max_sack_blocks: 3,
     };
     let mut bottleneck = link("bottleneck", 1, 2, 800_000, ms(100), 100);
@@ -71,7 +76,7 @@ pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
 pub fn lossy_path(variant: &str, p: f64, rate_bps: u64, delay: SimDuration, duration: SimDuration) -> Scenario {
     let tcp = TcpConfig { mss: 1000, ..TcpConfig::default() };
     let receiver =
-        ReceiverConfig { window: 1 << 24, ack: AckMode::Every, sack: variant.starts_with("sack"), max_sack_blocks: 3 };
+        ReceiverConfig { window: 1 << 24, ack: AckMode::Every, sack: uses_sack(variant), max_sack_blocks: 3 };
     let mut l2 = link("path", 1, 2, rate_bps, delay, 10_000);
     l2.fwd_error = ErrorSpec { model: ErrorModelSpec::Bernoulli { p }, applies_to: PacketSelector::Data };
     Scenario {

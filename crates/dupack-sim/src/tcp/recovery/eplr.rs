@@ -49,16 +49,16 @@ impl LossRecovery for EplrGrowth {
         self.inner.on_new_ack(v, acked, sb)
     }
 
-    fn may_send(&self, v: &View, len: u64) -> bool {
-        self.inner.may_send(v, len)
+    fn may_send(&self, v: &View, sb: &Scoreboard, len: u64) -> bool {
+        self.inner.may_send(v, sb, len)
     }
 
     fn next_retransmit(&mut self, v: &View, sb: &mut Scoreboard) -> Option<u64> {
         self.inner.next_retransmit(v, sb)
     }
 
-    fn on_transmit(&mut self, v: &View, seq: u64, len: u64) {
-        self.inner.on_transmit(v, seq, len);
+    fn on_transmit(&mut self, v: &View, sb: &mut Scoreboard, seq: u64, len: u64) {
+        self.inner.on_transmit(v, sb, seq, len);
     }
 
     fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard) {

@@ -52,8 +52,8 @@ impl LossRecovery for LimitedTransmit {
         self.inner.on_new_ack(v, acked, sb)
     }
 
-    fn may_send(&self, v: &View, len: u64) -> bool {
-        if self.inner.may_send(v, len) {
+    fn may_send(&self, v: &View, sb: &Scoreboard, len: u64) -> bool {
+        if self.inner.may_send(v, sb, len) {
             return true;
         }
         // RFC 3042 §2: one new segment per dupack, at most cwnd + 2·SMSS outstanding.
@@ -67,11 +67,11 @@ impl LossRecovery for LimitedTransmit {
         self.inner.next_retransmit(v, sb)
     }
 
-    fn on_transmit(&mut self, v: &View, seq: u64, len: u64) {
-        if self.active(v) && seq >= v.snd_max && !self.inner.may_send(v, len) {
+    fn on_transmit(&mut self, v: &View, sb: &mut Scoreboard, seq: u64, len: u64) {
+        if self.active(v) && seq >= v.snd_max && !self.inner.may_send(v, sb, len) {
             self.lt_bytes += len;
         }
-        self.inner.on_transmit(v, seq, len);
+        self.inner.on_transmit(v, sb, seq, len);
     }
 
     fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard) {

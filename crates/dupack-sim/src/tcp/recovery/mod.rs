@@ -8,6 +8,7 @@
 //! parameters, never a copy of the sender.
 
 pub mod eplr;
+pub mod fack;
 pub mod fast_recovery;
 pub mod limited_transmit;
 pub mod sack_ff96;
@@ -50,6 +51,7 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         Base::Reno => Box::new(fast_recovery::FastRecovery::reno(cfg.reno_avoid_multiple_fr)),
         Base::NewReno => Box::new(fast_recovery::FastRecovery::newreno(cfg.newreno_full_ack, cfg.newreno_rto_reset)),
         Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
+        Base::Fack => Box::new(fack::Fack::new()),
     }
 }
 
@@ -134,7 +136,7 @@ pub trait LossRecovery {
     fn on_new_ack(&mut self, v: &View, acked: u64, sb: &mut Scoreboard) -> Response;
     /// May a segment of `len` bytes at `snd_nxt` (or a retransmission from
     /// [`Self::next_retransmit`]) be sent now?
-    fn may_send(&self, v: &View, len: u64) -> bool {
+    fn may_send(&self, v: &View, _sb: &Scoreboard, len: u64) -> bool {
         window_allows(v, len)
     }
     /// During recovery: a segment to retransmit before new data.
@@ -142,7 +144,7 @@ pub trait LossRecovery {
         None
     }
     /// A segment left through the window (not a forced retransmission).
-    fn on_transmit(&mut self, _v: &View, _seq: u64, _len: u64) {}
+    fn on_transmit(&mut self, _v: &View, _sb: &mut Scoreboard, _seq: u64, _len: u64) {}
     /// The retransmission timer expired.
     fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard);
     /// The `recover` point, for traces and tests.

@@ -99,7 +99,7 @@ impl LossRecovery for SackFf96 {
         Response { restart_rto: Some(true), ..Response::default() }
     }
 
-    fn may_send(&self, v: &View, len: u64) -> bool {
+    fn may_send(&self, v: &View, _sb: &Scoreboard, len: u64) -> bool {
         if self.in_recovery {
             self.pipe < v.cwnd as i64
         } else {
@@ -116,7 +116,7 @@ impl LossRecovery for SackFf96 {
         Some(seq)
     }
 
-    fn on_transmit(&mut self, v: &View, _seq: u64, _len: u64) {
+    fn on_transmit(&mut self, v: &View, _sb: &mut Scoreboard, _seq: u64, _len: u64) {
         if self.in_recovery {
             self.pipe += v.mss as i64;
         }

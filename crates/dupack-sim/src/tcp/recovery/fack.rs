@@ -1,0 +1,174 @@
+//! FACK — Forward Acknowledgement (Mathis & Mahdavi 1996), as described in
+//! unfairness §IV; ns-2's `Agent/TCP/Fack`.
+//!
+//! - `snd_fack` is the forward-most byte the receiver holds: the highest
+//!   SACKed byte, or `snd_una` without SACK information.
+//! - Recovery starts on `dupthresh` duplicate ACKs **or** when
+//!   `snd_fack − snd_una > dupthresh·SMSS` (the reassembly queue is
+//!   estimated longer than three segments, unfairness §IV), guarded by
+//!   `recover` like the other policies (RFC 6582 §3.2 step 2).
+//! - On entry `cwnd` is halved and then held for the whole recovery:
+//!   `ssthresh = cwnd = max(FlightSize/2, 2·SMSS)` (the RFC 5681 eq. 4 form
+//!   every variant here uses; it equals the paper's `cwnd/2` whenever the
+//!   window is full).
+//! - `retran_data` counts retransmitted bytes still in the network: it grows
+//!   with each retransmission and shrinks when a retransmitted segment is
+//!   acknowledged, SACKed, or found lost.
+//! - The data in flight is `awnd = snd_nxt − snd_fack + retran_data`, and
+//!   the sender transmits while `awnd < cwnd`: first retransmissions found
+//!   lost, then holes below `snd_fack`, then new data.
+//! - Lost retransmissions: the value of `snd_nxt` is stored with each
+//!   retransmission; when `snd_fack` passes it while the segment is still
+//!   neither acknowledged nor SACKed, the retransmission was lost and is sent
+//!   again (unfairness §IV).
+//! - Recovery ends when the cumulative ACK reaches `recover`; `cwnd` stays at
+//!   `ssthresh`. A timeout clears the scoreboard and all FACK state.
+
+use super::{may_enter, window_allows, LossRecovery, Response, View};
+use crate::tcp::cc;
+use crate::tcp::scoreboard::Scoreboard;
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, Default)]
+pub struct Fack {
+    in_recovery: bool,
+    recover: Option<u64>,
+    /// Retransmitted bytes still believed in the network.
+    retran_data: u64,
+    /// Retransmissions in send order: (first byte, length, `snd_nxt` when sent).
+    /// `snd_nxt` never decreases during recovery, so the oldest entry is the
+    /// first whose stored value `snd_fack` can pass.
+    rexmits: VecDeque<(u64, u64, u64)>,
+    /// Retransmissions found lost, to be sent again first.
+    lost: VecDeque<u64>,
+}
+
+impl Fack {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn retran_data(&self) -> u64 {
+        self.retran_data
+    }
+    /// `snd_fack`: the highest byte the receiver is known to hold.
+    fn snd_fack(v: &View, sb: &Scoreboard) -> u64 {
+        sb.high_sacked().unwrap_or(v.snd_una).max(v.snd_una)
+    }
+    /// `awnd = snd_nxt − snd_fack + retran_data` (unfairness §IV).
+    pub fn awnd(&self, v: &View, sb: &Scoreboard) -> u64 {
+        v.snd_nxt.saturating_sub(Self::snd_fack(v, sb)) + self.retran_data
+    }
+
+    /// Drop retransmissions that left the network; detect lost ones.
+    fn update(&mut self, v: &View, sb: &mut Scoreboard) {
+        let fack = Self::snd_fack(v, sb);
+        let mut kept = VecDeque::with_capacity(self.rexmits.len());
+        while let Some((seq, len, nxt)) = self.rexmits.pop_front() {
+            if seq < v.snd_una || sb.is_sacked(seq) {
+                self.retran_data -= len; // arrived
+            } else if fack > nxt {
+                // Data sent after the retransmission has arrived, the retransmission has not.
+                self.retran_data -= len;
+                if !self.lost.contains(&seq) {
+                    self.lost.push_back(seq);
+                }
+            } else {
+                kept.push_back((seq, len, nxt));
+            }
+        }
+        self.rexmits = kept;
+        self.lost.retain(|&s| s >= v.snd_una && !sb.is_sacked(s));
+    }
+
+    fn record(&mut self, seq: u64, len: u64, snd_nxt: u64, sb: &mut Scoreboard) {
+        sb.mark_retransmitted(seq);
+        self.retran_data += len;
+        self.rexmits.push_back((seq, len, snd_nxt));
+    }
+
+    fn clear(&mut self) {
+        self.in_recovery = false;
+        self.retran_data = 0;
+        self.rexmits.clear();
+        self.lost.clear();
+    }
+}
+
+impl LossRecovery for Fack {
+    fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    fn on_dupack(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
+        if self.in_recovery {
+            self.update(v, sb);
+            return Response::default();
+        }
+        let reassembly = Self::snd_fack(v, sb) - v.snd_una > v.dupthresh as u64 * v.mss;
+        if !(v.dupacks >= v.dupthresh || reassembly) || !may_enter(self.recover, v.snd_una) {
+            return Response::default();
+        }
+        self.clear();
+        self.in_recovery = true;
+        self.recover = Some(v.snd_max);
+        sb.rewind();
+        let len = v.mss.min(v.app_end - v.snd_una);
+        self.record(v.snd_una, len, v.snd_nxt, sb);
+        let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
+        Response {
+            ssthresh: Some(ssthresh),
+            cwnd: Some(ssthresh),
+            retransmit: Some(v.snd_una),
+            fast_retransmit: true,
+            ..Response::default()
+        }
+    }
+
+    fn on_new_ack(&mut self, v: &View, _acked: u64, sb: &mut Scoreboard) -> Response {
+        if !self.in_recovery {
+            return Response { grow: true, ..Response::default() };
+        }
+        if v.snd_una >= self.recover.unwrap_or(0) {
+            self.clear();
+            return Response { cwnd: Some(v.ssthresh), ..Response::default() };
+        }
+        self.update(v, sb);
+        Response::default()
+    }
+
+    fn may_send(&self, v: &View, sb: &Scoreboard, len: u64) -> bool {
+        if self.in_recovery {
+            // unfairness §IV: (re)transmit while awnd < cwnd.
+            self.awnd(v, sb) < v.cwnd
+        } else {
+            window_allows(v, len)
+        }
+    }
+
+    fn next_retransmit(&mut self, _v: &View, sb: &mut Scoreboard) -> Option<u64> {
+        if !self.in_recovery {
+            return None;
+        }
+        if let Some(seq) = self.lost.pop_front() {
+            return Some(seq);
+        }
+        sb.next_hole()
+    }
+
+    fn on_transmit(&mut self, v: &View, sb: &mut Scoreboard, seq: u64, len: u64) {
+        if self.in_recovery && seq < v.snd_max {
+            // A retransmission: snd_nxt is stored with it (unfairness §IV).
+            self.record(seq, len, v.snd_nxt, sb);
+        }
+    }
+
+    fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard) {
+        self.clear();
+        self.recover = Some(v.snd_max);
+        sb.clear();
+    }
+
+    fn recover(&self) -> Option<u64> {
+        self.recover
+    }
+}
