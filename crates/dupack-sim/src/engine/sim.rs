@@ -14,6 +14,7 @@
 
 use super::queue::{Class, EventQueue};
 use crate::metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
+use crate::metrics::truth::{SegmentCopies, Truth};
 use crate::net::channel::{Channel, ChannelStats, Offer};
 use crate::net::error::ErrorModel;
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet};
@@ -61,6 +62,12 @@ struct Flow {
     acked_all: bool,
     drops_error: u64,
     drops_queue: u64,
+    /// Ground truth (metrics::truth).
+    copies: SegmentCopies,
+    truth: Truth,
+    /// Sender counters last looked at, to notice a new fast retransmit or timeout episode.
+    seen_fast_retransmits: u64,
+    seen_timeout_episodes: u64,
 }
 
 /// A built simulation, ready to run.
@@ -148,6 +155,10 @@ impl World {
                 acked_all: false,
                 drops_error: 0,
                 drops_queue: 0,
+                copies: SegmentCopies::new(f.tcp.mss),
+                truth: Truth::default(),
+                seen_fast_retransmits: 0,
+                seen_timeout_episodes: 0,
             });
         }
         let unfinished = flows.iter().filter(|f| f.app_bytes.is_some()).count();
@@ -264,6 +275,7 @@ impl World {
                     return;
                 }
             }
+            f.copies.gone(p.seg.seq);
             f.receiver.on_segment(&p.seg, p.ecn == Ecn::Ce, now);
             if f.completed_at.is_none() && f.app_bytes == Some(f.receiver.rcv_nxt()) {
                 f.completed_at = Some(now);
@@ -291,13 +303,49 @@ impl World {
     }
 
     fn record_drop(&mut self, p: &Packet, now: SimTime, queue: bool) {
+        if p.seg.is_data() {
+            let f = &mut self.flows[p.flow as usize];
+            f.copies.gone(p.seg.seq);
+            if p.seg.is_retransmit {
+                f.truth.lost_retransmissions += 1;
+            }
+        }
         if self.traced[p.flow as usize] && p.seg.is_data() {
             self.trace.push(TraceRecord::Drop { at: now, flow: p.flow, seq: p.seg.seq, queue });
         }
     }
 
+    /// After the sender handled an ACK or its timer: judge a new fast
+    /// retransmit or timeout episode against what really happened
+    /// (definitions in metrics::truth).
+    fn judge_sender(&mut self, fi: FlowId) {
+        let f = &mut self.flows[fi as usize];
+        let st = f.sender.stats();
+        let (fr, episodes) = (st.fast_retransmits, st.timeout_episodes);
+        let una = f.sender.snd_una();
+        let lost = !f.copies.in_network(una) && !f.receiver.holds(una);
+        if fr > f.seen_fast_retransmits {
+            // Every fast retransmit resends snd_una, before it leaves the sender.
+            if !lost {
+                f.truth.false_fast_retransmits += 1;
+            }
+            f.seen_fast_retransmits = fr;
+        }
+        if episodes > f.seen_timeout_episodes {
+            let after = (f.sender.snd_max() - una).div_ceil(f.sender.mss()).saturating_sub(1);
+            if lost && after < f.sender.dupthresh() as u64 {
+                f.truth.wasted_timeouts += 1;
+            }
+            f.seen_timeout_episodes = episodes;
+        }
+        f.copies.advance(una);
+    }
+
     /// Drain an endpoint's transmissions and re-arm its timer.
     fn service(&mut self, fi: FlowId, rx: bool, now: SimTime) {
+        if !rx {
+            self.judge_sender(fi);
+        }
         let traced = !rx && self.traced[fi as usize];
         if traced {
             // Events come from on_segment/on_timer, before any transmission they cause.
@@ -310,6 +358,13 @@ impl World {
             let seg = if rx { f.receiver.poll_transmit(now) } else { f.sender.poll_transmit(now) };
             let Some(seg) = seg else { break };
             let (from, to) = if rx { (f.dst, f.src) } else { (f.src, f.dst) };
+            if !rx {
+                // Ground truth: was this retransmission needed?
+                if seg.is_retransmit && (f.copies.in_network(seg.seq) || f.receiver.holds(seg.seq)) {
+                    f.truth.spurious_retransmissions += 1;
+                }
+                f.copies.sent(seg.seq);
+            }
             if traced {
                 let (seq, len, retransmit) = (seg.seq, seg.len, seg.is_retransmit);
                 self.trace.push(TraceRecord::Send { at: now, flow: fi, seq, len, retransmit });
@@ -450,6 +505,13 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
                 ndup_at_timeout: st.ndup_at_timeout,
                 acks_received: st.acks_received,
                 dupacks_received: st.dupacks_received,
+                fr_to_ratio: (st.timeouts > 0).then(|| st.fast_retransmits as f64 / st.timeouts as f64),
+                recovery_time_s: f.sender.recovery_time(end).as_secs_f64(),
+                backoff_time_s: f.sender.backoff_time(end).as_secs_f64(),
+                spurious_retransmissions: f.truth.spurious_retransmissions,
+                false_fast_retransmits: f.truth.false_fast_retransmits,
+                lost_retransmissions: f.truth.lost_retransmissions,
+                wasted_timeouts: f.truth.wasted_timeouts,
                 drops_error: f.drops_error,
                 drops_queue: f.drops_queue,
                 final_cwnd: f.sender.cwnd(),

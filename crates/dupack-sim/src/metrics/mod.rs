@@ -1,2 +1,3 @@
 //! Per-flow, per-link and per-run measurements.
 pub mod result;
+pub mod truth;

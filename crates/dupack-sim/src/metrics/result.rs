@@ -44,6 +44,22 @@ pub struct FlowResult {
     pub ndup_at_timeout: [u64; 4],
     pub acks_received: u64,
     pub dupacks_received: u64,
+    /// Fast retransmits per timeout (efr Fig. 16); `null` without timeouts.
+    pub fr_to_ratio: Option<f64>,
+    /// Seconds spent in fast recovery (Tahoe, which has none, reports 0).
+    pub recovery_time_s: f64,
+    /// Seconds from the first expiry of each timeout episode to the ACK ending it.
+    pub backoff_time_s: f64,
+    /// Ground truth (metrics::truth): retransmissions whose earlier copy had
+    /// arrived or was still in the network when they were sent.
+    pub spurious_retransmissions: u64,
+    /// Ground truth: fast retransmits of a segment that was not lost.
+    pub false_fast_retransmits: u64,
+    /// Ground truth: retransmitted copies dropped on the way.
+    pub lost_retransmissions: u64,
+    /// Ground truth: first expiries of timeout episodes for a lost segment
+    /// followed by fewer than `dupthresh` segments (after efr §4.3).
+    pub wasted_timeouts: u64,
     /// Data or ACK packets of this flow lost to error models.
     pub drops_error: u64,
     /// Data or ACK packets of this flow dropped by full queues.

@@ -330,6 +330,16 @@ impl Receiver {
         self.stats
     }
 
+    /// Does the receiver hold byte `seq` (delivered, or queued out of order)?
+    /// Ground truth for the metrics; a real sender cannot know this.
+    pub fn holds(&self, seq: u64) -> bool {
+        if seq < self.rcv_nxt {
+            return true;
+        }
+        let i = self.ooo.partition_point(|&(_, r)| r <= seq);
+        self.ooo.get(i).is_some_and(|&(l, _)| l <= seq)
+    }
+
     /// A CE mark arrived since the flag was last cleared (for the future ECN
     /// echo, RFC 3168 §6.1.3).
     pub fn ce_pending(&self) -> bool {

@@ -37,7 +37,7 @@ use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
 use super::variant::VariantSpec;
 use crate::scenario::model::TcpConfig;
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
 /// Something the sender did that a test or trace may want to see.
@@ -61,6 +61,10 @@ pub struct SenderStats {
     pub ndup_at_timeout: [u64; 4],
     pub acks_received: u64,
     pub dupacks_received: u64,
+    /// Time spent in fast recovery (closed intervals; see `Sender::recovery_time`).
+    pub recovery_time: SimDuration,
+    /// Time from the first expiry of a timeout episode to the ACK that ends it.
+    pub backoff_time: SimDuration,
 }
 
 pub struct Sender {
@@ -93,6 +97,9 @@ pub struct Sender {
     /// The segment at `snd_una` has already been resent by the timer.
     rto_retransmitted_una: bool,
     started: bool,
+    /// When the current fast recovery / timeout episode began.
+    recovery_since: Option<SimTime>,
+    episode_since: Option<SimTime>,
     stats: SenderStats,
     events: VecDeque<SenderEvent>,
     record_events: bool,
@@ -128,6 +135,8 @@ impl Sender {
             in_timeout_episode: false,
             rto_retransmitted_una: false,
             started: false,
+            recovery_since: None,
+            episode_since: None,
             stats: SenderStats::default(),
             events: VecDeque::new(),
             record_events: false,
@@ -196,6 +205,9 @@ impl Sender {
             v.dupthresh = self.dupthresh;
             let r = self.recovery.on_dupack(&v, &mut self.sb);
             self.apply(r, now, 0);
+            if self.recovery.in_recovery() && self.recovery_since.is_none() {
+                self.recovery_since = Some(now);
+            }
         }
     }
 
@@ -208,6 +220,10 @@ impl Sender {
         self.sb.advance(self.snd_una);
         self.forced.retain(|&s| s >= seg.ack);
         self.dupacks = 0;
+        self.dupthresh = self.cfg.dupthresh;
+        if let Some(t) = self.episode_since.take() {
+            self.stats.backoff_time = self.stats.backoff_time + now.saturating_since(t);
+        }
         self.in_timeout_episode = false;
         self.rto_retransmitted_una = false;
         // RTT sample: timestamps (RFC 7323 §4.1) or the BSD timed segment (Karn).
@@ -230,6 +246,7 @@ impl Sender {
         self.apply(r, now, acked);
         if was_recovering && !self.recovery.in_recovery() {
             self.push_event(SenderEvent::RecoveryExit { at: now, ack: seg.ack });
+            self.close_recovery(now);
         }
         // RFC 6298 §5.2/5.3: stop the timer when all is acknowledged,
         // otherwise restart it (unless the policy says not to).
@@ -286,7 +303,9 @@ impl Sender {
         if !self.in_timeout_episode {
             self.stats.timeout_episodes += 1;
             self.in_timeout_episode = true;
+            self.episode_since = Some(now);
         }
+        self.close_recovery(now);
         self.push_event(SenderEvent::Timeout { at: now, seq: self.snd_una, ndup, backoff: self.rto.backoff_shift() });
         // RFC 5681 §3.1 eq. 4, not again for a segment the timer already resent.
         if !self.rto_retransmitted_una {
@@ -303,6 +322,32 @@ impl Sender {
         // RFC 6298 §5.5–5.6: back off and restart.
         self.rto.backoff();
         self.rto_deadline = Some(self.rto.deadline(now));
+    }
+
+    fn close_recovery(&mut self, now: SimTime) {
+        if let Some(t) = self.recovery_since.take() {
+            self.stats.recovery_time = self.stats.recovery_time + now.saturating_since(t);
+        }
+    }
+
+    /// Time in fast recovery up to `now`, an unfinished recovery included.
+    pub fn recovery_time(&self, now: SimTime) -> SimDuration {
+        self.stats.recovery_time + self.recovery_since.map_or(SimDuration::ZERO, |t| now.saturating_since(t))
+    }
+
+    /// Time in RTO backoff up to `now`, an unfinished episode included.
+    pub fn backoff_time(&self, now: SimTime) -> SimDuration {
+        self.stats.backoff_time + self.episode_since.map_or(SimDuration::ZERO, |t| now.saturating_since(t))
+    }
+
+    /// The duplicate-ACK threshold in force (the configured one until a
+    /// dupack for the current `snd_una` lets the detection policy choose).
+    pub fn dupthresh(&self) -> u32 {
+        self.dupthresh
+    }
+
+    pub fn mss(&self) -> u64 {
+        self.mss
     }
 
     // ------------------------------------------------------------ sending
