@@ -56,6 +56,7 @@ _FLOW_DTYPES: dict[str, str] = {
     "false_fast_retransmits": "uint64",
     "lost_retransmissions": "uint64",
     "wasted_timeouts": "uint64",
+    "ecn_reductions": "uint64",
     "drops_error": "uint64",
     "drops_queue": "uint64",
     "final_cwnd": "uint64",

@@ -394,7 +394,11 @@ impl World {
     fn packet(&mut self, flow: FlowId, src: NodeId, dst: NodeId, seg: TcpSegment, now: SimTime) -> Packet {
         let id = self.next_packet_id;
         self.next_packet_id += 1;
-        Packet { id, flow, src, dst, size: Packet::ip_size(&seg), ecn: Ecn::NotEct, created: now, seg }
+        // RFC 3168 §6.1.5: ECT on new data of an ECN flow only, never on
+        // retransmissions or pure ACKs.
+        let ect = seg.is_data() && !seg.is_retransmit && self.flows[flow as usize].sender.ecn_capable();
+        let ecn = if ect { Ecn::Ect0 } else { Ecn::NotEct };
+        Packet { id, flow, src, dst, size: Packet::ip_size(&seg), ecn, created: now, seg }
     }
 
     /// Record flow `f`'s transmissions, drops and sender events.
@@ -512,6 +516,7 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
                 false_fast_retransmits: f.truth.false_fast_retransmits,
                 lost_retransmissions: f.truth.lost_retransmissions,
                 wasted_timeouts: f.truth.wasted_timeouts,
+                ecn_reductions: st.ecn_reductions,
                 drops_error: f.drops_error,
                 drops_queue: f.drops_queue,
                 final_cwnd: f.sender.cwnd(),

@@ -60,6 +60,8 @@ pub struct FlowResult {
     /// Ground truth: first expiries of timeout episodes for a lost segment
     /// followed by fewer than `dupthresh` segments (after efr §4.3).
     pub wasted_timeouts: u64,
+    /// Window reductions in response to ECN-Echo (RFC 3168 §6.1.2; `+ecn`).
+    pub ecn_reductions: u64,
     /// Data or ACK packets of this flow lost to error models.
     pub drops_error: u64,
     /// Data or ACK packets of this flow dropped by full queues.

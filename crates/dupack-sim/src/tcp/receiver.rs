@@ -155,6 +155,12 @@ impl Receiver {
             return;
         }
         self.stats.segments += 1;
+        // RFC 3168 §6.1.3: echo ECE on every ACK from a CE mark until a
+        // segment with CWR arrives; a CWR segment that is itself marked
+        // starts a new echo.
+        if seg.flags.has(TcpFlags::CWR) {
+            self.ce_pending = false;
+        }
         if ce {
             self.stats.ce_segments += 1;
             self.ce_pending = true;
@@ -283,11 +289,15 @@ impl Receiver {
         }
         let ack = self.rcv_nxt;
         let ts = self.ts_on.then(|| (now, self.ts_recent.unwrap_or(SimTime::ZERO)));
+        let mut flags = TcpFlags(TcpFlags::ACK);
+        if self.ce_pending {
+            flags.set(TcpFlags::ECE);
+        }
         self.queue.push_back(TcpSegment {
             seq: 0,
             ack,
             len: 0,
-            flags: TcpFlags(TcpFlags::ACK),
+            flags,
             wnd: self.window,
             sack,
             ts,
@@ -340,7 +350,7 @@ impl Receiver {
         self.ooo.get(i).is_some_and(|&(l, _)| l <= seq)
     }
 
-    /// A CE mark arrived since the flag was last cleared (for the future ECN
+    /// ACKs carry ECE: a CE mark arrived and no CWR since (RFC 3168 §6.1.3).
     /// echo, RFC 3168 §6.1.3).
     pub fn ce_pending(&self) -> bool {
         self.ce_pending

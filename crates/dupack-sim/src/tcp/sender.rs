@@ -35,7 +35,7 @@ use super::recovery::{LossRecovery, Response, View};
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
-use super::variant::VariantSpec;
+use super::variant::{Ext, VariantSpec};
 use crate::scenario::model::TcpConfig;
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -46,6 +46,7 @@ pub enum SenderEvent {
     FastRetransmit { at: SimTime, seq: u64, ndup: u32 },
     Timeout { at: SimTime, seq: u64, ndup: u32, backoff: u32 },
     RecoveryExit { at: SimTime, ack: u64 },
+    EcnReduction { at: SimTime, cwnd: u64 },
 }
 
 /// Counters the sender keeps for the flow's results.
@@ -63,6 +64,8 @@ pub struct SenderStats {
     pub dupacks_received: u64,
     /// Time spent in fast recovery (closed intervals; see `Sender::recovery_time`).
     pub recovery_time: SimDuration,
+    /// Window reductions in response to ECN-Echo (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
     /// Time from the first expiry of a timeout episode to the ACK that ends it.
     pub backoff_time: SimDuration,
 }
@@ -97,6 +100,14 @@ pub struct Sender {
     /// The segment at `snd_una` has already been resent by the timer.
     rto_retransmitted_una: bool,
     started: bool,
+    /// `+ecn`: RFC 3168 state. `ecn_recover`: `snd_max` at the last window
+    /// reduction; ECE is not acted on again until `snd_una` passes it.
+    ecn: bool,
+    ecn_recover: Option<u64>,
+    /// Set CWR on the next new data segment.
+    cwr_pending: bool,
+    /// The ACK being processed carries ECE (no window growth for it).
+    ece_now: bool,
     /// When the current fast recovery / timeout episode began.
     recovery_since: Option<SimTime>,
     episode_since: Option<SimTime>,
@@ -135,6 +146,10 @@ impl Sender {
             in_timeout_episode: false,
             rto_retransmitted_una: false,
             started: false,
+            ecn: variant.has(Ext::Ecn),
+            ecn_recover: None,
+            cwr_pending: false,
+            ece_now: false,
             recovery_since: None,
             episode_since: None,
             stats: SenderStats::default(),
@@ -193,6 +208,7 @@ impl Sender {
                 self.sb.mark_sacked(b, self.app_end);
             }
         }
+        self.ece_now = self.ecn && seg.flags.has(TcpFlags::ECE);
         if seg.ack > self.snd_una {
             self.on_new_ack(seg, now);
         } else if seg.ack == self.snd_una && seg.len == 0 && !wnd_changed && self.snd_max > self.snd_una {
@@ -208,6 +224,32 @@ impl Sender {
             if self.recovery.in_recovery() && self.recovery_since.is_none() {
                 self.recovery_since = Some(now);
             }
+        }
+        if self.ece_now {
+            self.on_ecn_echo(now);
+        }
+    }
+
+    /// RFC 3168 §6.1.2: react to ECN-Echo at most once per window of data,
+    /// and not during fast recovery (the loss already halved the window).
+    fn on_ecn_echo(&mut self, now: SimTime) {
+        if self.recovery.in_recovery() || self.ecn_recover.is_some_and(|r| self.snd_una <= r) {
+            return;
+        }
+        self.ssthresh = cc::halve(self.snd_max - self.snd_una, self.mss);
+        self.cwnd = self.ssthresh.min(self.cfg.max_cwnd);
+        self.stats.ecn_reductions += 1;
+        self.window_reduced();
+        self.push_event(SenderEvent::EcnReduction { at: now, cwnd: self.cwnd });
+    }
+
+    /// The window was reduced (ECE, fast retransmit or timeout): tell the
+    /// receiver with CWR on the next new data segment, and do not react to
+    /// ECE again within this window (RFC 3168 §6.1.2).
+    fn window_reduced(&mut self) {
+        if self.ecn {
+            self.cwr_pending = true;
+            self.ecn_recover = Some(self.snd_max);
         }
     }
 
@@ -263,10 +305,12 @@ impl Sender {
         }
         if let Some(c) = r.cwnd {
             self.cwnd = c.min(self.cfg.max_cwnd);
-        } else if r.grow {
+        } else if r.grow && !self.ece_now {
+            // RFC 3168 §6.1.2: no window increase in response to an ECE ACK.
             self.cwnd = cc::grow(self.cwnd, self.ssthresh, acked, self.mss, self.cfg.max_cwnd);
         }
         if r.fast_retransmit {
+            self.window_reduced();
             self.stats.fast_retransmits += 1;
             self.push_event(SenderEvent::FastRetransmit { at: now, seq: self.snd_una, ndup: self.dupacks });
             // Karn: the timed segment may be the one being resent.
@@ -306,6 +350,7 @@ impl Sender {
             self.episode_since = Some(now);
         }
         self.close_recovery(now);
+        self.window_reduced();
         self.push_event(SenderEvent::Timeout { at: now, seq: self.snd_una, ndup, backoff: self.rto.backoff_shift() });
         // RFC 5681 §3.1 eq. 4, not again for a segment the timer already resent.
         if !self.rto_retransmitted_una {
@@ -348,6 +393,12 @@ impl Sender {
 
     pub fn mss(&self) -> u64 {
         self.mss
+    }
+
+    /// `+ecn`: new data leaves as ECN-capable (ECT); retransmissions do not
+    /// (RFC 3168 §6.1.5).
+    pub fn ecn_capable(&self) -> bool {
+        self.ecn
     }
 
     // ------------------------------------------------------------ sending
@@ -418,11 +469,17 @@ impl Sender {
         }
         let tag = self.next_tag;
         self.next_tag = self.next_tag.wrapping_add(1).max(1);
+        let mut flags = TcpFlags(TcpFlags::ACK);
+        if self.cwr_pending && !is_retransmit {
+            // RFC 3168 §6.1.2: CWR on the first new data after the reduction.
+            flags.set(TcpFlags::CWR);
+            self.cwr_pending = false;
+        }
         TcpSegment {
             seq,
             ack: 0,
             len: len as u32,
-            flags: TcpFlags(TcpFlags::ACK),
+            flags,
             wnd: 0,
             sack: Default::default(),
             ts: self.cfg.timestamps.then_some((now, self.ts_recent)),

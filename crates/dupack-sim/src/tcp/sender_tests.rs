@@ -518,3 +518,57 @@ fn fack_detects_a_lost_retransmission_when_snd_fack_passes_its_snd_nxt() {
     assert_eq!(h.s.stats().timeouts, 0);
     assert_eq!(h.s.stats().retransmitted_segments, 2);
 }
+
+fn ece_ack(seg: u64) -> TcpSegment {
+    TcpSegment { ack: seg * MSS, flags: TcpFlags(TcpFlags::ACK | TcpFlags::ECE), wnd: 1 << 30, ..TcpSegment::default() }
+}
+
+#[test]
+fn rfc3168_6_1_2_ece_halves_the_window_once_per_window_and_cwr_follows() {
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, ..TcpConfig::default() };
+    let mut h = Harness::with("newreno+ecn", cfg.clone(), None);
+    assert!(h.s.ecn_capable());
+    let first: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).collect();
+    assert_eq!(first.len(), 8);
+    assert!(first.iter().all(|s| !s.flags.has(TcpFlags::CWR)));
+    h.s.on_segment(&ece_ack(1), h.now);
+    // FlightSize 7 segments → ssthresh = cwnd = 3.5 segments, not grown by this ACK.
+    assert_eq!((h.s.ssthresh(), h.s.cwnd()), (3500, 3500));
+    assert_eq!(h.s.stats().ecn_reductions, 1);
+    // A second ECE within the same window is ignored.
+    h.s.on_segment(&ece_ack(2), h.now);
+    assert_eq!(h.s.stats().ecn_reductions, 1);
+    assert_eq!(h.s.cwnd(), 3500, "and does not grow the window either");
+    // The window opens again after more ACKs; the first new segment carries CWR.
+    for k in 3..=6 {
+        h.ack(k, &[]);
+    }
+    let next: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).collect();
+    assert!(!next.is_empty());
+    assert!(next[0].flags.has(TcpFlags::CWR));
+    assert!(next[1..].iter().all(|s| !s.flags.has(TcpFlags::CWR)));
+    // Once snd_una passes the data outstanding at the reduction, ECE acts again.
+    h.ack(8, &[]);
+    h.s.on_segment(&ece_ack(9), h.now);
+    assert_eq!(h.s.stats().ecn_reductions, 2);
+
+    // Without +ecn the echo means nothing.
+    let mut plain = Harness::with("newreno", cfg, None);
+    assert_eq!(plain.tx().len(), 8);
+    plain.s.on_segment(&ece_ack(1), plain.now);
+    assert_eq!((plain.s.stats().ecn_reductions, plain.s.cwnd()), (0, 9000));
+}
+
+#[test]
+fn rfc3168_a_fast_retransmit_counts_as_the_reduction_and_sets_cwr() {
+    let mut h = capped("reno+ecn", 4);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
+    h.ack(0, &[]).ack(0, &[]).ack(0, &[]);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    // ECE arriving during fast recovery: no second reduction.
+    h.s.on_segment(&TcpSegment { flags: TcpFlags(TcpFlags::ACK | TcpFlags::ECE), wnd: 1 << 30, ..TcpSegment::default() }, h.now);
+    assert_eq!(h.s.stats().ecn_reductions, 0);
+    h.ack(4, &[]);
+    let next = h.s.poll_transmit(h.now).unwrap();
+    assert!(!next.is_retransmit && next.flags.has(TcpFlags::CWR));
+}

@@ -46,11 +46,18 @@ pub enum Ext {
     EarlyRetransmit,
     /// EPLR / "Modified Reno" (eplr §III.C): small flights retransmit after F − 1 dupacks.
     Eplr,
+    /// ECN (RFC 3168): ECT data, CWR, and the window halved once per window on ECE.
+    Ecn,
 }
 
 impl Ext {
-    pub const ALL: [(&'static str, Ext); 4] =
-        [("efr", Ext::Efr), ("lt", Ext::LimitedTransmit), ("er", Ext::EarlyRetransmit), ("eplr", Ext::Eplr)];
+    pub const ALL: [(&'static str, Ext); 5] = [
+        ("efr", Ext::Efr),
+        ("lt", Ext::LimitedTransmit),
+        ("er", Ext::EarlyRetransmit),
+        ("eplr", Ext::Eplr),
+        ("ecn", Ext::Ecn),
+    ];
     /// Extensions that each choose the duplicate-ACK threshold: at most one per variant.
     pub const THRESHOLD: [Ext; 3] = [Ext::Efr, Ext::EarlyRetransmit, Ext::Eplr];
     pub fn name(self) -> &'static str {

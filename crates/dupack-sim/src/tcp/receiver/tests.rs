@@ -275,6 +275,23 @@ fn ce_mark_recorded() {
     assert_eq!(h.rx.stats().ce_segments, 1);
 }
 
+#[test]
+fn rfc3168_6_1_3_ece_on_every_ack_from_a_ce_mark_until_cwr() {
+    let mut h = H::new(cfg(AckMode::Every, false, 3));
+    let ece = |s: &TcpSegment| s.flags.has(TcpFlags::ECE);
+    h.rx.on_segment(&TcpSegment { seq: 0, len: MSS, ..Default::default() }, false, h.now);
+    assert!(!ece(&h.rx.poll_transmit(h.now).unwrap()));
+    h.rx.on_segment(&TcpSegment { seq: M, len: MSS, ..Default::default() }, true, h.now);
+    assert!(ece(&h.rx.poll_transmit(h.now).unwrap()), "the ACK of the marked segment");
+    h.rx.on_segment(&TcpSegment { seq: 2 * M, len: MSS, ..Default::default() }, false, h.now);
+    assert!(ece(&h.rx.poll_transmit(h.now).unwrap()), "and every ACK after it");
+    let cwr = TcpFlags(TcpFlags::ACK | TcpFlags::CWR);
+    h.rx.on_segment(&TcpSegment { seq: 3 * M, len: MSS, flags: cwr, ..Default::default() }, false, h.now);
+    assert!(!ece(&h.rx.poll_transmit(h.now).unwrap()), "CWR ends the echo");
+    h.rx.on_segment(&TcpSegment { seq: 4 * M, len: MSS, flags: cwr, ..Default::default() }, true, h.now);
+    assert!(ece(&h.rx.poll_transmit(h.now).unwrap()), "a marked CWR segment starts a new echo");
+}
+
 mod props {
     use super::*;
     use proptest::prelude::*;
