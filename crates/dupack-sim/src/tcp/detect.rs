@@ -160,6 +160,9 @@ mod tests {
             dupthresh: 3,
             app_end: u64::MAX,
             limited_transmit: 0,
+            ece: false,
+            now: crate::time::SimTime::ZERO,
+            srtt: None,
         }
     }
 

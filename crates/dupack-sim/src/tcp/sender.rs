@@ -35,7 +35,7 @@ use super::recovery::{LossRecovery, Response, View};
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
-use super::variant::{Ext, VariantSpec};
+use super::variant::{Base, Ext, VariantSpec};
 use crate::scenario::model::TcpConfig;
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -108,6 +108,8 @@ pub struct Sender {
     cwr_pending: bool,
     /// The ACK being processed carries ECE (no window growth for it).
     ece_now: bool,
+    /// The instant of the call being handled (for the View).
+    now: SimTime,
     /// When the current fast recovery / timeout episode began.
     recovery_since: Option<SimTime>,
     episode_since: Option<SimTime>,
@@ -146,10 +148,11 @@ impl Sender {
             in_timeout_episode: false,
             rto_retransmitted_una: false,
             started: false,
-            ecn: variant.has(Ext::Ecn),
+            ecn: variant.has(Ext::Ecn) || variant.base == Base::EcnFack,
             ecn_recover: None,
             cwr_pending: false,
             ece_now: false,
+            now: SimTime::ZERO,
             recovery_since: None,
             episode_since: None,
             stats: SenderStats::default(),
@@ -183,6 +186,9 @@ impl Sender {
             dupthresh: self.dupthresh,
             app_end: self.app_end,
             limited_transmit: 0,
+            ece: self.ece_now,
+            now: self.now,
+            srtt: self.rto.srtt(),
         }
     }
 
@@ -196,6 +202,7 @@ impl Sender {
 
     /// An ACK (or any segment) from the receiver.
     pub fn on_segment(&mut self, seg: &TcpSegment, now: SimTime) {
+        self.now = now;
         if !seg.flags.has(TcpFlags::ACK) || seg.ack > self.snd_max {
             // An ACK for data never sent is ignored (RFC 9293 §3.10.7.4).
             return;
@@ -225,7 +232,7 @@ impl Sender {
                 self.recovery_since = Some(now);
             }
         }
-        if self.ece_now {
+        if self.ece_now && !self.recovery.handles_ecn() {
             self.on_ecn_echo(now);
         }
     }
@@ -309,6 +316,11 @@ impl Sender {
             // RFC 3168 §6.1.2: no window increase in response to an ECE ACK.
             self.cwnd = cc::grow(self.cwnd, self.ssthresh, acked, self.mss, self.cfg.max_cwnd);
         }
+        if r.ecn_reduction {
+            self.stats.ecn_reductions += 1;
+            self.window_reduced();
+            self.push_event(SenderEvent::EcnReduction { at: now, cwnd: self.cwnd });
+        }
         if r.fast_retransmit {
             self.window_reduced();
             self.stats.fast_retransmits += 1;
@@ -337,6 +349,7 @@ impl Sender {
 
     /// The retransmission timer; calls before the deadline are no-ops.
     pub fn on_timer(&mut self, now: SimTime) {
+        self.now = now;
         match self.rto_deadline {
             Some(d) if now >= d => {}
             _ => return,
@@ -409,6 +422,7 @@ impl Sender {
 
     /// The next segment to transmit now, if any; call until `None`.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<TcpSegment> {
+        self.now = now;
         if !self.started {
             return None;
         }

@@ -572,3 +572,43 @@ fn rfc3168_a_fast_retransmit_counts_as_the_reduction_and_sets_cwr() {
     let next = h.s.poll_transmit(h.now).unwrap();
     assert!(!next.is_retransmit && next.flags.has(TcpFlags::CWR));
 }
+
+#[test]
+fn ecn_fack_retransmits_losses_without_reducing_the_window() {
+    // unfairness §VIII: only ECN-Echo or a timeout reduces the window.
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, initial_ssthresh: 8 * MSS, ..TcpConfig::default() };
+    let mut h = Harness::with("ecn-fack", cfg, None);
+    assert!(h.s.ecn_capable());
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    let before = h.s.cwnd();
+    h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+    assert!(h.s.in_recovery());
+    assert_eq!(h.tx()[0], rexmit(0));
+    assert!(h.s.cwnd() > before, "fig. 8: congestion avoidance goes on with every ACK, dupacks included");
+    assert_eq!(h.s.stats().fast_retransmits, 1);
+}
+
+#[test]
+fn ecn_fack_halves_on_ece_at_most_once_per_rtt_and_window() {
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, initial_ssthresh: 8 * MSS, ..TcpConfig::default() };
+    let mut h = Harness::with("ecn-fack", cfg, None);
+    assert_eq!(h.tx().len(), 8);
+    h.at(SimTime::ZERO + ms(100)).ack(1, &[]); // an RTT sample of 100 ms
+    let cwnd = h.s.cwnd();
+    h.s.on_segment(&ece_ack(2), h.now);
+    // ssthresh = min(cwnd, snd_wnd)/2.
+    assert_eq!((h.s.ssthresh(), h.s.cwnd()), (cwnd / 2, cwnd / 2));
+    // Within srtt of the reaction: ignored (the window grows instead).
+    h.at(SimTime::ZERO + ms(150));
+    h.s.on_segment(&ece_ack(3), h.now);
+    assert!(h.s.cwnd() > cwnd / 2);
+    // After ecn_backoff, but snd_una has not passed ecn_seq (snd_max then): still ignored.
+    h.at(SimTime::ZERO + ms(250));
+    h.s.on_segment(&ece_ack(4), h.now);
+    assert!(h.s.cwnd() > cwnd / 2);
+    assert_eq!(h.s.stats().ecn_reductions, 1);
+    // The reduction is announced with CWR, like any ECN sender's.
+    h.ack(5, &[]);
+    let next = h.s.poll_transmit(h.now).unwrap();
+    assert!(next.flags.has(TcpFlags::CWR));
+}

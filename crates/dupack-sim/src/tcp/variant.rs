@@ -20,15 +20,19 @@ pub enum Base {
     Sack,
     /// Mathis & Mahdavi 1996 Forward Acknowledgement (unfairness §IV).
     Fack,
+    /// ECN-FACK (unfairness §VIII, Fig. 8): FACK that reduces its window only
+    /// on ECN-Echo or a timeout, never for a loss.
+    EcnFack,
 }
 
 impl Base {
-    pub const ALL: [(&'static str, Base); 5] = [
+    pub const ALL: [(&'static str, Base); 6] = [
         ("tahoe", Base::Tahoe),
         ("reno", Base::Reno),
         ("newreno", Base::NewReno),
         ("sack", Base::Sack),
         ("fack", Base::Fack),
+        ("ecn-fack", Base::EcnFack),
     ];
     pub fn name(self) -> &'static str {
         Base::ALL.iter().find(|(_, b)| *b == self).map(|(n, _)| *n).unwrap_or("?")
@@ -74,7 +78,7 @@ pub struct VariantSpec {
 impl VariantSpec {
     /// Does the sender need SACK blocks from the receiver?
     pub fn uses_sack(&self) -> bool {
-        matches!(self.base, Base::Sack | Base::Fack)
+        matches!(self.base, Base::Sack | Base::Fack | Base::EcnFack)
     }
     pub fn has(&self, e: Ext) -> bool {
         self.exts.contains(&e)

@@ -23,11 +23,29 @@
 //!   again (unfairness §IV).
 //! - Recovery ends when the cumulative ACK reaches `recover`; `cwnd` stays at
 //!   `ssthresh`. A timeout clears the scoreboard and all FACK state.
+//!
+//! **ECN-FACK** (unfairness §VIII, Fig. 8; base `ecn-fack`) is the same
+//! retransmission machinery with another window rule: on *every* ACK,
+//! duplicate or not, if it carries ECN-Echo and `now > ecn_backoff` and
+//! `snd_una > ecn_seq`, then `ecn_backoff = now + srtt`, `ecn_seq = snd_max`,
+//! `ssthresh = min(cwnd, snd_wnd)/2`, `cwnd = ssthresh`; otherwise slow start
+//! or congestion avoidance grows `cwnd`. A loss never reduces the window (only
+//! the timer does, in the sender core), and segments go while
+//! `snd_max − snd_fack + retran_data < cwnd`. Choice: `ssthresh` is floored at
+//! one SMSS (the figure's `/2` of a one-segment window would stall the sender).
 
 use super::{may_enter, window_allows, LossRecovery, Response, View};
 use crate::tcp::cc;
 use crate::tcp::scoreboard::Scoreboard;
+use crate::time::SimTime;
 use std::collections::VecDeque;
+
+/// ECN-FACK's once-per-RTT guard (unfairness Fig. 8).
+#[derive(Clone, Debug, Default)]
+struct EcnFackState {
+    ecn_backoff: SimTime,
+    ecn_seq: u64,
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct Fack {
@@ -41,11 +59,34 @@ pub struct Fack {
     rexmits: VecDeque<(u64, u64, u64)>,
     /// Retransmissions found lost, to be sent again first.
     lost: VecDeque<u64>,
+    /// `Some` for ECN-FACK.
+    ecn: Option<EcnFackState>,
 }
 
 impl Fack {
     pub fn new() -> Self {
         Self::default()
+    }
+    pub fn ecn_fack() -> Self {
+        Fack { ecn: Some(EcnFackState::default()), ..Self::default() }
+    }
+
+    /// unfairness Fig. 8, on every ACK: react to ECN-Echo at most once per
+    /// RTT and window, else grow the window. `None` when not ECN-FACK.
+    fn fig8(&mut self, v: &View) -> Option<Response> {
+        let st = self.ecn.as_mut()?;
+        if v.ece && v.now > st.ecn_backoff && v.snd_una > st.ecn_seq {
+            st.ecn_backoff = v.now + v.srtt.unwrap_or_default();
+            st.ecn_seq = v.snd_max;
+            let ssthresh = (v.cwnd.min(v.rwnd) / 2).max(v.mss);
+            return Some(Response {
+                ssthresh: Some(ssthresh),
+                cwnd: Some(ssthresh),
+                ecn_reduction: true,
+                ..Response::default()
+            });
+        }
+        Some(Response { cwnd: Some(cc::grow(v.cwnd, v.ssthresh, v.mss, v.mss, u64::MAX)), ..Response::default() })
     }
     pub fn retran_data(&self) -> u64 {
         self.retran_data
@@ -55,8 +96,10 @@ impl Fack {
         sb.high_sacked().unwrap_or(v.snd_una).max(v.snd_una)
     }
     /// `awnd = snd_nxt − snd_fack + retran_data` (unfairness §IV).
+    /// ECN-FACK counts from `snd_max` (unfairness §VIII).
     pub fn awnd(&self, v: &View, sb: &Scoreboard) -> u64 {
-        v.snd_nxt.saturating_sub(Self::snd_fack(v, sb)) + self.retran_data
+        let front = if self.ecn.is_some() { v.snd_max } else { v.snd_nxt };
+        front.saturating_sub(Self::snd_fack(v, sb)) + self.retran_data
     }
 
     /// Drop retransmissions that left the network; detect lost ones.
@@ -87,6 +130,7 @@ impl Fack {
     }
 
     fn clear(&mut self) {
+        // (the ECN-FACK guard survives recoveries: it is about ECN, not loss)
         self.in_recovery = false;
         self.retran_data = 0;
         self.rexmits.clear();
@@ -100,13 +144,14 @@ impl LossRecovery for Fack {
     }
 
     fn on_dupack(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
+        let window = self.fig8(v).unwrap_or_default();
         if self.in_recovery {
             self.update(v, sb);
-            return Response::default();
+            return window;
         }
         let reassembly = Self::snd_fack(v, sb) - v.snd_una > v.dupthresh as u64 * v.mss;
         if !(v.dupacks >= v.dupthresh || reassembly) || !may_enter(self.recover, v.snd_una) {
-            return Response::default();
+            return window;
         }
         self.clear();
         self.in_recovery = true;
@@ -114,6 +159,10 @@ impl LossRecovery for Fack {
         sb.rewind();
         let len = v.mss.min(v.app_end - v.snd_una);
         self.record(v.snd_una, len, v.snd_nxt, sb);
+        if self.ecn.is_some() {
+            // ECN-FACK: retransmit without touching the window.
+            return Response { retransmit: Some(v.snd_una), fast_retransmit: true, ..window };
+        }
         let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
         Response {
             ssthresh: Some(ssthresh),
@@ -125,15 +174,16 @@ impl LossRecovery for Fack {
     }
 
     fn on_new_ack(&mut self, v: &View, _acked: u64, sb: &mut Scoreboard) -> Response {
+        let window = self.fig8(v);
         if !self.in_recovery {
-            return Response { grow: true, ..Response::default() };
+            return window.unwrap_or(Response { grow: true, ..Response::default() });
         }
         if v.snd_una >= self.recover.unwrap_or(0) {
             self.clear();
-            return Response { cwnd: Some(v.ssthresh), ..Response::default() };
+            return window.unwrap_or(Response { cwnd: Some(v.ssthresh), ..Response::default() });
         }
         self.update(v, sb);
-        Response::default()
+        window.unwrap_or_default()
     }
 
     fn may_send(&self, v: &View, sb: &Scoreboard, len: u64) -> bool {
@@ -170,5 +220,9 @@ impl LossRecovery for Fack {
 
     fn recover(&self) -> Option<u64> {
         self.recover
+    }
+
+    fn handles_ecn(&self) -> bool {
+        self.ecn.is_some()
     }
 }

@@ -15,6 +15,7 @@ pub mod sack_ff96;
 pub mod tahoe;
 
 use crate::scenario::model::TcpConfig;
+use crate::time::{SimDuration, SimTime};
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::detect::{DupThreshold, EarlyRetransmit, Efr, Eplr, Fixed};
 use crate::tcp::variant::{Base, Ext, VariantSpec};
@@ -52,6 +53,7 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         Base::NewReno => Box::new(fast_recovery::FastRecovery::newreno(cfg.newreno_full_ack, cfg.newreno_rto_reset)),
         Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
         Base::Fack => Box::new(fack::Fack::new()),
+        Base::EcnFack => Box::new(fack::Fack::ecn_fack()),
     }
 }
 
@@ -75,6 +77,12 @@ pub struct View {
     /// Bytes sent by Limited Transmit since the cumulative ACK last advanced
     /// (RFC 3042); set by the `+lt` decorator, zero otherwise.
     pub limited_transmit: u64,
+    /// The ACK being handled carries ECN-Echo (and the sender does ECN).
+    pub ece: bool,
+    /// The current instant.
+    pub now: SimTime,
+    /// Smoothed RTT, once measured.
+    pub srtt: Option<SimDuration>,
 }
 
 impl View {
@@ -111,6 +119,8 @@ pub struct Response {
     /// Restart the retransmission timer (RFC 6298 §5.3). `None` = the
     /// default: restart on every ACK of new data.
     pub restart_rto: Option<bool>,
+    /// This response is a window reduction for ECN-Echo (counted; CWR follows).
+    pub ecn_reduction: bool,
 }
 
 /// Guard against a second fast retransmit for losses in the same window:
@@ -149,4 +159,9 @@ pub trait LossRecovery {
     fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard);
     /// The `recover` point, for traces and tests.
     fn recover(&self) -> Option<u64>;
+    /// The policy reacts to ECN-Echo itself (ECN-FACK); the core's RFC 3168
+    /// response is then skipped.
+    fn handles_ecn(&self) -> bool {
+        false
+    }
 }
