@@ -263,7 +263,7 @@ def ns2_metrics(out: str, case: Case) -> dict:
 
 
 def run_case(case: Case, exe: Path, use_ns2: bool, ns2_timeout: float, log) -> dict:
-    res = {"case": case}
+    res = {"case": case, "ns2": None}
     wall, rss, out, n = best_of(case.dupack_cmd(exe), short=5.0, timeout=None)
     res["dupack"] = dict(dupack_metrics(out), wall=wall, rss_kib=rss, reps=n)
     if use_ns2 and case.ns2:
@@ -279,8 +279,6 @@ def run_case(case: Case, exe: Path, use_ns2: bool, ns2_timeout: float, log) -> d
             # Set-up alone (parsing, nodes, links, routes, agents): the same
             # run with 1 ms of simulated time.
             res["ns2_setup"] = timed(case.ns2_cmd(duration=0.001), ns2_timeout)[0]
-    else:
-        res["ns2"] = None
     d, s = res["dupack"], res.get("ns2")
     msg = f"[{case.group}] {case.label:<34} dupack {d['wall']:7.3f} s {d['rss_kib'] / 1024:6.1f} MiB"
     if s:
