@@ -1,0 +1,156 @@
+//! Micro-benchmarks of the per-packet building blocks: the event queue, the
+//! SACK scoreboard and the DropTail queue.
+//!
+//! `cargo bench -p dupack-sim --bench engine -- --quick`
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
+use dupack_sim::engine::queue::{Class, EventQueue};
+use dupack_sim::net::packet::{Ecn, Packet};
+use dupack_sim::net::queue::DropTail;
+use dupack_sim::scenario::model::QueueLimit;
+use dupack_sim::tcp::scoreboard::Scoreboard;
+use dupack_sim::tcp::segment::{SackBlock, TcpSegment};
+use dupack_sim::time::{SimDuration, SimTime};
+
+/// A small deterministic generator so the inputs do not depend on a crate.
+struct XorShift(u64);
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Pop the earliest event and schedule a new one 0–10 ms later, with the
+/// heap held at 10 000 entries (about what 1000 flows keep pending).
+fn event_queue(c: &mut Criterion) {
+    let classes = [Class::TxDone, Class::Arrival, Class::Timer, Class::AppStart];
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut q: EventQueue<u32> = EventQueue::new();
+    for i in 0..10_000u32 {
+        let at = SimTime::ZERO + SimDuration::from_nanos(rng.next() % 10_000_000);
+        q.schedule(at, classes[i as usize % 4], i);
+    }
+    c.bench_function("event_queue/pop+schedule @10k", |b| {
+        b.iter(|| {
+            let (now, ev) = q.pop().expect("the heap stays full");
+            let at = now + SimDuration::from_nanos(rng.next() % 10_000_000);
+            q.schedule(at, classes[ev as usize % 4], black_box(ev));
+        })
+    });
+    assert_eq!(q.len(), 10_000);
+}
+
+const MSS: u64 = 1000;
+const HOLES: u64 = 1000;
+
+/// A scoreboard over 2000 segments where every odd segment is SACKed: 1000
+/// holes, 1000 SACKed intervals.
+fn holey_scoreboard() -> Scoreboard {
+    let mut sb = Scoreboard::new(MSS as u32);
+    sb.extend_to(2 * HOLES * MSS);
+    for i in 0..HOLES {
+        let l = (2 * i + 1) * MSS;
+        sb.mark_sacked(&SackBlock { left: l, right: l + MSS }, u64::MAX);
+    }
+    assert_eq!(sb.sacked_intervals(), HOLES as usize);
+    sb
+}
+
+fn scoreboard(c: &mut Criterion) {
+    let mut g = c.benchmark_group("scoreboard/1000 holes");
+    // A receiver repeats the same three blocks on every ACK: each costs two
+    // binary searches and finds nothing new.
+    let mut sb = holey_scoreboard();
+    let mut rng = XorShift(12345);
+    g.bench_function("mark repeated SACK block", |b| {
+        b.iter(|| {
+            let i = rng.next() % HOLES;
+            let l = (2 * i + 1) * MSS;
+            black_box(sb.mark_sacked(&SackBlock { left: l, right: l + MSS }, u64::MAX))
+        })
+    });
+    // One ACK's worth: three blocks, the newest first (RFC 2018 §4).
+    g.bench_function("mark 3 blocks (one ACK)", |b| {
+        b.iter(|| {
+            let i = rng.next() % (HOLES - 2);
+            let mut new = false;
+            for k in 0..3 {
+                let l = (2 * (i + k) + 1) * MSS;
+                new |= sb.mark_sacked(&SackBlock { left: l, right: l + MSS }, u64::MAX);
+            }
+            black_box(new)
+        })
+    });
+    // A whole recovery: find and retransmit every one of the 1000 holes.
+    g.bench_function("next_hole over all holes", |b| {
+        b.iter_batched(
+            holey_scoreboard,
+            |mut sb| {
+                let mut n = 0;
+                while let Some(h) = sb.next_hole() {
+                    sb.mark_retransmitted(h);
+                    n += 1;
+                }
+                assert_eq!(n, HOLES);
+                sb
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    // Filling holes from the left, as the cumulative ACK advances through them.
+    g.bench_function("advance through all holes", |b| {
+        b.iter_batched(
+            holey_scoreboard,
+            |mut sb| {
+                for i in 1..=HOLES {
+                    sb.advance(2 * i * MSS);
+                }
+                sb
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+fn pkt(id: u64) -> Packet {
+    Packet {
+        id,
+        flow: (id % 16) as u32,
+        src: 0,
+        dst: 1,
+        size: 1040,
+        ecn: Ecn::NotEct,
+        created: SimTime::ZERO,
+        seg: TcpSegment { seq: id * 1000, len: 1000, ..TcpSegment::default() },
+    }
+}
+
+fn droptail(c: &mut Criterion) {
+    let mut g = c.benchmark_group("droptail");
+    // The bottleneck of the unfairness dumbbell: 150 packets, kept 100 deep.
+    let mut q = DropTail::new(QueueLimit::Packets(150));
+    for i in 0..100 {
+        q.enqueue(pkt(i)).unwrap();
+    }
+    let mut id = 100;
+    g.bench_function("enqueue+dequeue @100/150", |b| {
+        b.iter(|| {
+            id += 1;
+            let _ = black_box(q.enqueue(pkt(id)));
+            black_box(q.dequeue())
+        })
+    });
+    // A full queue refuses the arrival and hands it back.
+    let mut full = DropTail::new(QueueLimit::Packets(150));
+    for i in 0..150 {
+        full.enqueue(pkt(i)).unwrap();
+    }
+    g.bench_function("enqueue refused (full)", |b| b.iter(|| black_box(full.enqueue(pkt(black_box(7)))).is_err()));
+    g.finish();
+}
+
+criterion_group!(benches, event_queue, scoreboard, droptail);
+criterion_main!(benches);
