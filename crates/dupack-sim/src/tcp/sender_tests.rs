@@ -612,3 +612,47 @@ fn ecn_fack_halves_on_ece_at_most_once_per_rtt_and_window() {
     let next = h.s.poll_transmit(h.now).unwrap();
     assert!(next.flags.has(TcpFlags::CWR));
 }
+
+#[test]
+fn rpld_3_three_dupacks_sacking_later_new_data_expose_a_lost_retransmission() {
+    let mut h = Harness::new("sack+rpld", 8);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+    // Fast retransmission; cwnd = 4 + 3 (NewReno), cwnd_rexmit = 1 segment.
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    h.ack(0, &[(1, 5)]);
+    assert_eq!(h.tx(), vec![]);
+    h.ack(0, &[(1, 6)]);
+    h.ack(0, &[(1, 7)]);
+    h.ack(0, &[(1, 8)]);
+    // Holes? none below snd_fack besides 0, already retransmitted: only new data.
+    assert_eq!(h.tx(), new(&[8, 9, 10]));
+    // The retransmission of 0 was lost; 8, 9, 10 arrive and are SACKed.
+    h.ack(0, &[(1, 9)]);
+    h.ack(0, &[(1, 10)]);
+    assert!(!h.tx().contains(&rexmit(0)), "two dupacks covering new data are not enough");
+    h.ack(0, &[(1, 11)]);
+    let out = h.tx();
+    assert_eq!(out.first(), Some(&rexmit(0)), "the third one is: {out:?}");
+    assert_eq!(h.s.stats().timeouts, 0);
+
+    // FF96 SACK sees nothing wrong and waits for the timer.
+    let mut s = Harness::new("sack", 8);
+    assert_eq!(s.tx().len(), 8);
+    for k in 2..=8 {
+        s.ack(0, &[(1, k)]);
+    }
+    let sent = s.tx();
+    assert_eq!(sent.iter().filter(|&&x| x == rexmit(0)).count(), 1, "the one fast retransmission: {sent:?}");
+    for k in 9..=11 {
+        s.ack(0, &[(1, k)]);
+    }
+    assert!(!s.tx().contains(&rexmit(0)));
+}
+
+#[test]
+fn rpld_only_composes_with_sack() {
+    assert!(parse_variant("sack+rpld").is_ok());
+    let e = parse_variant("newreno+rpld").unwrap_err().0;
+    assert!(e.contains("sack+rpld"), "{e}");
+}

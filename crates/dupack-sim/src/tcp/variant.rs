@@ -52,15 +52,19 @@ pub enum Ext {
     Eplr,
     /// ECN (RFC 3168): ECT data, CWR, and the window halved once per window on ECE.
     Ecn,
+    /// RPLD (rpld §2.3–3): the authors' SACK TCP with `cwnd_rexmit` and
+    /// lost-retransmission detection. Only on `sack`.
+    Rpld,
 }
 
 impl Ext {
-    pub const ALL: [(&'static str, Ext); 5] = [
+    pub const ALL: [(&'static str, Ext); 6] = [
         ("efr", Ext::Efr),
         ("lt", Ext::LimitedTransmit),
         ("er", Ext::EarlyRetransmit),
         ("eplr", Ext::Eplr),
         ("ecn", Ext::Ecn),
+        ("rpld", Ext::Rpld),
     ];
     /// Extensions that each choose the duplicate-ACK threshold: at most one per variant.
     pub const THRESHOLD: [Ext; 3] = [Ext::Efr, Ext::EarlyRetransmit, Ext::Eplr];
@@ -140,6 +144,11 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
         return Err(VariantError(format!(
             "{} in variant '{s}' each set the duplicate-ACK threshold; use one of them",
             setters.join(" and ")
+        )));
+    }
+    if exts.contains(&Ext::Rpld) && base != Base::Sack {
+        return Err(VariantError(format!(
+            "'+rpld' in variant '{s}' replaces SACK loss recovery and needs the 'sack' base (write 'sack+rpld')"
         )));
     }
     Ok(VariantSpec { base, exts })

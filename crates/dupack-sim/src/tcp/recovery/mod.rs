@@ -11,6 +11,7 @@ pub mod eplr;
 pub mod fack;
 pub mod fast_recovery;
 pub mod limited_transmit;
+pub mod rpld;
 pub mod sack_ff96;
 pub mod tahoe;
 
@@ -51,6 +52,7 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         Base::Tahoe => Box::new(tahoe::Tahoe::default()),
         Base::Reno => Box::new(fast_recovery::FastRecovery::reno(cfg.reno_avoid_multiple_fr)),
         Base::NewReno => Box::new(fast_recovery::FastRecovery::newreno(cfg.newreno_full_ack, cfg.newreno_rto_reset)),
+        Base::Sack if variant.has(Ext::Rpld) => Box::new(rpld::Rpld::new()),
         Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
         Base::Fack => Box::new(fack::Fack::new()),
         Base::EcnFack => Box::new(fack::Fack::ecn_fack()),
