@@ -4,6 +4,7 @@
 
 pub mod cc;
 pub mod detect;
+pub mod irw;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;

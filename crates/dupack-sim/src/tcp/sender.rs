@@ -66,6 +66,8 @@ pub struct SenderStats {
     pub recovery_time: SimDuration,
     /// Window reductions in response to ECN-Echo (RFC 3168 §6.1.2).
     pub ecn_reductions: u64,
+    /// `+irw`: windows revived because the original transmission arrived (irw §3).
+    pub irw_revivals: u64,
     /// Time from the first expiry of a timeout episode to the ACK that ends it.
     pub backoff_time: SimDuration,
 }
@@ -110,6 +112,8 @@ pub struct Sender {
     ece_now: bool,
     /// The instant of the call being handled (for the View).
     now: SimTime,
+    /// `+irw`: tags and the revivable window.
+    irw: Option<super::irw::Irw>,
     /// When the current fast recovery / timeout episode began.
     recovery_since: Option<SimTime>,
     episode_since: Option<SimTime>,
@@ -153,6 +157,7 @@ impl Sender {
             cwr_pending: false,
             ece_now: false,
             now: SimTime::ZERO,
+            irw: variant.has(Ext::Irw).then(|| super::irw::Irw::new(mss)),
             recovery_since: None,
             episode_since: None,
             stats: SenderStats::default(),
@@ -293,6 +298,13 @@ impl Sender {
         let v = self.view();
         let r = self.recovery.on_new_ack(&v, acked, &mut self.sb);
         self.apply(r, now, acked);
+        // irw §3: the ACK for the retransmitted data echoes the original's
+        // tag: it was delayed, not lost; revive the window.
+        if let Some((cwnd, ssthresh)) = self.irw.as_mut().and_then(|i| i.on_new_ack(seg.ack, seg.tag)) {
+            self.cwnd = cwnd.min(self.cfg.max_cwnd);
+            self.ssthresh = ssthresh;
+            self.stats.irw_revivals += 1;
+        }
         if was_recovering && !self.recovery.in_recovery() {
             self.push_event(SenderEvent::RecoveryExit { at: now, ack: seg.ack });
             self.close_recovery(now);
@@ -307,6 +319,11 @@ impl Sender {
     }
 
     fn apply(&mut self, r: Response, now: SimTime, acked: u64) {
+        if r.fast_retransmit {
+            if let Some(i) = self.irw.as_mut() {
+                i.on_loss(self.snd_una, self.cwnd, self.ssthresh);
+            }
+        }
         if let Some(s) = r.ssthresh {
             self.ssthresh = s;
         }
@@ -365,6 +382,9 @@ impl Sender {
         self.close_recovery(now);
         self.window_reduced();
         self.push_event(SenderEvent::Timeout { at: now, seq: self.snd_una, ndup, backoff: self.rto.backoff_shift() });
+        if let Some(i) = self.irw.as_mut() {
+            i.on_loss(self.snd_una, self.cwnd, self.ssthresh);
+        }
         // RFC 5681 §3.1 eq. 4, not again for a segment the timer already resent.
         if !self.rto_retransmitted_una {
             self.ssthresh = cc::halve(self.snd_max - self.snd_una, self.mss);
@@ -483,6 +503,9 @@ impl Sender {
         }
         let tag = self.next_tag;
         self.next_tag = self.next_tag.wrapping_add(1).max(1);
+        if let Some(i) = self.irw.as_mut() {
+            i.on_transmit(seq, tag);
+        }
         let mut flags = TcpFlags(TcpFlags::ACK);
         if self.cwr_pending && !is_retransmit {
             // RFC 3168 §6.1.2: CWR on the first new data after the reduction.

@@ -656,3 +656,30 @@ fn rpld_only_composes_with_sack() {
     let e = parse_variant("newreno+rpld").unwrap_err().0;
     assert!(e.contains("sack+rpld"), "{e}");
 }
+
+fn tagged_ack(seg: u64, tag: u32) -> TcpSegment {
+    TcpSegment { ack: seg * MSS, flags: TcpFlags(TcpFlags::ACK), wnd: 1 << 30, tag, ..TcpSegment::default() }
+}
+
+#[test]
+fn irw_3_revives_the_window_when_the_ack_echoes_the_original_tag() {
+    for (echo, revived) in [("original", true), ("retransmission", false)] {
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, ..TcpConfig::default() };
+        let mut h = Harness::with("reno+irw", cfg, None);
+        let sent: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).collect();
+        let original_tag = sent[0].tag;
+        assert_eq!(sent.iter().map(|s| s.tag).collect::<std::collections::BTreeSet<_>>().len(), 4, "a tag per transmission");
+        h.ack(0, &[]).ack(0, &[]).ack(0, &[]);
+        let rexmit = h.s.poll_transmit(h.now).unwrap();
+        assert!(rexmit.is_retransmit && rexmit.tag != original_tag, "a fresh tag for the retransmission");
+        assert_eq!(h.s.cwnd(), 2000 + 3000, "Reno's reduction first");
+        let tag = if revived { original_tag } else { rexmit.tag };
+        h.s.on_segment(&tagged_ack(4, tag), h.now);
+        if revived {
+            // The original segment was only delayed: back to the window before the retransmission.
+            assert_eq!((h.s.cwnd(), h.s.ssthresh(), h.s.stats().irw_revivals), (4000, u64::MAX, 1), "{echo}");
+        } else {
+            assert_eq!((h.s.cwnd(), h.s.ssthresh(), h.s.stats().irw_revivals), (2000, 2000, 0), "{echo}");
+        }
+    }
+}

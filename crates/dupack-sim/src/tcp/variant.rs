@@ -55,16 +55,19 @@ pub enum Ext {
     /// RPLD (rpld §2.3–3): the authors' SACK TCP with `cwnd_rexmit` and
     /// lost-retransmission detection. Only on `sack`.
     Rpld,
+    /// TCP I&RW (irw §3): tagged transmissions and a revivable window.
+    Irw,
 }
 
 impl Ext {
-    pub const ALL: [(&'static str, Ext); 6] = [
+    pub const ALL: [(&'static str, Ext); 7] = [
         ("efr", Ext::Efr),
         ("lt", Ext::LimitedTransmit),
         ("er", Ext::EarlyRetransmit),
         ("eplr", Ext::Eplr),
         ("ecn", Ext::Ecn),
         ("rpld", Ext::Rpld),
+        ("irw", Ext::Irw),
     ];
     /// Extensions that each choose the duplicate-ACK threshold: at most one per variant.
     pub const THRESHOLD: [Ext; 3] = [Ext::Efr, Ext::EarlyRetransmit, Ext::Eplr];
