@@ -55,7 +55,7 @@ const MIN_RTT_MS: u64 = 210;
 
 #[test]
 fn every_variant_completes_without_loss_and_without_retransmitting() {
-    for v in ["tahoe", "reno", "newreno", "sack", "fack", "ecn-fack"] {
+    for v in ["tahoe", "reno", "newreno", "sack", "fack", "ecn-fack", "rfc6675"] {
         let o = run(v, 0);
         assert!(o.completed, "{v}");
         assert!(o.retransmits.is_empty(), "{v}: {:?}", o.retransmits);
@@ -118,7 +118,7 @@ fn newreno_recovers_every_drop_without_a_timeout_one_per_rtt() {
 
 #[test]
 fn sack_and_fack_recover_every_drop_without_a_timeout_within_one_rtt() {
-    for (v, n) in ["sack", "fack"].into_iter().flat_map(|v| (1..=4).map(move |n| (v, n))) {
+    for (v, n) in ["sack", "fack", "rfc6675"].into_iter().flat_map(|v| (1..=4).map(move |n| (v, n))) {
         let o = run(v, n);
         assert!(o.completed);
         assert_eq!((o.fast_retransmits, o.timeouts), (1, 0), "{v}, {n} drops: {:?}", o.events);

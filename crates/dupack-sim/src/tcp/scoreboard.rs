@@ -136,6 +136,31 @@ impl Scoreboard {
         self.sacked.len()
     }
 
+    /// The SACKed runs `[left, right)`, ascending.
+    pub fn sacked_runs(&self) -> &[(u64, u64)] {
+        &self.sacked
+    }
+
+    /// SACKed bytes at or above `seq` (RFC 6675 §4 `IsLost` counts these).
+    pub fn sacked_above(&self, seq: u64) -> u64 {
+        let i = self.sacked.partition_point(|&(_, r)| r <= seq);
+        self.sacked[i..].iter().map(|&(l, r)| r - l.max(seq)).sum()
+    }
+
+    /// SACKed bytes inside `[left, right)`.
+    pub fn sacked_between(&self, left: u64, right: u64) -> u64 {
+        let i = self.sacked.partition_point(|&(_, r)| r <= left);
+        self.sacked[i..].iter().take_while(|&&(l, _)| l < right).map(|&(l, r)| r.min(right) - l.max(left)).sum()
+    }
+
+    /// The first byte at or after `seq` that is not SACKed.
+    pub fn first_unsacked_from(&self, seq: u64) -> u64 {
+        match self.sacked_interval(seq) {
+            Some((_, r)) => r,
+            None => seq,
+        }
+    }
+
     /// Fall & Floyd 1996 / unfairness §IV: the first segment that is neither
     /// SACKed nor already retransmitted and lies below the highest SACKed
     /// byte — a hole the receiver has reported. Returns its first byte.
@@ -262,5 +287,19 @@ mod tests {
         assert_eq!(sb.sacked_segments(), 1);
         assert!(sb.is_sacked(300));
         assert!(!sb.mark_sacked(&blk(0, 300), u64::MAX), "below snd_una is no information");
+    }
+
+    #[test]
+    fn byte_counts_above_and_between() {
+        let mut sb = Scoreboard::new(100);
+        sb.extend_to(2000);
+        sb.mark_sacked(&blk(200, 400), u64::MAX);
+        sb.mark_sacked(&blk(600, 900), u64::MAX);
+        assert_eq!(sb.sacked_above(0), 500);
+        assert_eq!(sb.sacked_above(300), 400);
+        assert_eq!(sb.sacked_above(900), 0);
+        assert_eq!(sb.sacked_between(300, 700), 200);
+        assert_eq!(sb.first_unsacked_from(250), 400);
+        assert_eq!(sb.first_unsacked_from(500), 500);
     }
 }

@@ -460,6 +460,11 @@ impl Sender {
         let seq = match self.recovery.next_retransmit(&v, &mut self.sb) {
             Some(seq) => seq,
             None => {
+                if self.uses_sack && self.snd_nxt < self.snd_max {
+                    // Going back after a timeout: skip what the receiver has
+                    // SACKed, if the policy kept that information (RFC 6675 §5.1).
+                    self.snd_nxt = self.sb.first_unsacked_from(self.snd_nxt).min(self.snd_max);
+                }
                 let len = if self.snd_nxt < self.app_end { self.seg_len(self.snd_nxt) } else { return None };
                 // The receive window bounds new data in every state (RFC 5681 §2).
                 if self.snd_nxt + len > self.snd_una + self.rwnd {

@@ -683,3 +683,37 @@ fn irw_3_revives_the_window_when_the_ack_echoes_the_original_tag() {
         }
     }
 }
+
+#[test]
+fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
+    let mut h = Harness::new("rfc6675", 8);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    // 0, 2 and 4 lost.
+    h.ack(0, &[(1, 2)]).ack(0, &[(3, 4), (1, 2)]).ack(0, &[(5, 6), (3, 4), (1, 2)]);
+    // ssthresh = cwnd = 4; pipe = 4 unSACKed not lost (2, 4, 6, 7) + 1 retransmitted = 5.
+    assert_eq!(h.s.cwnd(), 4000);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    // 6 SACKed: IsLost(2) holds now; pipe = 2 (4, 7) + 1 = 3: one segment, the lost 2.
+    h.ack(0, &[(5, 7), (3, 4), (1, 2)]);
+    assert_eq!(h.tx(), vec![rexmit(2)]);
+    // 7 SACKed: 4 is lost too; pipe = 0 + 2 retransmissions: rule (1) then rule (2).
+    h.ack(0, &[(5, 8), (3, 4), (1, 2)]);
+    assert_eq!(h.tx(), vec![rexmit(4), (8, false)]);
+    h.ack(9, &[]);
+    assert!(!h.s.in_recovery());
+    assert_eq!((h.s.stats().fast_retransmits, h.s.stats().timeouts), (1, 0));
+}
+
+#[test]
+fn rfc6675_5_1_after_a_timeout_sacked_segments_are_not_sent_again() {
+    let mut h = Harness::new("rfc6675", 6);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5]));
+    h.ack(0, &[(2, 4)]);
+    let d = h.s.poll_timeout().unwrap();
+    h.at(d);
+    h.s.on_timer(d);
+    assert_eq!(h.tx(), vec![rexmit(0)], "cwnd = 1 after the timeout");
+    h.ack(1, &[(2, 4)]);
+    // Slow start goes on from 1 but skips 2 and 3, which the receiver holds.
+    assert_eq!(h.tx(), vec![rexmit(1), rexmit(4)]);
+}

@@ -23,16 +23,19 @@ pub enum Base {
     /// ECN-FACK (unfairness §VIII, Fig. 8): FACK that reduces its window only
     /// on ECN-Echo or a timeout, never for a loss.
     EcnFack,
+    /// RFC 6675 conservative SACK loss recovery (`IsLost`, `NextSeg`, `pipe`).
+    Rfc6675,
 }
 
 impl Base {
-    pub const ALL: [(&'static str, Base); 6] = [
+    pub const ALL: [(&'static str, Base); 7] = [
         ("tahoe", Base::Tahoe),
         ("reno", Base::Reno),
         ("newreno", Base::NewReno),
         ("sack", Base::Sack),
         ("fack", Base::Fack),
         ("ecn-fack", Base::EcnFack),
+        ("rfc6675", Base::Rfc6675),
     ];
     pub fn name(self) -> &'static str {
         Base::ALL.iter().find(|(_, b)| *b == self).map(|(n, _)| *n).unwrap_or("?")
@@ -85,7 +88,7 @@ pub struct VariantSpec {
 impl VariantSpec {
     /// Does the sender need SACK blocks from the receiver?
     pub fn uses_sack(&self) -> bool {
-        matches!(self.base, Base::Sack | Base::Fack | Base::EcnFack)
+        matches!(self.base, Base::Sack | Base::Fack | Base::EcnFack | Base::Rfc6675)
     }
     pub fn has(&self, e: Ext) -> bool {
         self.exts.contains(&e)

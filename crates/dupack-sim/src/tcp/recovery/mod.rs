@@ -11,6 +11,7 @@ pub mod eplr;
 pub mod fack;
 pub mod fast_recovery;
 pub mod limited_transmit;
+pub mod rfc6675;
 pub mod rpld;
 pub mod sack_ff96;
 pub mod tahoe;
@@ -55,6 +56,7 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         Base::Sack if variant.has(Ext::Rpld) => Box::new(rpld::Rpld::new()),
         Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
         Base::Fack => Box::new(fack::Fack::new()),
+        Base::Rfc6675 => Box::new(rfc6675::Rfc6675::new()),
         Base::EcnFack => Box::new(fack::Fack::ecn_fack()),
     }
 }
