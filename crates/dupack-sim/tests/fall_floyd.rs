@@ -118,7 +118,7 @@ fn newreno_recovers_every_drop_without_a_timeout_one_per_rtt() {
 
 #[test]
 fn sack_and_fack_recover_every_drop_without_a_timeout_within_one_rtt() {
-    for (v, n) in ["sack", "fack", "rfc6675"].into_iter().flat_map(|v| (1..=4).map(move |n| (v, n))) {
+    for (v, n) in ["sack", "fack"].into_iter().flat_map(|v| (1..=4).map(move |n| (v, n))) {
         let o = run(v, n);
         assert!(o.completed);
         assert_eq!((o.fast_retransmits, o.timeouts), (1, 0), "{v}, {n} drops: {:?}", o.events);
@@ -145,4 +145,19 @@ fn first_round_trip_is_exact_to_the_nanosecond() {
         .filter_map(|r| if let TraceRecord::Send { at, seq, .. } = r { Some((at.as_nanos(), seq / MSS)) } else { None })
         .collect();
     assert_eq!(sends, vec![(0, 0), (212_080_000, 1), (212_080_000, 2)]);
+}
+
+#[test]
+fn rfc6675_recovers_every_drop_without_a_timeout_and_uses_rule_3_when_the_window_is_full() {
+    for n in 1..=4 {
+        let o = run("rfc6675", n);
+        assert!(o.completed);
+        assert_eq!((o.fast_retransmits, o.timeouts), (1, 0), "{n} drops: {:?}", o.events);
+        let resent: Vec<u64> = o.retransmits.iter().map(|r| r.1).collect();
+        assert!(o.dropped.iter().all(|d| resent.contains(d)), "{n} drops: {resent:?}");
+        // The receive window (20 segments) blocks new data, so NextSeg rule (3)
+        // retransmits unSACKed segments above HighRxt that were not lost
+        // (RFC 6675 §4: SHOULD); FF96 SACK would idle instead.
+        assert!(resent.len() > n, "{n} drops: {resent:?}");
+    }
 }
