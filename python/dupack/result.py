@@ -75,6 +75,7 @@ _LINK_DTYPES: dict[str, str] = {
     "utilisation": "float64",
     "drops_error": "uint64",
     "drops_queue": "uint64",
+    "marks": "uint64",
     "max_queue_packets": "uint64",
 }
 FLOW_COLUMNS = tuple(_FLOW_DTYPES)

@@ -459,6 +459,124 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             &["either limit_packets or limit_bytes"],
         ),
         (
+            "red: unknown key",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", minth = 5 }"#),
+            "topology.bottleneck.queue.minth",
+            &[
+                "unknown key 'minth'",
+                "did you mean 'min_th'?",
+                "allowed keys here: kind, min_th, max_th, limit_packets",
+            ],
+        ),
+        (
+            "red: limit_bytes belongs to droptail",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", limit_bytes = "10KB" }"#),
+            "topology.bottleneck.queue.limit_bytes",
+            &["belongs to queue kind \"droptail\", not \"red\""],
+        ),
+        (
+            "red: droptail key with red kind misspelt",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "RED" }"#),
+            "topology.bottleneck.queue.kind",
+            &["unknown value \"RED\"; did you mean \"red\"?"],
+        ),
+        (
+            "red: min_th = max_th",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", min_th = 15, max_th = 15 }"#),
+            "topology.bottleneck.queue.max_th",
+            &["must be greater than min_th (15), got 15"],
+        ),
+        (
+            "red: min_th above the default max_th",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", min_th = 20 }"#),
+            "topology.bottleneck.queue.min_th",
+            &["must be less than max_th (15, the default), got 20"],
+        ),
+        (
+            "red: max_th above limit",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", max_th = 60, limit_packets = 50 }"#),
+            "topology.bottleneck.queue.limit_packets",
+            &["must be at least max_th (60), got 50"],
+        ),
+        (
+            "red: max_th above the default limit",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", max_th = 60 }"#),
+            "topology.bottleneck.queue.max_th",
+            &["must be at most limit_packets (50, the default), got 60"],
+        ),
+        (
+            "red: wq = 0",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", wq = 0 }"#),
+            "topology.bottleneck.queue.wq",
+            &["must be greater than 0 and at most 1, got 0"],
+        ),
+        (
+            "red: wq > 1",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", wq = 1.5 }"#),
+            "topology.bottleneck.queue.wq",
+            &["must be greater than 0 and at most 1, got 1.5"],
+        ),
+        (
+            "red: maxp = 0",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", maxp = 0.0 }"#),
+            "topology.bottleneck.queue.maxp",
+            &["must be greater than 0 and at most 1, got 0.0"],
+        ),
+        (
+            "red: maxp > 1",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", maxp = 2 }"#),
+            "topology.bottleneck.queue.maxp",
+            &["must be greater than 0 and at most 1, got 2"],
+        ),
+        (
+            "red: maxp as a string",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", maxp = "0.1" }"#),
+            "topology.bottleneck.queue.maxp",
+            &["expected a number greater than 0 and at most 1, got the string \"0.1\""],
+        ),
+        (
+            "red: negative min_th",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", min_th = -1 }"#),
+            "topology.bottleneck.queue.min_th",
+            &["must be between 0 and 999999, got -1"],
+        ),
+        (
+            "red: zero limit",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", limit_packets = 0 }"#),
+            "topology.bottleneck.queue.limit_packets",
+            &["must be between 1 and 1000000, got 0"],
+        ),
+        (
+            "red: gentle not a bool",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", gentle = "yes" }"#),
+            "topology.bottleneck.queue.gentle",
+            &["expected a boolean"],
+        ),
+        (
+            "red: ecn not a bool",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", ecn = 1 }"#),
+            "topology.bottleneck.queue.ecn",
+            &["expected a boolean"],
+        ),
+        (
+            "red: mark_above_max_th without ecn",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", mark_above_max_th = true }"#),
+            "topology.bottleneck.queue.mark_above_max_th",
+            &["needs ecn = true"],
+        ),
+        (
+            "red: mean_packet_size without unit",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", mean_packet_size = 1000 }"#),
+            "topology.bottleneck.queue.mean_packet_size",
+            &["write it with a unit"],
+        ),
+        (
+            "red: mean_packet_size zero",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", mean_packet_size = "0B" }"#),
+            "topology.bottleneck.queue.mean_packet_size",
+            &["must be between 1 and 65535 bytes"],
+        ),
+        (
             "window smaller than one MSS",
             dumbbell_with("[receiver]\nwindow = \"1000B\""),
             "receiver.window",
@@ -672,4 +790,53 @@ fn malformed_inputs_name_the_path_and_the_problem() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn red_queue_tables_parse_with_defaults() {
+    let with = |q: &str| {
+        ok(&format!(
+            "[topology]\nkind = \"dumbbell\"\nsenders = 1\naccess = {{ rate = \"10Mbps\", delay = \"1ms\" }}\nbottleneck = {{ rate = \"1Mbps\", delay = \"10ms\", queue = {q} }}\n"
+        ))
+    };
+    let s = with(
+        r#"{ kind = "red", min_th = 5, max_th = 15, limit_packets = 50, maxp = 0.1, wq = 0.002, gentle = false, ecn = false, mean_packet_size = "1000B" }"#,
+    );
+    assert_eq!(link(&s, "bottleneck").queue, QueueSpec::Red(RedSpec::default()));
+    let s = with(r#"{ kind = "red" }"#);
+    assert_eq!(
+        link(&s, "bottleneck").queue,
+        QueueSpec::Red(RedSpec {
+            min_th: 5,
+            max_th: 15,
+            limit_packets: 50,
+            maxp: 0.1,
+            wq: 0.002,
+            gentle: false,
+            ecn: false,
+            mark_above_max_th: false,
+            mean_packet_size: 1000,
+        })
+    );
+    let s = with(
+        r#"{ kind = "red", min_th = 20, max_th = 60, limit_packets = 150, wq = 0.5, maxp = 0.02, gentle = true, ecn = true, mark_above_max_th = true, mean_packet_size = "1500B" }"#,
+    );
+    assert_eq!(
+        link(&s, "bottleneck").queue,
+        QueueSpec::Red(RedSpec {
+            min_th: 20,
+            max_th: 60,
+            limit_packets: 150,
+            maxp: 0.02,
+            wq: 0.5,
+            gentle: true,
+            ecn: true,
+            mark_above_max_th: true,
+            mean_packet_size: 1500,
+        })
+    );
+    assert_eq!(
+        link(&with(r#"{ kind = "droptail" }"#), "bottleneck").queue,
+        QueueSpec::DropTail { limit: QueueLimit::Packets(100) }
+    );
 }

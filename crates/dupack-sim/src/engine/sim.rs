@@ -13,6 +13,7 @@
 //! This keeps one heap entry per endpoint instead of one per ACK.
 
 use super::queue::{Class, EventQueue};
+use super::rng::StreamRng;
 use crate::metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
 use crate::net::channel::{Channel, ChannelStats, Offer};
@@ -111,7 +112,11 @@ impl World {
                     to: to as NodeId,
                     rate_bps: l.rate_bps,
                     delay: l.delay,
-                    queue: Qdisc::from_spec(&l.queue),
+                    queue: Qdisc::from_spec(
+                        &l.queue,
+                        l.rate_bps,
+                        StreamRng::new(seed, &format!("link/{}/{dir}/queue", l.name)),
+                    ),
                     error: ErrorModel::new(err, format!("link/{}/{dir}", l.name), seed),
                     on_wire: None,
                     propagating: Default::default(),
@@ -541,6 +546,7 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
             utilisation: if run_s > 0.0 { c.stats.busy.as_secs_f64() / run_s } else { 0.0 },
             drops_error: c.stats.drops_error,
             drops_queue: c.stats.drops_queue,
+            marks: c.stats.marks,
             max_queue_packets: c.stats.max_queue_packets,
         })
         .collect();

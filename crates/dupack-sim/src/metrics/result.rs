@@ -87,7 +87,10 @@ pub struct LinkResult {
     /// Busy time / run time.
     pub utilisation: f64,
     pub drops_error: u64,
+    /// Queue drops: overflow, and RED's early and forced drops.
     pub drops_queue: u64,
+    /// Packets marked CE by the queue (ECN-RED) instead of dropped.
+    pub marks: u64,
     pub max_queue_packets: u64,
 }
 

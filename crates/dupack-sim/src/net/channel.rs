@@ -9,7 +9,7 @@
 
 use super::error::ErrorModel;
 use super::packet::{NodeId, Packet};
-use super::queue::Qdisc;
+use super::queue::{Qdisc, Verdict};
 use crate::time::{tx_time, SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -19,7 +19,10 @@ pub struct ChannelStats {
     pub bytes_sent: u64,
     pub busy: SimDuration,
     pub drops_error: u64,
+    /// Queue drops: overflow, and RED's early and forced drops.
     pub drops_queue: u64,
+    /// Packets the queue marked CE (ECN-RED) instead of dropping.
+    pub marks: u64,
     pub max_queue_packets: u64,
 }
 
@@ -56,15 +59,25 @@ impl Channel {
         tx_time(p.size as u64, self.rate_bps)
     }
 
-    /// Hand a packet to the channel at `now`.
-    pub fn offer(&mut self, p: Packet, now: SimTime) -> Offer {
+    /// Hand a packet to the channel at `now`. The queue sees every arrival,
+    /// also one that finds the transmitter idle (nothing waits then).
+    pub fn offer(&mut self, mut p: Packet, now: SimTime) -> Offer {
         if self.on_wire.is_none() {
+            match self.queue.arrive_idle(&mut p, now) {
+                Verdict::Drop => {
+                    self.stats.drops_queue += 1;
+                    return Offer::Dropped(p);
+                }
+                Verdict::Mark => self.stats.marks += 1,
+                Verdict::Accept => {}
+            }
             let done = now + self.tx_time(&p);
             self.on_wire = Some(p);
             return Offer::StartedTx(done);
         }
-        match self.queue.enqueue(p) {
-            Ok(()) => {
+        match self.queue.enqueue(p, now) {
+            Ok(marked) => {
+                self.stats.marks += u64::from(marked);
                 let len = self.queue.len_packets() as u64;
                 if len > self.stats.max_queue_packets {
                     self.stats.max_queue_packets = len;
@@ -90,6 +103,9 @@ impl Channel {
             self.on_wire = Some(q);
             done
         });
+        if next.is_none() {
+            self.queue.on_idle(now);
+        }
         (p, next)
     }
 }

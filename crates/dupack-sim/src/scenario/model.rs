@@ -17,6 +17,19 @@ pub mod defaults {
     pub const DURATION: SimDuration = SimDuration::from_secs(60);
     pub const SEED: u64 = 1;
     pub const QUEUE_LIMIT: QueueLimit = QueueLimit::Packets(100);
+    /// RED (`queue.kind = "red"`). Thresholds, limit, `maxp` (= 1/`linterm_`)
+    /// and `wq` are ns-2's `Queue/RED` defaults before ns-2.35 made them
+    /// automatic (`thresh_ 5`, `maxthresh_ 15`, `Queue set limit_ 50`,
+    /// `linterm_ 10`, `q_weight_ 0.002`, `gentle_ false`, `setbit_ false`).
+    pub const RED_MIN_TH: u32 = 5;
+    pub const RED_MAX_TH: u32 = 15;
+    pub const RED_LIMIT_PACKETS: u32 = 50;
+    pub const RED_MAXP: f64 = 0.1;
+    pub const RED_WQ: f64 = 0.002;
+    /// The "typical packet" of the idle-time decay (ns-2 uses 500 B; 1000 B
+    /// is closer to this simulator's 1500-byte data packets and 40-byte ACKs
+    /// mixed on a bottleneck).
+    pub const RED_MEAN_PACKET_SIZE: u32 = 1000;
     pub const MSS: u32 = 1460;
     pub const DUPTHRESH: u32 = 3;
     pub const EFR_MIN_DUPTHRESH: u32 = 1;
@@ -80,6 +93,51 @@ pub struct LinkSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub enum QueueSpec {
     DropTail { limit: QueueLimit },
+    Red(RedSpec),
+}
+
+/// Random Early Detection (Floyd & Jacobson 1993; unfairness Fig. 4), with
+/// optional ECN marking (RFC 3168). Thresholds and the limit count packets
+/// waiting behind the one on the wire. Checked: `min_th < max_th ≤ limit_packets`,
+/// `0 < maxp ≤ 1`, `0 < wq ≤ 1`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RedSpec {
+    pub min_th: u32,
+    pub max_th: u32,
+    /// Physical buffer: an arrival finding this many waiting is dropped.
+    pub limit_packets: u32,
+    /// Marking probability `pb` reached at `avg = max_th`.
+    pub maxp: f64,
+    /// EWMA weight of the average queue length.
+    pub wq: f64,
+    /// Between `max_th` and `2·max_th`, `pb` rises linearly from `maxp` to 1
+    /// instead of jumping to 1.
+    pub gentle: bool,
+    /// Mark ECN-capable packets (set CE) instead of dropping them early.
+    pub ecn: bool,
+    /// With `ecn`: also mark (rather than drop) ECN-capable packets when
+    /// `avg` is at or above the forced-drop level (`max_th`, or `2·max_th`
+    /// when gentle).
+    pub mark_above_max_th: bool,
+    /// Bytes of a typical packet: its transmission time at the link rate is
+    /// the `s` of the idle-time decay.
+    pub mean_packet_size: u32,
+}
+
+impl Default for RedSpec {
+    fn default() -> Self {
+        RedSpec {
+            min_th: defaults::RED_MIN_TH,
+            max_th: defaults::RED_MAX_TH,
+            limit_packets: defaults::RED_LIMIT_PACKETS,
+            maxp: defaults::RED_MAXP,
+            wq: defaults::RED_WQ,
+            gentle: false,
+            ecn: false,
+            mark_above_max_th: false,
+            mean_packet_size: defaults::RED_MEAN_PACKET_SIZE,
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
