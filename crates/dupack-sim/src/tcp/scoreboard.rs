@@ -136,6 +136,11 @@ impl Scoreboard {
         self.sacked.len()
     }
 
+    /// All SACKed bytes above `snd_una`.
+    pub fn sacked_bytes(&self) -> u64 {
+        self.sacked_bytes
+    }
+
     /// The SACKed runs `[left, right)`, ascending.
     pub fn sacked_runs(&self) -> &[(u64, u64)] {
         &self.sacked

@@ -717,3 +717,35 @@ fn rfc6675_5_1_after_a_timeout_sacked_segments_are_not_sent_again() {
     // Slow start goes on from 1 but skips 2 and 3, which the receiver holds.
     assert_eq!(h.tx(), vec![rexmit(1), rexmit(4)]);
 }
+
+#[test]
+fn rfc6937_prr_spreads_the_reduction_over_the_recovery() {
+    // 20 segments out, segment 0 lost, the other 19 each SACKed by a dupack.
+    let sent_by = |variant: &str, last_dupack: u64| -> Vec<(u64, bool)> {
+        let mut h = Harness::new(variant, 20);
+        assert_eq!(h.tx().len(), 20);
+        let mut out = Vec::new();
+        for k in 1..=last_dupack {
+            h.ack(0, &[(1, k + 1)]);
+            out.extend(h.tx());
+        }
+        out
+    };
+    // RFC 6675 alone: cwnd drops to ssthresh = 10 at once, so nothing new
+    // goes until pipe has fallen below 10 (after the 10th dupack).
+    assert_eq!(sent_by("rfc6675", 10), vec![rexmit(0)]);
+    // PRR: after the fast retransmission, one new segment per two delivered
+    // (ssthresh / RecoverFS = 10/20): at the 5th and 7th dupacks.
+    assert_eq!(sent_by("rfc6675+prr", 4), vec![rexmit(0)]);
+    assert_eq!(sent_by("rfc6675+prr", 7), vec![rexmit(0), (20, false), (21, false)]);
+    // Over the whole train the two send the same amount: the window ends at ssthresh.
+    let prr = sent_by("rfc6675+prr", 19);
+    let plain = sent_by("rfc6675", 19);
+    assert_eq!(prr.len(), plain.len(), "{prr:?} vs {plain:?}");
+}
+
+#[test]
+fn prr_needs_the_rfc6675_base() {
+    assert!(parse_variant("rfc6675+prr").is_ok());
+    assert!(parse_variant("sack+prr").unwrap_err().0.contains("rfc6675+prr"));
+}

@@ -60,10 +60,12 @@ pub enum Ext {
     Rpld,
     /// TCP I&RW (irw §3): tagged transmissions and a revivable window.
     Irw,
+    /// Proportional Rate Reduction (RFC 6937). Only on `rfc6675`.
+    Prr,
 }
 
 impl Ext {
-    pub const ALL: [(&'static str, Ext); 7] = [
+    pub const ALL: [(&'static str, Ext); 8] = [
         ("efr", Ext::Efr),
         ("lt", Ext::LimitedTransmit),
         ("er", Ext::EarlyRetransmit),
@@ -71,6 +73,7 @@ impl Ext {
         ("ecn", Ext::Ecn),
         ("rpld", Ext::Rpld),
         ("irw", Ext::Irw),
+        ("prr", Ext::Prr),
     ];
     /// Extensions that each choose the duplicate-ACK threshold: at most one per variant.
     pub const THRESHOLD: [Ext; 3] = [Ext::Efr, Ext::EarlyRetransmit, Ext::Eplr];
@@ -155,6 +158,11 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
     if exts.contains(&Ext::Rpld) && base != Base::Sack {
         return Err(VariantError(format!(
             "'+rpld' in variant '{s}' replaces SACK loss recovery and needs the 'sack' base (write 'sack+rpld')"
+        )));
+    }
+    if exts.contains(&Ext::Prr) && base != Base::Rfc6675 {
+        return Err(VariantError(format!(
+            "'+prr' in variant '{s}' needs RFC 6675's pipe and so the 'rfc6675' base (write 'rfc6675+prr')"
         )));
     }
     Ok(VariantSpec { base, exts })

@@ -11,6 +11,7 @@ pub mod eplr;
 pub mod fack;
 pub mod fast_recovery;
 pub mod limited_transmit;
+pub mod prr;
 pub mod rfc6675;
 pub mod rpld;
 pub mod sack_ff96;
@@ -41,6 +42,9 @@ pub fn for_variant(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecove
     let mut policy = base_policy(variant, cfg);
     if variant.has(Ext::Eplr) {
         policy = Box::new(eplr::EplrGrowth::new(policy, cfg.dupthresh));
+    }
+    if variant.has(Ext::Prr) {
+        policy = Box::new(prr::Prr::new(policy));
     }
     if variant.has(Ext::LimitedTransmit) {
         policy = Box::new(limited_transmit::LimitedTransmit::new(policy));
@@ -167,5 +171,10 @@ pub trait LossRecovery {
     /// response is then skipped.
     fn handles_ecn(&self) -> bool {
         false
+    }
+    /// The policy's estimate of the bytes in the network during recovery
+    /// (RFC 6675 `pipe`), if it keeps one that PRR can use.
+    fn pipe_bytes(&self, _v: &View, _sb: &Scoreboard) -> Option<u64> {
+        None
     }
 }

@@ -197,4 +197,8 @@ impl LossRecovery for Rfc6675 {
     fn recover(&self) -> Option<u64> {
         self.recovery_point
     }
+
+    fn pipe_bytes(&self, v: &View, sb: &Scoreboard) -> Option<u64> {
+        Some(self.pipe(v, sb))
+    }
 }
