@@ -21,7 +21,7 @@ def flow(name: str, **kw):
         "timeout_episodes": 1, "ndup_at_timeout": [1, 0, 1, 0], "acks_received": 690,
         "dupacks_received": 40, "fr_to_ratio": 4.5, "recovery_time_s": 1.2, "backoff_time_s": 2.0,
         "spurious_retransmissions": 1, "false_fast_retransmits": 0, "lost_retransmissions": 1,
-        "wasted_timeouts": 1, "ecn_reductions": 0, "irw_revivals": 0, "drops_error": 7, "drops_queue": 5, "final_cwnd": 14600,
+        "wasted_timeouts": 1, "ecn_reductions": 0, "window_undos": 0, "drops_error": 7, "drops_queue": 5, "final_cwnd": 14600,
         "final_ssthresh": 8760, "srtt_s": 0.091,
     }
     f.update(kw)

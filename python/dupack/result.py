@@ -57,7 +57,7 @@ _FLOW_DTYPES: dict[str, str] = {
     "lost_retransmissions": "uint64",
     "wasted_timeouts": "uint64",
     "ecn_reductions": "uint64",
-    "irw_revivals": "uint64",
+    "window_undos": "uint64",
     "drops_error": "uint64",
     "drops_queue": "uint64",
     "final_cwnd": "uint64",

@@ -72,3 +72,22 @@ fn a_needed_fast_retransmit_is_neither_false_nor_spurious() {
     assert_eq!((f.fast_retransmits, f.false_fast_retransmits, f.spurious_retransmissions), (1, 0, 0));
     assert!(f.recovery_time_s > 0.2 && f.recovery_time_s < 0.5, "about one RTT: {}", f.recovery_time_s);
 }
+
+#[test]
+fn eifel_cannot_undo_a_timeout_whose_acks_were_all_lost() {
+    // Every ACK of the flight is lost: the only ACK after the timeout is the
+    // one for the retransmitted duplicate, and RFC 7323 §4.3 makes it echo
+    // the retransmission's timestamp, so Eifel (RFC 3522) sees a genuine
+    // retransmission. Ground truth knows better: the retransmission was
+    // spurious. (Eifel needs the original ACKs to arrive late, not be lost.)
+    let mut s = common::lossy_path("reno+undo", 0.0, 1_000_000, ms(20), secs(60));
+    s.flows[0].bytes = Some(3000);
+    s.flows[0].tcp.initial_window = 3;
+    s.flows[0].tcp.timestamps = true;
+    s.flows[0].receiver.window = 3000;
+    s.links[1].rev_error =
+        ErrorSpec { model: ErrorModelSpec::DropList { flow: 0, packets: vec![1, 2, 3] }, applies_to: PacketSelector::Acks };
+    let f = run(&s, 1).unwrap().flows.remove(0);
+    assert_eq!((f.timeouts, f.spurious_retransmissions), (1, 1));
+    assert_eq!(f.window_undos, 0);
+}

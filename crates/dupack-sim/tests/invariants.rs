@@ -20,6 +20,7 @@ fn scenario(variant: &str, p_data: f64, p_ack: f64, drops: Vec<u64>, bytes: u64,
     s.links[1].rev_error =
         ErrorSpec { model: ErrorModelSpec::Bernoulli { p: p_ack }, applies_to: PacketSelector::Acks };
     s.flows[0].bytes = Some(bytes);
+    s.flows[0].tcp.timestamps = variant.contains("+undo");
     s.flows[0].receiver.window = 30_000;
     if delayed {
         s.flows[0].receiver.ack = AckMode::Delayed { timeout: ms(200), every: 2 };
@@ -33,7 +34,7 @@ proptest! {
     fn every_transfer_completes_and_delivers_exactly_once(
         variant in prop::sample::select(vec![
             "tahoe", "reno", "newreno", "sack", "tahoe+efr", "reno+efr", "newreno+efr", "sack+efr",
-            "reno+lt", "newreno+lt+er", "sack+lt", "sack+er", "reno+efr+lt", "reno+eplr", "newreno+eplr", "sack+eplr+lt", "fack", "fack+lt", "fack+efr", "newreno+ecn", "fack+ecn", "ecn-fack", "sack+rpld", "sack+rpld+lt", "reno+irw", "newreno+irw+ecn", "rfc6675", "rfc6675+lt+ecn", "rfc6675+prr", "rfc6675+prr+er",
+            "reno+lt", "newreno+lt+er", "sack+lt", "sack+er", "reno+efr+lt", "reno+eplr", "newreno+eplr", "sack+eplr+lt", "fack", "fack+lt", "fack+efr", "newreno+ecn", "fack+ecn", "ecn-fack", "sack+rpld", "sack+rpld+lt", "reno+irw", "newreno+irw+ecn", "rfc6675", "rfc6675+lt+ecn", "rfc6675+prr", "rfc6675+prr+er", "reno+undo", "sack+undo",
         ]),
         p_data in 0.0f64..0.25,
         p_ack in 0.0f64..0.2,

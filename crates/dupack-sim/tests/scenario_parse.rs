@@ -840,3 +840,14 @@ fn red_queue_tables_parse_with_defaults() {
         QueueSpec::DropTail { limit: QueueLimit::Packets(100) }
     );
 }
+
+#[test]
+fn eifel_undo_needs_timestamps() {
+    let text = "[run]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"1ms\" }]\n[tcp]\nvariant = \"reno+undo\"\n";
+    let e = dupack_sim::parse_scenario_toml(text).unwrap_err();
+    assert!(e.message.contains("tcp.timestamps = true"), "{e}");
+    let ok = text.replace("variant = \"reno+undo\"", "variant = \"reno+undo\"\ntimestamps = true");
+    assert!(dupack_sim::parse_scenario_toml(&ok).is_ok());
+    let e = dupack_sim::tcp::variant::parse_variant("reno+undo+irw").unwrap_err();
+    assert!(e.0.contains("both undo"), "{e}");
+}

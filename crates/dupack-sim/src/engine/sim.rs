@@ -522,7 +522,7 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
                 lost_retransmissions: f.truth.lost_retransmissions,
                 wasted_timeouts: f.truth.wasted_timeouts,
                 ecn_reductions: st.ecn_reductions,
-                irw_revivals: st.irw_revivals,
+                window_undos: st.window_undos,
                 drops_error: f.drops_error,
                 drops_queue: f.drops_queue,
                 final_cwnd: f.sender.cwnd(),

@@ -62,8 +62,9 @@ pub struct FlowResult {
     pub wasted_timeouts: u64,
     /// Window reductions in response to ECN-Echo (RFC 3168 §6.1.2; `+ecn`).
     pub ecn_reductions: u64,
-    /// `+irw`: windows revived because the original transmission arrived (irw §3).
-    pub irw_revivals: u64,
+    /// Window reductions undone because the original transmission arrived
+    /// after all (`+irw`, irw §3; `+undo`, RFC 3522 Eifel detection).
+    pub window_undos: u64,
     /// Data or ACK packets of this flow lost to error models.
     pub drops_error: u64,
     /// Data or ACK packets of this flow dropped by full queues.

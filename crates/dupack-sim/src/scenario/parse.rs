@@ -1311,6 +1311,18 @@ fn resolve_config(
             false
         }
     };
+    let needs_ts = parse_variant(&variant.v).is_ok_and(|s| s.has(crate::tcp::variant::Ext::Undo));
+    if needs_ts && !tcp.timestamps {
+        let from = if variant.path.is_empty() { "the default".to_string() } else { variant.path.clone() };
+        return Err(cross(
+            timestamps.map_or_else(|| variant.path.clone(), |a| a.path.clone()),
+            format!(
+                "variant '{}' (from {from}) detects spurious retransmissions from timestamps (RFC 3522), \
+                 but timestamps are off; set tcp.timestamps = true",
+                variant.v
+            ),
+        ));
+    }
     let blocks = pick(&frx.max_sack_blocks, &grx.max_sack_blocks);
     let blocks_v = blocks.map_or(defaults::MAX_SACK_BLOCKS, |a| a.v);
     if blocks_v > 3 && tcp.timestamps {

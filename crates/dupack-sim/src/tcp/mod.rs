@@ -4,12 +4,12 @@
 
 pub mod cc;
 pub mod detect;
-pub mod irw;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
 pub mod scoreboard;
 pub mod segment;
+pub mod undo;
 pub mod sender;
 pub mod variant;
 

@@ -35,6 +35,7 @@ use super::recovery::{LossRecovery, Response, View};
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
+use super::undo::{Evidence, Undo};
 use super::variant::{Base, Ext, VariantSpec};
 use crate::scenario::model::TcpConfig;
 use crate::time::{SimDuration, SimTime};
@@ -66,8 +67,9 @@ pub struct SenderStats {
     pub recovery_time: SimDuration,
     /// Window reductions in response to ECN-Echo (RFC 3168 §6.1.2).
     pub ecn_reductions: u64,
-    /// `+irw`: windows revived because the original transmission arrived (irw §3).
-    pub irw_revivals: u64,
+    /// Window reductions undone because the original transmission arrived
+    /// (`+irw`, irw §3; `+undo`, RFC 3522).
+    pub window_undos: u64,
     /// Time from the first expiry of a timeout episode to the ACK that ends it.
     pub backoff_time: SimDuration,
 }
@@ -112,8 +114,8 @@ pub struct Sender {
     ece_now: bool,
     /// The instant of the call being handled (for the View).
     now: SimTime,
-    /// `+irw`: tags and the revivable window.
-    irw: Option<super::irw::Irw>,
+    /// `+irw` / `+undo`: the revivable window.
+    undo: Option<Undo>,
     /// When the current fast recovery / timeout episode began.
     recovery_since: Option<SimTime>,
     episode_since: Option<SimTime>,
@@ -157,7 +159,13 @@ impl Sender {
             cwr_pending: false,
             ece_now: false,
             now: SimTime::ZERO,
-            irw: variant.has(Ext::Irw).then(|| super::irw::Irw::new(mss)),
+            undo: if variant.has(Ext::Irw) {
+                Some(Undo::new(Evidence::OriginalTag, mss))
+            } else if variant.has(Ext::Undo) {
+                Some(Undo::new(Evidence::Timestamp, mss))
+            } else {
+                None
+            },
             recovery_since: None,
             episode_since: None,
             stats: SenderStats::default(),
@@ -298,12 +306,13 @@ impl Sender {
         let v = self.view();
         let r = self.recovery.on_new_ack(&v, acked, &mut self.sb);
         self.apply(r, now, acked);
-        // irw §3: the ACK for the retransmitted data echoes the original's
-        // tag: it was delayed, not lost; revive the window.
-        if let Some((cwnd, ssthresh)) = self.irw.as_mut().and_then(|i| i.on_new_ack(seg.ack, seg.tag)) {
+        // irw §3 / RFC 3522: the ACK for the retransmitted data shows the
+        // original arrived: it was delayed, not lost; restore the window.
+        let ts_ecr = seg.ts.map(|(_, ecr)| ecr);
+        if let Some((cwnd, ssthresh)) = self.undo.as_mut().and_then(|u| u.on_new_ack(seg.ack, seg.tag, ts_ecr)) {
             self.cwnd = cwnd.min(self.cfg.max_cwnd);
             self.ssthresh = ssthresh;
-            self.stats.irw_revivals += 1;
+            self.stats.window_undos += 1;
         }
         if was_recovering && !self.recovery.in_recovery() {
             self.push_event(SenderEvent::RecoveryExit { at: now, ack: seg.ack });
@@ -320,8 +329,8 @@ impl Sender {
 
     fn apply(&mut self, r: Response, now: SimTime, acked: u64) {
         if r.fast_retransmit {
-            if let Some(i) = self.irw.as_mut() {
-                i.on_loss(self.snd_una, self.cwnd, self.ssthresh);
+            if let Some(u) = self.undo.as_mut() {
+                u.on_loss(self.snd_una, self.cwnd, self.ssthresh);
             }
         }
         if let Some(s) = r.ssthresh {
@@ -382,8 +391,8 @@ impl Sender {
         self.close_recovery(now);
         self.window_reduced();
         self.push_event(SenderEvent::Timeout { at: now, seq: self.snd_una, ndup, backoff: self.rto.backoff_shift() });
-        if let Some(i) = self.irw.as_mut() {
-            i.on_loss(self.snd_una, self.cwnd, self.ssthresh);
+        if let Some(u) = self.undo.as_mut() {
+            u.on_loss(self.snd_una, self.cwnd, self.ssthresh);
         }
         // RFC 5681 §3.1 eq. 4, not again for a segment the timer already resent.
         if !self.rto_retransmitted_una {
@@ -508,8 +517,9 @@ impl Sender {
         }
         let tag = self.next_tag;
         self.next_tag = self.next_tag.wrapping_add(1).max(1);
-        if let Some(i) = self.irw.as_mut() {
-            i.on_transmit(seq, tag);
+        let ts = self.cfg.timestamps.then_some((now, self.ts_recent));
+        if let Some(u) = self.undo.as_mut() {
+            u.on_transmit(seq, tag, ts.map(|(val, _)| val));
         }
         let mut flags = TcpFlags(TcpFlags::ACK);
         if self.cwr_pending && !is_retransmit {
@@ -524,7 +534,7 @@ impl Sender {
             flags,
             wnd: 0,
             sack: Default::default(),
-            ts: self.cfg.timestamps.then_some((now, self.ts_recent)),
+            ts,
             tag,
             is_retransmit,
         }

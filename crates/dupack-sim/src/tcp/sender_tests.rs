@@ -677,9 +677,9 @@ fn irw_3_revives_the_window_when_the_ack_echoes_the_original_tag() {
         h.s.on_segment(&tagged_ack(4, tag), h.now);
         if revived {
             // The original segment was only delayed: back to the window before the retransmission.
-            assert_eq!((h.s.cwnd(), h.s.ssthresh(), h.s.stats().irw_revivals), (4000, u64::MAX, 1), "{echo}");
+            assert_eq!((h.s.cwnd(), h.s.ssthresh(), h.s.stats().window_undos), (4000, u64::MAX, 1), "{echo}");
         } else {
-            assert_eq!((h.s.cwnd(), h.s.ssthresh(), h.s.stats().irw_revivals), (2000, 2000, 0), "{echo}");
+            assert_eq!((h.s.cwnd(), h.s.ssthresh(), h.s.stats().window_undos), (2000, 2000, 0), "{echo}");
         }
     }
 }
@@ -748,4 +748,38 @@ fn rfc6937_prr_spreads_the_reduction_over_the_recovery() {
 fn prr_needs_the_rfc6675_base() {
     assert!(parse_variant("rfc6675+prr").is_ok());
     assert!(parse_variant("sack+prr").unwrap_err().0.contains("rfc6675+prr"));
+}
+
+#[test]
+fn rfc3522_eifel_undoes_a_reduction_when_the_ack_echoes_the_original_timestamp() {
+    for (echo_original, undone) in [(true, true), (false, false)] {
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, timestamps: true, ..TcpConfig::default() };
+        let mut h = Harness::with("reno+undo", cfg, None);
+        h.at(SimTime::ZERO + ms(10));
+        assert_eq!(h.tx().len(), 4);
+        h.at(SimTime::ZERO + ms(100));
+        let dup = TcpSegment {
+            ack: 0,
+            flags: TcpFlags(TcpFlags::ACK),
+            wnd: 1 << 30,
+            ts: Some((SimTime::ZERO + ms(60), SimTime::ZERO + ms(10))),
+            ..TcpSegment::default()
+        };
+        for _ in 0..3 {
+            h.s.on_segment(&dup, h.now);
+        }
+        let r = h.s.poll_transmit(h.now).unwrap();
+        assert_eq!(r.ts.unwrap().0, SimTime::ZERO + ms(100), "RetransmitTS");
+        assert_eq!(h.s.cwnd(), 5000);
+        // The ACK for the whole flight: TSecr from the original (10 ms) or the retransmission (100 ms).
+        let ecr = if echo_original { ms(10) } else { ms(100) };
+        let ack = TcpSegment { ack: 4 * MSS, ts: Some((SimTime::ZERO + ms(150), SimTime::ZERO + ecr)), ..dup };
+        h.at(SimTime::ZERO + ms(160));
+        h.s.on_segment(&ack, h.now);
+        if undone {
+            assert_eq!((h.s.cwnd(), h.s.ssthresh(), h.s.stats().window_undos), (4000, u64::MAX, 1));
+        } else {
+            assert_eq!((h.s.cwnd(), h.s.ssthresh(), h.s.stats().window_undos), (2000, 2000, 0));
+        }
+    }
 }

@@ -62,10 +62,12 @@ pub enum Ext {
     Irw,
     /// Proportional Rate Reduction (RFC 6937). Only on `rfc6675`.
     Prr,
+    /// Undo spurious reductions detected with timestamps (Eifel, RFC 3522).
+    Undo,
 }
 
 impl Ext {
-    pub const ALL: [(&'static str, Ext); 8] = [
+    pub const ALL: [(&'static str, Ext); 9] = [
         ("efr", Ext::Efr),
         ("lt", Ext::LimitedTransmit),
         ("er", Ext::EarlyRetransmit),
@@ -74,6 +76,7 @@ impl Ext {
         ("rpld", Ext::Rpld),
         ("irw", Ext::Irw),
         ("prr", Ext::Prr),
+        ("undo", Ext::Undo),
     ];
     /// Extensions that each choose the duplicate-ACK threshold: at most one per variant.
     pub const THRESHOLD: [Ext; 3] = [Ext::Efr, Ext::EarlyRetransmit, Ext::Eplr];
@@ -158,6 +161,11 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
     if exts.contains(&Ext::Rpld) && base != Base::Sack {
         return Err(VariantError(format!(
             "'+rpld' in variant '{s}' replaces SACK loss recovery and needs the 'sack' base (write 'sack+rpld')"
+        )));
+    }
+    if exts.contains(&Ext::Undo) && exts.contains(&Ext::Irw) {
+        return Err(VariantError(format!(
+            "'+undo' and '+irw' in variant '{s}' both undo window reductions; use one of them"
         )));
     }
     if exts.contains(&Ext::Prr) && base != Base::Rfc6675 {
