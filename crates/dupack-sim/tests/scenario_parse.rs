@@ -604,9 +604,9 @@ fn malformed_inputs_name_the_path_and_the_problem() {
         ),
         (
             "unknown variant",
-            dumbbell_with("[tcp]\nvariant = \"vegas\""),
+            dumbbell_with("[tcp]\nvariant = \"westwood\""),
             "tcp.variant",
-            &["unknown TCP variant 'vegas'", "'newreno'"],
+            &["unknown TCP variant 'westwood'", "'newreno'"],
         ),
         (
             "unknown variant in a flow",

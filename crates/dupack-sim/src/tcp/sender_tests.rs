@@ -783,3 +783,20 @@ fn rfc3522_eifel_undoes_a_reduction_when_the_ack_echoes_the_original_timestamp()
         }
     }
 }
+
+#[test]
+fn vegas_retransmits_on_the_first_dupack_once_the_fine_grained_timeout_has_passed() {
+    for (dupack_at, retransmits) in [(200, false), (500, true)] {
+        let mut h = Harness::new("vegas", 2);
+        assert_eq!(h.tx(), new(&[0, 1]));
+        // One RTT sample of 100 ms: fine timeout = srtt + 4·rttvar = 300 ms.
+        // (Vegas's slow start holds the window during its first epoch.)
+        h.at(SimTime::ZERO + ms(100)).ack(1, &[]);
+        assert_eq!(h.tx(), new(&[2]));
+        // Segment 1, sent at 0, is lost; the dupack from segment 2 comes at `dupack_at`.
+        h.at(SimTime::ZERO + ms(dupack_at)).ack(1, &[]);
+        let sent = h.tx();
+        assert_eq!(sent.contains(&rexmit(1)), retransmits, "dupack at {dupack_at} ms: {sent:?}");
+        assert_eq!(h.s.stats().fast_retransmits, retransmits as u64);
+    }
+}

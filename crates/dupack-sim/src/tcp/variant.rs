@@ -25,10 +25,13 @@ pub enum Base {
     EcnFack,
     /// RFC 6675 conservative SACK loss recovery (`IsLost`, `NextSeg`, `pipe`).
     Rfc6675,
+    /// TCP Vegas (Brakmo & Peterson 1995): delay-based congestion avoidance
+    /// and fine-grained retransmission.
+    Vegas,
 }
 
 impl Base {
-    pub const ALL: [(&'static str, Base); 7] = [
+    pub const ALL: [(&'static str, Base); 8] = [
         ("tahoe", Base::Tahoe),
         ("reno", Base::Reno),
         ("newreno", Base::NewReno),
@@ -36,6 +39,7 @@ impl Base {
         ("fack", Base::Fack),
         ("ecn-fack", Base::EcnFack),
         ("rfc6675", Base::Rfc6675),
+        ("vegas", Base::Vegas),
     ];
     pub fn name(self) -> &'static str {
         Base::ALL.iter().find(|(_, b)| *b == self).map(|(n, _)| *n).unwrap_or("?")
@@ -196,8 +200,8 @@ mod tests {
     }
     #[test]
     fn rejects_unknown_names_with_the_allowed_list() {
-        let e = parse_variant("vegas").unwrap_err().0;
-        assert!(e.contains("'vegas'") && e.contains("'newreno'"), "{e}");
+        let e = parse_variant("westwood").unwrap_err().0;
+        assert!(e.contains("'westwood'") && e.contains("'newreno'"), "{e}");
         let e = parse_variant("reno+bogus").unwrap_err().0;
         assert!(e.contains("'+bogus'") && e.contains("'efr'"), "{e}");
         let e = parse_variant("reno+efr+efr").unwrap_err().0;

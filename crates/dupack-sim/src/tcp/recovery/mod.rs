@@ -16,6 +16,7 @@ pub mod rfc6675;
 pub mod rpld;
 pub mod sack_ff96;
 pub mod tahoe;
+pub mod vegas;
 
 use crate::scenario::model::TcpConfig;
 use crate::time::{SimDuration, SimTime};
@@ -61,6 +62,7 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
         Base::Fack => Box::new(fack::Fack::new()),
         Base::Rfc6675 => Box::new(rfc6675::Rfc6675::new()),
+        Base::Vegas => Box::new(vegas::Vegas::new()),
         Base::EcnFack => Box::new(fack::Fack::ecn_fack()),
     }
 }
