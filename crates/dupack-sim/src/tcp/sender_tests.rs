@@ -800,3 +800,18 @@ fn vegas_retransmits_on_the_first_dupack_once_the_fine_grained_timeout_has_passe
         assert_eq!(h.s.stats().fast_retransmits, retransmits as u64);
     }
 }
+
+#[test]
+fn eplr_case_1_a_flight_of_four_with_two_dupacks_still_times_out() {
+    use crate::scenario::model::EplrRetransmit::Early;
+    // eplr Fig. 8 Case 1: F = 4 is not "too small", so Modified Reno waits
+    // for the third dupack like Reno; when only two come, the timer fires.
+    let mut h = small_flight("reno+eplr", 4, Early);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
+    h.ack(0, &[]).ack(0, &[]);
+    assert_eq!(h.tx(), vec![]);
+    let d = h.s.poll_timeout().unwrap();
+    h.at(d);
+    h.s.on_timer(d);
+    assert_eq!((h.s.stats().timeouts, h.s.stats().fast_retransmits), (1, 0));
+}

@@ -135,6 +135,13 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
     let mut exts = Vec::new();
     for w in words {
         let ext = Ext::ALL.iter().find(|(n, _)| *n == w).map(|(_, e)| *e);
+        if ext.is_none() && Base::ALL.iter().any(|(n, _)| *n == w) {
+            return Err(VariantError(format!(
+                "'{w}' in variant '{s}' is a base, and a variant has exactly one base ('{head}'); \
+                 extensions after '+' are {}",
+                names(&Ext::ALL)
+            )));
+        }
         match ext {
             Some(e) if exts.contains(&e) => {
                 return Err(VariantError(format!("extension '+{w}' appears twice in variant '{s}'")))
@@ -204,6 +211,8 @@ mod tests {
         assert!(e.contains("'westwood'") && e.contains("'newreno'"), "{e}");
         let e = parse_variant("reno+bogus").unwrap_err().0;
         assert!(e.contains("'+bogus'") && e.contains("'efr'"), "{e}");
+        let e = parse_variant("reno+sack").unwrap_err().0;
+        assert!(e.contains("'sack'") && e.contains("exactly one base"), "{e}");
         let e = parse_variant("reno+efr+efr").unwrap_err().0;
         assert!(e.contains("twice"), "{e}");
         assert!(parse_variant("").is_err());
