@@ -822,7 +822,6 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             "receiver.dda",
             &["dda = \"auto\" resolves to 0s", "'hop0'", "for flow 'f0'", "or \"auto\""],
         ),
-
         (
             "fractional nanoseconds",
             dumbbell_with("[run]\nduration = \"0.5ns\""),
