@@ -298,6 +298,65 @@ receiver = {{ delack_timeout = "50ms" }}
     assert_eq!(b.receiver.ack, AckMode::Delayed { timeout: ms(50), every: 3 });
 }
 
+const CHAIN3: &str = r#"
+[topology]
+kind = "chain"
+hops = [
+  { rate = "10Mbps", delay = "5ms" },
+  { rate = "2Mbps", delay = "100ms" },
+  { rate = "1Mbps", delay = "20ms" },
+]
+"#;
+
+#[test]
+fn dda_auto_is_one_round_trip_of_the_link_into_the_receiver() {
+    // Off unless asked for.
+    assert_eq!(ok(CHAIN3).flows[0].receiver.dda, None);
+    // n0 → n3: the data arrives over hop2 (20 ms one way): 2 × 20 ms.
+    let s = ok(&format!("{CHAIN3}\n[receiver]\ndda = \"auto\"\n"));
+    assert_eq!(s.flows[0].receiver.dda, Some(ms(40)));
+    // Resolved per flow from its own route: the reverse flow ends over hop0;
+    // an explicit duration is taken as written.
+    let s = ok(&format!(
+        r#"{CHAIN3}
+[receiver]
+dda = "auto"
+[[flows]]
+[[flows]]
+from = "n3"
+to = "n0"
+[[flows]]
+receiver = {{ dda = "250ms" }}
+"#
+    ));
+    let dda: Vec<Option<SimDuration>> = s.flows.iter().map(|f| f.receiver.dda).collect();
+    assert_eq!(dda, [Some(ms(40)), Some(ms(10)), Some(ms(250))]);
+    // Dumbbell: the bottleneck (10 ms) is the sink's only link.
+    let s = ok(&format!("{DUMBBELL}\n[receiver]\ndda = \"auto\"\n"));
+    assert!(s.flows.iter().all(|f| f.receiver.dda == Some(ms(20))));
+    // Custom: the route's last link, not just any link of the receiver.
+    let s = ok(r#"
+[topology]
+kind = "custom"
+nodes = [{ name = "a" }, { name = "r" }, { name = "b" }, { name = "c" }]
+links = [
+  { a = "a", b = "r", rate = "1Mbps", delay = "1ms" },
+  { a = "c", b = "b", rate = "1Mbps", delay = "7ms" },
+  { a = "r", b = "b", rate = "1Mbps", delay = "3ms" },
+]
+[receiver]
+dda = "auto"
+[[flows]]
+from = "a"
+to = "b"
+[[flows]]
+from = "c"
+to = "b"
+"#);
+    let dda: Vec<Option<SimDuration>> = s.flows.iter().map(|f| f.receiver.dda).collect();
+    assert_eq!(dda, [Some(ms(6)), Some(ms(14))]);
+}
+
 #[test]
 fn json_input_with_nulls_and_display() {
     let v = json!({
@@ -732,6 +791,37 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             &["did you mean \"delayed\"?", "\"every\", \"delayed\""],
         ),
         ("zero duration", dumbbell_with("[run]\nduration = \"0s\""), "run.duration", &["must be greater than 0"]),
+        (
+            "negative DDA delay",
+            dumbbell_with("[receiver]\ndda = \"-40ms\""),
+            "receiver.dda",
+            &["cannot be negative, got \"-40ms\"", "allowed: a duration greater than 0 such as \"40ms\", or \"auto\""],
+        ),
+        (
+            "ill-formed DDA delay",
+            dumbbell_with("[[flows]]\nreceiver = { dda = \"soon\" }"),
+            "flows[0].receiver.dda",
+            &["got \"soon\"", "allowed: a duration greater than 0 such as \"40ms\", or \"auto\""],
+        ),
+        (
+            "DDA delay without a unit",
+            dumbbell_with("[receiver]\ndda = 40"),
+            "receiver.dda",
+            &["got the number 40", "\"40ms\"", "or \"auto\""],
+        ),
+        (
+            "zero DDA delay",
+            dumbbell_with("[receiver]\ndda = \"0s\""),
+            "receiver.dda",
+            &["must be greater than 0, got \"0s\"", "or \"auto\""],
+        ),
+        (
+            "DDA auto over a link without delay",
+            "[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"0s\" }]\n[receiver]\ndda = \"auto\"\n"
+                .into(),
+            "receiver.dda",
+            &["dda = \"auto\" resolves to 0s", "'hop0'", "for flow 'f0'", "or \"auto\""],
+        ),
         (
             "fractional nanoseconds",
             dumbbell_with("[run]\nduration = \"0.5ns\""),

@@ -44,6 +44,10 @@ pub mod defaults {
     pub const DELACK_TIMEOUT: SimDuration = SimDuration::from_millis(200);
     pub const DELACK_EVERY: u32 = 2;
     pub const MAX_SACK_BLOCKS: u32 = 3;
+    /// `dda = "auto"` resolves to this many round-trip propagation delays of
+    /// the flow's last link (irw §4: "twice the propagation delay (i.e. round
+    /// trip time) on the wireless link" — one round trip).
+    pub const DDA_AUTO_ROUND_TRIPS: u64 = 1;
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -294,6 +298,10 @@ pub struct ReceiverConfig {
     pub sack: bool,
     /// At most this many SACK blocks per ACK (1..=4; 3 with timestamps).
     pub max_sack_blocks: u32,
+    /// Delayed Duplicate ACKs (Vaidya et al.; irw §2.2): hold the third and
+    /// later duplicate ACKs of a gap for this long; `None` = off. The parser
+    /// has already resolved `"auto"` to a duration.
+    pub dda: Option<SimDuration>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -343,6 +351,7 @@ impl Default for ReceiverConfig {
             ack: AckMode::Every,
             sack: false,
             max_sack_blocks: defaults::MAX_SACK_BLOCKS,
+            dda: None,
         }
     }
 }

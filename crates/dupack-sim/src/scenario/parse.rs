@@ -21,6 +21,8 @@
 
 use super::model::*;
 use super::units::Quantity;
+use crate::net::packet::NodeId;
+use crate::net::routing::{Routes, NO_ROUTE};
 use crate::tcp::variant::parse_variant;
 use crate::time::SimDuration;
 use serde_json::{Map, Number, Value};
@@ -1018,7 +1020,9 @@ const TCP_KEYS: &[&str] = &[
     "rto",
 ];
 const RTO_KEYS: &[&str] = &["timer", "granularity", "tick", "initial", "min", "max", "max_backoff_shift"];
-const RX_KEYS: &[&str] = &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks"];
+const RX_KEYS: &[&str] = &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dda"];
+/// What `receiver.dda` accepts, for its error messages.
+const DDA_ALLOWED: &str = "allowed: a duration greater than 0 such as \"40ms\", or \"auto\"";
 const MAX_MSS: u64 = 65_495;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -1069,6 +1073,14 @@ struct RxRaw {
     delack_every: Option<At<u32>>,
     sack: Option<At<SackSetting>>,
     max_sack_blocks: Option<At<u32>>,
+    dda: Option<At<DdaSetting>>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum DdaSetting {
+    /// One round trip of the flow's last link (see [`dda_auto`]).
+    Auto,
+    Fixed(SimDuration),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -1160,6 +1172,7 @@ fn parse_rx(v: &Value, path: &str, global: Option<&RxRaw>) -> R<RxRaw> {
             other => fail(p, format!("expected true, false or \"auto\", got {}", describe(other))),
         })?,
         max_sack_blocks: t.opt("max_sack_blocks", |v, p| v_u32(v, p, 1, 4))?,
+        dda: t.opt("dda", v_dda)?,
     };
     let ack = r.ack.as_ref().or(global.and_then(|g| g.ack.as_ref())).map_or(AckKind::Every, |a| a.v);
     if ack == AckKind::Every {
@@ -1173,6 +1186,49 @@ fn parse_rx(v: &Value, path: &str, global: Option<&RxRaw>) -> R<RxRaw> {
         }
     }
     Ok(r)
+}
+
+/// `receiver.dda`: `"auto"` or a positive duration.
+fn v_dda(v: &Value, path: &str) -> R<DdaSetting> {
+    if let Value::String(s) = v {
+        if s == "auto" {
+            return Ok(DdaSetting::Auto);
+        }
+    }
+    match v_dur_pos(v, path) {
+        Ok(d) => Ok(DdaSetting::Fixed(d)),
+        Err(e) => fail(path, format!("{}; {DDA_ALLOWED}", e.message)),
+    }
+}
+
+/// The link that carries a flow's data into its receiver: the last hop of
+/// the route from `src` to `dst`, found with the engine's own routing (so
+/// ties go the way the packets will). `routes` caches one table per `dst`.
+fn last_hop_link(topo: &Topo, routes: &mut HashMap<usize, Routes>, src: usize, dst: usize) -> Option<usize> {
+    // Channels as the engine numbers them: link i is 2i (a→b) and 2i+1 (b→a).
+    let ends: Vec<(NodeId, NodeId)> =
+        topo.links.iter().flat_map(|l| [(l.a as NodeId, l.b as NodeId), (l.b as NodeId, l.a as NodeId)]).collect();
+    let r = routes.entry(dst).or_insert_with(|| Routes::compute(topo.nodes.len(), &ends, &[dst as NodeId]));
+    let mut node = src as NodeId;
+    for _ in 0..topo.nodes.len() {
+        let c = r.next_hop(node, dst as NodeId);
+        if c == NO_ROUTE {
+            return None;
+        }
+        node = ends[c as usize].1;
+        if node as usize == dst {
+            return Some(c as usize / 2);
+        }
+    }
+    None
+}
+
+/// `dda = "auto"`: irw §4 sets DDA's delay to the round-trip time of the
+/// wireless link; the receiver's side of that is the link the data arrives
+/// on, so this is [`defaults::DDA_AUTO_ROUND_TRIPS`] × 2 × that link's
+/// (one-way) propagation delay.
+fn dda_auto(link: &LinkSpec) -> SimDuration {
+    SimDuration::from_nanos(link.delay.as_nanos().saturating_mul(2 * defaults::DDA_AUTO_ROUND_TRIPS))
 }
 
 /// The path to blame for a conflict between `primary` (the constrained key)
@@ -1193,13 +1249,14 @@ fn pick<'a, T>(flow: &'a Option<At<T>>, global: &'a Option<At<T>>) -> Option<&'a
 
 /// Merge a flow's overrides over the global tables and check the result.
 /// `variant` is the flow's effective variant.
-fn resolve_config(
+fn resolve_config<'a>(
     g: &TcpRaw,
     f: &TcpRaw,
     grx: &RxRaw,
     frx: &RxRaw,
     variant: &At<String>,
     flow_name: &str,
+    last_hop: impl FnOnce() -> Result<&'a LinkSpec, String>,
 ) -> R<(TcpConfig, ReceiverConfig)> {
     let d = TcpConfig::default();
     let cross = |path: String, msg: String| -> ScenarioError {
@@ -1333,7 +1390,26 @@ fn resolve_config(
             ),
         ));
     }
-    let receiver = ReceiverConfig { window: window_v, ack, sack, max_sack_blocks: blocks_v };
+    let dda = match pick(&frx.dda, &grx.dda) {
+        None => None,
+        Some(At { v: DdaSetting::Fixed(d), .. }) => Some(*d),
+        Some(a @ At { v: DdaSetting::Auto, .. }) => {
+            let link = last_hop().map_err(|m| cross(a.path.clone(), m))?;
+            let d = dda_auto(link);
+            if d == SimDuration::ZERO {
+                return Err(cross(
+                    a.path.clone(),
+                    format!(
+                        "dda = \"auto\" resolves to 0s: the last link before the receiver, '{}', has no \
+                         propagation delay; give a duration instead ({DDA_ALLOWED})",
+                        link.name
+                    ),
+                ));
+            }
+            Some(d)
+        }
+    };
+    let receiver = ReceiverConfig { window: window_v, ack, sack, max_sack_blocks: blocks_v, dda };
     Ok((tcp, receiver))
 }
 
@@ -1377,6 +1453,7 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
     let generated = v.is_none();
 
     let comp = components(topo);
+    let mut routes: HashMap<usize, Routes> = HashMap::new();
     let mut names: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
@@ -1447,7 +1524,12 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
             .or_else(|| gtcp.variant.clone())
             .unwrap_or(At { v: "newreno".into(), path: String::new() });
 
-        let (tcp, receiver) = resolve_config(gtcp, &ftcp, grx, &frx, &variant, &name)?;
+        let last_hop = || {
+            last_hop_link(topo, &mut routes, src, dst)
+                .map(|l| &topo.links[l])
+                .ok_or_else(|| format!("dda = \"auto\": no route from '{}' to '{}'", from.v, to.v))
+        };
+        let (tcp, receiver) = resolve_config(gtcp, &ftcp, grx, &frx, &variant, &name, last_hop)?;
         out.push(FlowSpec { name, src, dst, variant: variant.v, bytes, start, tcp, receiver });
     }
     Ok(out)

@@ -8,6 +8,7 @@
 //!   all or part of a gap, and for a duplicate segment.
 //! - SACK generation (RFC 2018 §4).
 //! - Timestamp echo (RFC 7323 §4.3) and the I&RW tag echo (irw §3).
+//! - Delayed Duplicate ACKs (Vaidya et al.; irw §2.2), when `cfg.dda` is set.
 //!
 //! Choices where the sources leave room:
 //! - The application reads in-order data as soon as it arrives, so the
@@ -48,12 +49,49 @@
 //!   delay (§4.3 cases A–C). Before any `TS.Recent` exists (the first
 //!   segment was lost) ACKs echo 0, which the sender must treat as "no echo"
 //!   (Linux does the same).
+//! - Delayed Duplicate ACKs (DDA), with delay `d = cfg.dda`:
+//!   - The first [`DDA_IMMEDIATE_DUPACKS`] duplicate ACKs of an ack number go
+//!     at once; the third and later are *held* while out-of-order data is
+//!     held (a gap exists). A duplicate ACK with no gap (a duplicate segment
+//!     after everything arrived) has nothing to wait for and goes at once,
+//!     but it still counts towards the two.
+//!   - One timer per gap: it is armed by the first held duplicate ACK, at
+//!     `its time + d`, and later ones join the same batch. When it expires
+//!     the whole batch is released at that instant, in order, each as it was
+//!     built when its segment arrived (same ack number, the SACK blocks,
+//!     tag, ECE and `TSecr` of that moment; only `TSval` is the release
+//!     time, when the ACK really leaves). Releasing rather than discarding
+//!     is Vaidya's scheme: if the hole was a real loss, the sender still
+//!     gets the duplicate ACKs it needs for fast retransmit, late by `d`;
+//!     and they carry the SACK information they would have carried, so a
+//!     SACK sender's scoreboard sees the same sequence, only later.
+//!   - After the release, further duplicate ACKs of the same ack number go
+//!     at once: the gap has already waited `d`, and holding them again
+//!     would stall a sender in fast recovery for `d` per batch.
+//!   - Any ACK that advances the ack number (the hole filled, even in part)
+//!     cancels the held batch: they would now be stale ACKs below the new
+//!     cumulative ACK. The advancing ACK itself goes at once (RFC 5681 §4.2
+//!     requires it for gap-filling data anyway, in both ACK modes), and the
+//!     count starts afresh for the new ack number, so a later gap gets its
+//!     two immediate duplicates again.
+//!   - Delayed ACKs: duplicate ACKs only arise from out-of-order, duplicate
+//!     or out-of-window segments, which are ACKed at once (RFC 5681 §4.2),
+//!     and a duplicate ACK means no in-order data awaits acknowledgement, so
+//!     the delayed-ACK timer is never armed while a batch is held. The two
+//!     deadlines are still kept apart and `poll_timeout` reports the earlier.
+//!   - `acks_sent`/`dupacks_sent` count ACKs that left; a held ACK counts in
+//!     `dupacks_delayed` when held and in `dupacks_sent` when released, or in
+//!     `dupacks_cancelled` when discarded.
 
 use std::collections::VecDeque;
 
 use crate::scenario::model::{AckMode, ReceiverConfig};
 use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment, MAX_SACK_BLOCKS};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
+
+/// DDA: duplicate ACKs of one ack number sent at once before the rest are
+/// held (irw §2.2: "delays generating the third and subsequent dupacks").
+pub const DDA_IMMEDIATE_DUPACKS: u32 = 2;
 
 /// Counters kept by a [`Receiver`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -68,10 +106,14 @@ pub struct ReceiverStats {
     pub beyond_window_segments: u64,
     /// Segments whose IP header carried ECN CE.
     pub ce_segments: u64,
-    /// ACKs built.
+    /// ACKs sent (a DDA-held ACK counts when released).
     pub acks_sent: u64,
-    /// ACKs that did not advance the ack number.
+    /// ACKs sent that did not advance the ack number.
     pub dupacks_sent: u64,
+    /// DDA: duplicate ACKs held back (each counted once, when held).
+    pub dupacks_delayed: u64,
+    /// DDA: held duplicate ACKs discarded because the ack number advanced.
+    pub dupacks_cancelled: u64,
     /// Bytes handed to the application in order (= `rcv_nxt`, ISN 0).
     pub bytes_delivered: u64,
 }
@@ -107,6 +149,17 @@ pub struct Receiver {
     /// for the ECN echo, which is not implemented yet.
     ce_pending: bool,
     queue: VecDeque<TcpSegment>,
+    /// DDA delay; `None` = off.
+    dda: Option<SimDuration>,
+    /// Duplicate ACKs built (sent or held) for the ack number `last_ack_sent`.
+    dup_count: u32,
+    /// DDA: duplicate ACKs held, oldest first.
+    held: Vec<TcpSegment>,
+    /// DDA: when the held batch is released.
+    dda_at: Option<SimTime>,
+    /// DDA: a batch for this ack number was already released, so further
+    /// duplicates go at once.
+    dda_spent: bool,
     stats: ReceiverStats,
 }
 
@@ -144,6 +197,11 @@ impl Receiver {
             last_tag: 0,
             ce_pending: false,
             queue: VecDeque::new(),
+            dda: cfg.dda,
+            dup_count: 0,
+            held: Vec::new(),
+            dda_at: None,
+            dda_spent: false,
             stats: ReceiverStats::default(),
         }
     }
@@ -293,7 +351,18 @@ impl Receiver {
         if self.ce_pending {
             flags.set(TcpFlags::ECE);
         }
-        self.queue.push_back(TcpSegment {
+        let dup = ack == self.last_ack_sent;
+        if dup {
+            self.dup_count += 1;
+        } else {
+            // A new cumulative ACK: held duplicates of the old one are stale.
+            self.stats.dupacks_cancelled += self.held.len() as u64;
+            self.held.clear();
+            self.dda_at = None;
+            self.dda_spent = false;
+            self.dup_count = 0;
+        }
+        let seg = TcpSegment {
             seq: 0,
             ack,
             len: 0,
@@ -303,10 +372,15 @@ impl Receiver {
             ts,
             tag: self.last_tag,
             is_retransmit: false,
-        });
-        self.stats.acks_sent += 1;
-        if ack == self.last_ack_sent {
-            self.stats.dupacks_sent += 1;
+        };
+        let hold = dup && !self.ooo.is_empty() && self.dup_count > DDA_IMMEDIATE_DUPACKS && !self.dda_spent;
+        match self.dda {
+            Some(d) if hold => {
+                self.held.push(seg);
+                self.stats.dupacks_delayed += 1;
+                self.dda_at.get_or_insert(now + d);
+            }
+            _ => self.transmit(seg),
         }
         self.last_ack_sent = ack;
         // This ACK covers everything received so far.
@@ -314,8 +388,29 @@ impl Receiver {
         self.delack_at = None;
     }
 
-    /// Delayed-ACK timer; a call before the deadline is a no-op.
+    /// Queue an ACK for sending now and count it.
+    fn transmit(&mut self, seg: TcpSegment) {
+        self.stats.acks_sent += 1;
+        if seg.ack == self.last_ack_sent {
+            self.stats.dupacks_sent += 1;
+        }
+        self.queue.push_back(seg);
+    }
+
+    /// Delayed-ACK and DDA timers; a call before both deadlines is a no-op.
+    /// A DDA batch due at the same instant goes before a delayed ACK (it was
+    /// built earlier).
     pub fn on_timer(&mut self, now: SimTime) {
+        if self.dda_at.is_some_and(|d| now >= d) {
+            self.dda_at = None;
+            self.dda_spent = true;
+            for mut seg in std::mem::take(&mut self.held) {
+                if let Some((tsval, _)) = seg.ts.as_mut() {
+                    *tsval = now;
+                }
+                self.transmit(seg);
+            }
+        }
         if self.delack_at.is_some_and(|d| now >= d) {
             self.send_ack(now);
         }
@@ -328,7 +423,10 @@ impl Receiver {
 
     /// When `on_timer` next needs to be called.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.delack_at
+        match (self.delack_at, self.dda_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Bytes delivered in order to the application (ISN 0).

@@ -51,6 +51,7 @@ pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
         ack: AckMode::Every,
         sack: uses_sack(variant),
         max_sack_blocks: 3,
+        dda: None,
     };
     let mut bottleneck = link("bottleneck", 1, 2, 800_000, ms(100), 100);
     if !drops.is_empty() {
@@ -75,8 +76,13 @@ pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
 /// and a large window: losses come from the error model only.
 pub fn lossy_path(variant: &str, p: f64, rate_bps: u64, delay: SimDuration, duration: SimDuration) -> Scenario {
     let tcp = TcpConfig { mss: 1000, ..TcpConfig::default() };
-    let receiver =
-        ReceiverConfig { window: 1 << 24, ack: AckMode::Every, sack: uses_sack(variant), max_sack_blocks: 3 };
+    let receiver = ReceiverConfig {
+        window: 1 << 24,
+        ack: AckMode::Every,
+        sack: uses_sack(variant),
+        max_sack_blocks: 3,
+        dda: None,
+    };
     let mut l2 = link("path", 1, 2, rate_bps, delay, 10_000);
     l2.fwd_error = ErrorSpec { model: ErrorModelSpec::Bernoulli { p }, applies_to: PacketSelector::Data };
     Scenario {

@@ -9,7 +9,7 @@ const MSS: u32 = 1000;
 const M: u64 = MSS as u64;
 
 fn cfg(ack: AckMode, sack: bool, max_sack_blocks: u32) -> ReceiverConfig {
-    ReceiverConfig { window: 64 * M, ack, sack, max_sack_blocks }
+    ReceiverConfig { window: 64 * M, ack, sack, max_sack_blocks, dda: None }
 }
 
 fn delayed() -> AckMode {
@@ -212,7 +212,7 @@ fn no_sack_blocks_when_sack_off() {
 
 #[test]
 fn window_constant_and_data_beyond_it_discarded() {
-    let c = ReceiverConfig { window: 4 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3 };
+    let c = ReceiverConfig { window: 4 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dda: None };
     let mut h = H::new(c);
     h.data(0).ack(1, &[]); // window now [1, 5)
     h.data(2).ack(1, &[(2, 3)]);
@@ -292,6 +292,159 @@ fn rfc3168_6_1_3_ece_on_every_ack_from_a_ce_mark_until_cwr() {
     assert!(ece(&h.rx.poll_transmit(h.now).unwrap()), "a marked CWR segment starts a new echo");
 }
 
+/// DDA with `d = 100 ms`, ACK every segment.
+fn dda(sack: bool) -> ReceiverConfig {
+    ReceiverConfig { dda: Some(ms(100)), ..cfg(AckMode::Every, sack, 3) }
+}
+
+impl H {
+    /// Exactly `n` ACKs are pending, all for segment `k`; returns them.
+    #[track_caller]
+    fn acks(&mut self, n: usize, k: u64) -> Vec<TcpSegment> {
+        let mut got = Vec::new();
+        while let Some(a) = self.rx.poll_transmit(self.now) {
+            got.push(a);
+        }
+        assert_eq!(got.len(), n, "number of ACKs");
+        assert!(got.iter().all(|a| a.ack == k * M), "ack numbers {:?}", got.iter().map(|a| a.ack).collect::<Vec<_>>());
+        got
+    }
+    /// Segments 1..=5 arrive at 0..=4 ms with segment 0 missing.
+    fn dda_gap(&mut self) -> &mut Self {
+        for k in 1..=5 {
+            self.at(k - 1).data(k);
+            self.acks(usize::from(k <= 2), 0);
+        }
+        self
+    }
+}
+
+#[test]
+fn dda_first_two_dupacks_at_once_third_to_fifth_held() {
+    let mut h = H::new(dda(false));
+    h.dda_gap();
+    // One batch, timed from the first held duplicate (segment 3 at 2 ms).
+    assert_eq!(h.rx.poll_timeout(), Some(at_ms(102)));
+    let s = h.rx.stats();
+    assert_eq!((s.acks_sent, s.dupacks_sent, s.dupacks_delayed, s.dupacks_cancelled), (2, 2, 3, 0));
+}
+
+#[test]
+fn dda_gap_filled_before_d_cancels_held_dupacks() {
+    let mut h = H::new(dda(true));
+    h.dda_gap();
+    // The hole is filled at 50 ms < 2 + 100 ms: only the cumulative ACK, at once.
+    h.at(50).data(0).ack(6, &[]);
+    assert_eq!(h.rx.poll_timeout(), None, "no batch left to release");
+    h.at(102).timer().none();
+    let s = h.rx.stats();
+    assert_eq!((s.acks_sent, s.dupacks_sent, s.dupacks_delayed, s.dupacks_cancelled), (3, 2, 3, 3));
+}
+
+#[test]
+fn dda_unfilled_gap_releases_the_batch_at_first_hold_plus_d() {
+    let mut h = H::new(dda(true));
+    for k in 1..=5 {
+        h.at(k - 1).data_ts(k, 10 * k);
+        let sack = [(1, k + 1)];
+        if k <= 2 {
+            h.ack(0, &sack);
+        } else {
+            h.none();
+        }
+    }
+    h.now = SimTime(at_ms(102).as_nanos() - 1);
+    h.timer().none();
+    h.at(102).timer();
+    let batch = h.acks(3, 0);
+    // Each as it was built on arrival: its SACK block, its tag; TSval is the
+    // release time.
+    for (a, k) in batch.iter().zip(3u64..) {
+        assert_eq!(a.sack.as_slice(), &[SackBlock { left: M, right: (k + 1) * M }]);
+        assert_eq!(a.tag, 100 + k as u32);
+        assert_eq!(a.ts, Some((at_ms(102), SimTime::ZERO)), "no in-order segment yet: TSecr 0");
+    }
+    assert_eq!(h.rx.poll_timeout(), None);
+    // The gap has had its delay: further duplicates go at once.
+    h.at(110).data(6).ack(0, &[(1, 7)]);
+    h.at(111).data(7).ack(0, &[(1, 8)]);
+    h.at(120).data(0).ack(8, &[]);
+    let s = h.rx.stats();
+    assert_eq!((s.acks_sent, s.dupacks_sent, s.dupacks_delayed, s.dupacks_cancelled), (8, 7, 3, 0));
+}
+
+#[test]
+fn dda_second_gap_starts_a_fresh_count() {
+    let mut h = H::new(dda(false));
+    h.dda_gap();
+    h.at(50).data(0).ack(6, &[]);
+    // 6 lost; 7..9 arrive: two at once again, then held from 9 at 62 ms.
+    h.at(60).data(7).ack(6, &[]);
+    h.at(61).data(8).ack(6, &[]);
+    h.at(62).data(9).none();
+    assert_eq!(h.rx.poll_timeout(), Some(at_ms(162)));
+    h.at(162).timer();
+    h.acks(1, 6);
+    h.at(170).data(6).ack(10, &[]);
+    // A partial fill also restarts the count: 10 and 12 lost, 11, 13..15
+    // arrive; filling 10 advances to 12 and cancels the held 14 and 15.
+    h.at(200).data(11).ack(10, &[]);
+    h.at(201).data(13).ack(10, &[]);
+    h.at(202).data(14).none();
+    h.at(203).data(15).none();
+    h.at(210).data(10).ack(12, &[]);
+    assert_eq!(h.rx.poll_timeout(), None);
+    h.at(211).data(16).ack(12, &[]);
+    h.at(212).data(17).ack(12, &[]);
+    h.at(213).data(18).none();
+    assert_eq!(h.rx.poll_timeout(), Some(at_ms(313)));
+    let s = h.rx.stats();
+    assert_eq!((s.dupacks_delayed, s.dupacks_cancelled), (3 + 1 + 2 + 1, 3 + 2));
+}
+
+#[test]
+fn dda_off_sends_every_dupack_at_once() {
+    let mut h = H::new(cfg(AckMode::Every, false, 3));
+    for k in 1..=5 {
+        h.at(k - 1).data(k).ack(0, &[]);
+    }
+    assert_eq!(h.rx.poll_timeout(), None);
+    h.at(200).timer().none();
+    let s = h.rx.stats();
+    assert_eq!((s.acks_sent, s.dupacks_sent, s.dupacks_delayed, s.dupacks_cancelled), (5, 5, 0, 0));
+}
+
+#[test]
+fn dda_holds_nothing_without_a_gap() {
+    // Duplicate segments after everything arrived: no hole to wait for.
+    let mut h = H::new(dda(false));
+    h.data(0).ack(1, &[]);
+    for _ in 0..4 {
+        h.data(0).ack(1, &[]);
+    }
+    assert_eq!(h.rx.stats().dupacks_delayed, 0);
+}
+
+#[test]
+fn dda_with_delayed_acks_the_earlier_deadline_is_polled() {
+    let c = ReceiverConfig { dda: Some(ms(100)), ..cfg(delayed(), false, 3) };
+    let mut h = H::new(c);
+    h.at(0).data(0).none();
+    h.at(1).data(1).ack(2, &[]);
+    // 2 lost: out-of-order data is ACKed at once, held from the third.
+    h.at(2).data(3).ack(2, &[]);
+    h.at(3).data(4).ack(2, &[]);
+    h.at(4).data(5).none();
+    assert_eq!(h.rx.poll_timeout(), Some(at_ms(104)));
+    h.at(50).data(2).ack(6, &[]);
+    // Back to delaying in-order data: the delayed-ACK deadline alone.
+    h.at(60).data(6).none();
+    assert_eq!(h.rx.poll_timeout(), Some(at_ms(260)));
+    h.at(104).timer().none();
+    h.at(260).timer().ack(7, &[]);
+    assert_eq!(h.rx.stats().dupacks_cancelled, 1);
+}
+
 mod props {
     use super::*;
     use proptest::prelude::*;
@@ -302,7 +455,7 @@ mod props {
         /// disjoint, not touching), and SACK blocks are held intervals.
         #[test]
         fn intervals_match_byte_map(segs in proptest::collection::vec((0u64..60, 1u32..25), 1..40)) {
-            let c = ReceiverConfig { window: 1 << 20, ack: AckMode::Every, sack: true, max_sack_blocks: 4 };
+            let c = ReceiverConfig { window: 1 << 20, ack: AckMode::Every, sack: true, max_sack_blocks: 4, dda: None };
             let mut rx = Receiver::new(&c, 10);
             let mut got = [false; 100];
             for (seq, len) in segs {
