@@ -71,3 +71,17 @@ def test_documented_example_is_valid(index: int, tmp_path: Path, monkeypatch: py
     res = dupack.run(path, seed=1, overrides=["run.duration=2s"])
     assert len(res.flows) >= 1
     assert res.run["sim_time_s"] <= 2
+
+
+def test_mechanisms_table_is_generated_from_the_current_code() -> None:
+    """docs/mechanisms.md's scenario table is the script's output, not hand-typed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    r = subprocess.run(
+        [sys.executable, str(root / "scripts" / "mechanisms_table.py"), "--check"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert r.returncode == 0, r.stderr
