@@ -26,7 +26,7 @@ SEEDS = range(1, 31)
 T_29 = 2.045  # Student t, two-sided 95 %, 29 degrees of freedom
 
 VARIANTS = [
-    "tahoe", "reno", "newreno", "sack", "fack", "rfc6675", "rfc6675+prr", "vegas",
+    "tahoe", "reno", "newreno", "sack", "fack", "rfc6675", "rfc6675+prr", "rack", "vegas",
     "reno+efr", "newreno+efr", "sack+efr", "reno+eplr", "newreno+eplr",
     "reno+lt", "newreno+lt", "newreno+er", "sack+rpld", "ecn-fack", "reno+undo",
 ]

@@ -55,7 +55,7 @@ const MIN_RTT_MS: u64 = 210;
 
 #[test]
 fn every_variant_completes_without_loss_and_without_retransmitting() {
-    for v in ["tahoe", "reno", "newreno", "sack", "fack", "ecn-fack", "rfc6675", "rfc6675+prr"] {
+    for v in ["tahoe", "reno", "newreno", "sack", "fack", "ecn-fack", "rfc6675", "rfc6675+prr", "vegas", "rack"] {
         let o = run(v, 0);
         assert!(o.completed, "{v}");
         assert!(o.retransmits.is_empty(), "{v}: {:?}", o.retransmits);

@@ -34,7 +34,7 @@ proptest! {
     fn every_transfer_completes_and_delivers_exactly_once(
         variant in prop::sample::select(vec![
             "tahoe", "reno", "newreno", "sack", "tahoe+efr", "reno+efr", "newreno+efr", "sack+efr",
-            "reno+lt", "newreno+lt+er", "sack+lt", "sack+er", "reno+efr+lt", "reno+eplr", "newreno+eplr", "sack+eplr+lt", "fack", "fack+lt", "fack+efr", "newreno+ecn", "fack+ecn", "ecn-fack", "sack+rpld", "sack+rpld+lt", "reno+irw", "newreno+irw+ecn", "rfc6675", "rfc6675+lt+ecn", "rfc6675+prr", "rfc6675+prr+er", "reno+undo", "sack+undo", "vegas", "vegas+lt",
+            "reno+lt", "newreno+lt+er", "sack+lt", "sack+er", "reno+efr+lt", "reno+eplr", "newreno+eplr", "sack+eplr+lt", "fack", "fack+lt", "fack+efr", "newreno+ecn", "fack+ecn", "ecn-fack", "sack+rpld", "sack+rpld+lt", "reno+irw", "newreno+irw+ecn", "rfc6675", "rfc6675+lt+ecn", "rfc6675+prr", "rfc6675+prr+er", "reno+undo", "sack+undo", "vegas", "vegas+lt", "rack", "rack+ecn",
         ]),
         p_data in 0.0f64..0.25,
         p_ack in 0.0f64..0.2,

@@ -370,12 +370,30 @@ impl Sender {
     // -------------------------------------------------------------- timer
 
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.rto_deadline
+        match (self.rto_deadline, self.recovery.poll_timeout()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
-    /// The retransmission timer; calls before the deadline are no-ops.
+    /// The retransmission timer, and the policy's own timers (RACK's
+    /// reordering timer, the tail loss probe); calls before a deadline are
+    /// no-ops. A policy timer due at the same instant as the RTO goes first.
     pub fn on_timer(&mut self, now: SimTime) {
         self.now = now;
+        if self.recovery.poll_timeout().is_some_and(|d| now >= d) {
+            let v = self.view();
+            let r = self.recovery.on_timer(&v, &mut self.sb);
+            self.apply(r, now, 0);
+            if r.retransmit.is_some() {
+                // A probe or a retransmission went out: the RTO restarts (RFC 8985 §7.3).
+                self.rto_deadline = Some(self.rto.deadline(now));
+            }
+            if self.recovery.in_recovery() && self.recovery_since.is_none() {
+                self.recovery_since = Some(now);
+            }
+            return;
+        }
         match self.rto_deadline {
             Some(d) if now >= d => {}
             _ => return,

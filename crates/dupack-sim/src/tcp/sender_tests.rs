@@ -815,3 +815,64 @@ fn eplr_case_1_a_flight_of_four_with_two_dupacks_still_times_out() {
     h.s.on_timer(d);
     assert_eq!((h.s.stats().timeouts, h.s.stats().fast_retransmits), (1, 0));
 }
+
+#[test]
+fn rfc8985_rack_marks_losses_by_time_and_detects_a_lost_retransmission() {
+    let mut h = Harness::new("rack", 8);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    // Segment 0 lost. At 100 ms the ACK of 1 SACKs it: RACK.rtt = 100 ms,
+    // reo_wnd = min_rtt/4 = 25 ms: 0 is not lost before 125 ms.
+    h.at(SimTime::ZERO + ms(100)).ack(0, &[(1, 2)]);
+    assert_eq!(h.tx(), vec![]);
+    assert_eq!(h.s.poll_timeout(), Some(SimTime::ZERO + ms(125)), "the reordering timer");
+    h.at(SimTime::ZERO + ms(125));
+    h.s.on_timer(h.now);
+    assert!(h.s.in_recovery());
+    assert_eq!(h.tx().first(), Some(&rexmit(0)), "lost by time, with a single dupack");
+    // The window goes on with new data; the retransmission of 0 is lost as well.
+    h.at(SimTime::ZERO + ms(130)).ack(0, &[(1, 8)]);
+    let sent_after = h.tx();
+    assert!(sent_after.iter().any(|&(_, r)| !r), "new data after the retransmission: {sent_after:?}");
+    // A segment sent after the retransmission is SACKed 100 ms later, and
+    // the retransmission, older, is then lost by time too: sent again.
+    let newest = sent_after.iter().filter(|&&(_, r)| !r).map(|&(s, _)| s).max().unwrap();
+    h.at(SimTime::ZERO + ms(240)).ack(0, &[(newest, newest + 1), (1, 8)]);
+    let mut again = h.tx();
+    if !again.contains(&rexmit(0)) {
+        let d = h.s.poll_timeout().unwrap();
+        assert!(d < SimTime::ZERO + ms(1125), "the reordering timer, not the RTO: {d:?}");
+        h.at(d);
+        h.s.on_timer(d);
+        again = h.tx();
+    }
+    assert!(again.contains(&rexmit(0)), "{again:?}");
+    assert_eq!(h.s.stats().timeouts, 0);
+}
+
+#[test]
+fn rfc8985_tail_loss_probe_sends_the_last_segment_before_the_rto() {
+    // Two segments, both tail: no dupack can come. PTO = 2·SRTT.
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 1, ..TcpConfig::default() };
+    let mut h = Harness::with("rack", cfg, Some(3000));
+    assert_eq!(h.tx(), new(&[0]));
+    h.at(SimTime::ZERO + ms(100)).ack(1, &[]);
+    assert_eq!(h.tx(), new(&[1, 2]));
+    // Segments 1 and 2 are lost: after PTO = 2·100 ms the last one is probed.
+    let pto = h.s.poll_timeout().unwrap();
+    assert_eq!(pto, SimTime::ZERO + ms(300));
+    h.at(pto);
+    h.s.on_timer(pto);
+    assert_eq!(h.tx(), vec![rexmit(2)], "the probe retransmits the last segment");
+    assert_eq!(h.s.stats().timeouts, 0);
+    // Its SACK then exposes 1 as lost by time, without an RTO.
+    h.at(SimTime::ZERO + ms(400)).ack(1, &[(2, 3)]);
+    let mut out = h.tx();
+    if out.is_empty() {
+        let d = h.s.poll_timeout().unwrap();
+        h.at(d);
+        h.s.on_timer(d);
+        out = h.tx();
+    }
+    assert_eq!(out, vec![rexmit(1)]);
+    assert_eq!(h.s.stats().timeouts, 0);
+}

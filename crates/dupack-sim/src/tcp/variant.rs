@@ -28,10 +28,12 @@ pub enum Base {
     /// TCP Vegas (Brakmo & Peterson 1995): delay-based congestion avoidance
     /// and fine-grained retransmission.
     Vegas,
+    /// RACK-TLP (RFC 8985): time-based loss detection and tail loss probes.
+    Rack,
 }
 
 impl Base {
-    pub const ALL: [(&'static str, Base); 8] = [
+    pub const ALL: [(&'static str, Base); 9] = [
         ("tahoe", Base::Tahoe),
         ("reno", Base::Reno),
         ("newreno", Base::NewReno),
@@ -40,6 +42,7 @@ impl Base {
         ("ecn-fack", Base::EcnFack),
         ("rfc6675", Base::Rfc6675),
         ("vegas", Base::Vegas),
+        ("rack", Base::Rack),
     ];
     pub fn name(self) -> &'static str {
         Base::ALL.iter().find(|(_, b)| *b == self).map(|(n, _)| *n).unwrap_or("?")
@@ -98,7 +101,7 @@ pub struct VariantSpec {
 impl VariantSpec {
     /// Does the sender need SACK blocks from the receiver?
     pub fn uses_sack(&self) -> bool {
-        matches!(self.base, Base::Sack | Base::Fack | Base::EcnFack | Base::Rfc6675)
+        matches!(self.base, Base::Sack | Base::Fack | Base::EcnFack | Base::Rfc6675 | Base::Rack)
     }
     pub fn has(&self, e: Ext) -> bool {
         self.exts.contains(&e)

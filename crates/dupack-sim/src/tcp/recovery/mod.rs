@@ -12,6 +12,7 @@ pub mod fack;
 pub mod fast_recovery;
 pub mod limited_transmit;
 pub mod prr;
+pub mod rack;
 pub mod rfc6675;
 pub mod rpld;
 pub mod sack_ff96;
@@ -63,6 +64,7 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         Base::Fack => Box::new(fack::Fack::new()),
         Base::Rfc6675 => Box::new(rfc6675::Rfc6675::new()),
         Base::Vegas => Box::new(vegas::Vegas::new()),
+        Base::Rack => Box::new(rack::Rack::new()),
         Base::EcnFack => Box::new(fack::Fack::ecn_fack()),
     }
 }
@@ -173,6 +175,15 @@ pub trait LossRecovery {
     /// response is then skipped.
     fn handles_ecn(&self) -> bool {
         false
+    }
+    /// When the policy's own timer (RACK reordering window, tail loss probe)
+    /// next needs [`LossRecovery::on_timer`]; `None` if it keeps none.
+    fn poll_timeout(&self) -> Option<SimTime> {
+        None
+    }
+    /// The policy's timer fired.
+    fn on_timer(&mut self, _v: &View, _sb: &mut Scoreboard) -> Response {
+        Response::default()
     }
     /// The policy's estimate of the bytes in the network during recovery
     /// (RFC 6675 `pipe`), if it keeps one that PRR can use.

@@ -134,7 +134,19 @@ impl LossRecovery for Prr {
         self.inner.recover()
     }
 
+    fn poll_timeout(&self) -> Option<crate::time::SimTime> {
+        self.inner.poll_timeout()
+    }
+
+    fn on_timer(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
+        self.inner.on_timer(v, sb)
+    }
+
     fn pipe_bytes(&self, v: &View, sb: &Scoreboard) -> Option<u64> {
         self.inner.pipe_bytes(v, sb)
+    }
+
+    fn handles_ecn(&self) -> bool {
+        self.inner.handles_ecn()
     }
 }
