@@ -91,3 +91,25 @@ fn eifel_cannot_undo_a_timeout_whose_acks_were_all_lost() {
     assert_eq!((f.timeouts, f.spurious_retransmissions), (1, 1));
     assert_eq!(f.window_undos, 0);
 }
+
+#[test]
+fn dsack_undoes_the_spurious_timeout_that_eifel_cannot() {
+    // The same lost-ACK case: the retransmission arrives as a duplicate and
+    // the receiver reports it in a D-SACK block (RFC 2883); every
+    // retransmission of the episode is reported, so the reduction is undone
+    // (RFC 3708).
+    let mut s = common::lossy_path("sack+undo", 0.0, 1_000_000, ms(20), secs(60));
+    s.flows[0].bytes = Some(3000);
+    s.flows[0].tcp.initial_window = 3;
+    s.flows[0].tcp.undo_evidence = UndoEvidence::Dsack;
+    s.flows[0].receiver.window = 3000;
+    s.flows[0].receiver.dsack = true;
+    s.links[1].rev_error =
+        ErrorSpec { model: ErrorModelSpec::DropList { flow: 0, packets: vec![1, 2, 3] }, applies_to: PacketSelector::Acks };
+    let f = run(&s, 1).unwrap().flows.remove(0);
+    assert_eq!((f.timeouts, f.spurious_retransmissions), (1, 1));
+    assert_eq!(f.window_undos, 1);
+    // Without D-SACK from the receiver nothing is undone.
+    s.flows[0].receiver.dsack = false;
+    assert_eq!(run(&s, 1).unwrap().flows[0].window_undos, 0);
+}

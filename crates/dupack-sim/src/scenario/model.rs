@@ -226,6 +226,8 @@ pub struct TcpConfig {
     pub efr_min_dupthresh: u32,
     /// `+eplr`: when a small flight retransmits (eplr §III.C; see docs/mechanisms.md).
     pub eplr_retransmit: EplrRetransmit,
+    /// `+undo`: what shows a retransmission was spurious.
+    pub undo_evidence: UndoEvidence,
     /// Send and echo the timestamp option and take RTT samples from it (RFC 7323).
     pub timestamps: bool,
     pub rto: RtoConfig,
@@ -245,6 +247,15 @@ pub enum FullAckRule {
     FlightSize,
     /// `cwnd = ssthresh` (option 2).
     Ssthresh,
+}
+
+/// `+undo`'s evidence of a spurious retransmission.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UndoEvidence {
+    /// Eifel detection (RFC 3522): the ACK echoes the original's timestamp.
+    Timestamps,
+    /// D-SACK (RFC 2883 §5, RFC 3708): every retransmission of the episode reported as a duplicate.
+    Dsack,
 }
 
 /// EPLR's retransmission point for a flight of F ≤ dupthresh segments.
@@ -298,6 +309,8 @@ pub struct ReceiverConfig {
     pub sack: bool,
     /// At most this many SACK blocks per ACK (1..=4; 3 with timestamps).
     pub max_sack_blocks: u32,
+    /// Report duplicate segments in a D-SACK block (RFC 2883); needs `sack`.
+    pub dsack: bool,
     /// Delayed Duplicate ACKs (Vaidya et al.; irw §2.2): hold the third and
     /// later duplicate ACKs of a gap for this long; `None` = off. The parser
     /// has already resolved `"auto"` to a duration.
@@ -335,6 +348,7 @@ impl Default for TcpConfig {
             dupthresh: defaults::DUPTHRESH,
             efr_min_dupthresh: defaults::EFR_MIN_DUPTHRESH,
             eplr_retransmit: EplrRetransmit::Early,
+            undo_evidence: UndoEvidence::Timestamps,
             timestamps: false,
             rto: RtoConfig::default(),
             reno_avoid_multiple_fr: true,
@@ -351,6 +365,7 @@ impl Default for ReceiverConfig {
             ack: AckMode::Every,
             sack: false,
             max_sack_blocks: defaults::MAX_SACK_BLOCKS,
+            dsack: false,
             dda: None,
         }
     }

@@ -1013,6 +1013,7 @@ const TCP_KEYS: &[&str] = &[
     "dupthresh",
     "efr_min_dupthresh",
     "eplr_retransmit",
+    "undo_evidence",
     "timestamps",
     "reno_avoid_multiple_fr",
     "newreno_full_ack",
@@ -1020,7 +1021,8 @@ const TCP_KEYS: &[&str] = &[
     "rto",
 ];
 const RTO_KEYS: &[&str] = &["timer", "granularity", "tick", "initial", "min", "max", "max_backoff_shift"];
-const RX_KEYS: &[&str] = &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dda"];
+const RX_KEYS: &[&str] =
+    &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dsack", "dda"];
 /// What `receiver.dda` accepts, for its error messages.
 const DDA_ALLOWED: &str = "allowed: a duration greater than 0 such as \"40ms\", or \"auto\"";
 const MAX_MSS: u64 = 65_495;
@@ -1051,6 +1053,7 @@ struct TcpRaw {
     dupthresh: Option<At<u32>>,
     efr_min_dupthresh: Option<At<u32>>,
     eplr_retransmit: Option<At<EplrRetransmit>>,
+    undo_evidence: Option<At<UndoEvidence>>,
     timestamps: Option<At<bool>>,
     reno_avoid_multiple_fr: Option<At<bool>>,
     newreno_full_ack: Option<At<FullAckRule>>,
@@ -1073,6 +1076,7 @@ struct RxRaw {
     delack_every: Option<At<u32>>,
     sack: Option<At<SackSetting>>,
     max_sack_blocks: Option<At<u32>>,
+    dsack: Option<At<bool>>,
     dda: Option<At<DdaSetting>>,
 }
 
@@ -1116,6 +1120,9 @@ fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<TcpRaw> {
         max_cwnd: t.opt("max_cwnd", |v, p| v_size(v, p, 1, u64::MAX))?,
         dupthresh: t.opt("dupthresh", |v, p| v_u32(v, p, 1, 1000))?,
         efr_min_dupthresh: t.opt("efr_min_dupthresh", |v, p| v_u32(v, p, 1, 1000))?,
+        undo_evidence: t.opt("undo_evidence", |v, p| {
+            v_enum(v, p, &[("timestamps", UndoEvidence::Timestamps), ("dsack", UndoEvidence::Dsack)])
+        })?,
         eplr_retransmit: t.opt("eplr_retransmit", |v, p| {
             v_enum(v, p, &[("early", EplrRetransmit::Early), ("threshold", EplrRetransmit::Threshold)])
         })?,
@@ -1172,6 +1179,7 @@ fn parse_rx(v: &Value, path: &str, global: Option<&RxRaw>) -> R<RxRaw> {
             other => fail(p, format!("expected true, false or \"auto\", got {}", describe(other))),
         })?,
         max_sack_blocks: t.opt("max_sack_blocks", |v, p| v_u32(v, p, 1, 4))?,
+        dsack: t.opt("dsack", v_bool)?,
         dda: t.opt("dda", v_dda)?,
     };
     let ack = r.ack.as_ref().or(global.and_then(|g| g.ack.as_ref())).map_or(AckKind::Every, |a| a.v);
@@ -1318,6 +1326,7 @@ fn resolve_config<'a>(
         dupthresh: pick(&f.dupthresh, &g.dupthresh).map_or(d.dupthresh, |a| a.v),
         efr_min_dupthresh: pick(&f.efr_min_dupthresh, &g.efr_min_dupthresh).map_or(d.efr_min_dupthresh, |a| a.v),
         eplr_retransmit: pick(&f.eplr_retransmit, &g.eplr_retransmit).map_or(d.eplr_retransmit, |a| a.v),
+        undo_evidence: pick(&f.undo_evidence, &g.undo_evidence).map_or(d.undo_evidence, |a| a.v),
         timestamps: timestamps.is_some_and(|a| a.v),
         rto: RtoConfig {
             mode,
@@ -1368,7 +1377,8 @@ fn resolve_config<'a>(
             false
         }
     };
-    let needs_ts = parse_variant(&variant.v).is_ok_and(|s| s.has(crate::tcp::variant::Ext::Undo));
+    let undo = parse_variant(&variant.v).is_ok_and(|s| s.has(crate::tcp::variant::Ext::Undo));
+    let needs_ts = undo && tcp.undo_evidence == UndoEvidence::Timestamps;
     if needs_ts && !tcp.timestamps {
         let from = if variant.path.is_empty() { "the default".to_string() } else { variant.path.clone() };
         return Err(cross(
@@ -1409,7 +1419,25 @@ fn resolve_config<'a>(
             Some(d)
         }
     };
-    let receiver = ReceiverConfig { window: window_v, ack, sack, max_sack_blocks: blocks_v, dda };
+    let dsack_at = pick(&frx.dsack, &grx.dsack);
+    let dsack = dsack_at.is_some_and(|a| a.v);
+    if dsack && !sack {
+        return Err(cross(
+            dsack_at.map_or_else(String::new, |a| a.path.clone()),
+            "dsack = true needs SACK blocks from the receiver (RFC 2883); set receiver.sack = true".to_string(),
+        ));
+    }
+    if undo && tcp.undo_evidence == UndoEvidence::Dsack && !dsack {
+        return Err(cross(
+            dsack_at.map_or_else(|| variant.path.clone(), |a| a.path.clone()),
+            format!(
+                "variant '{}' with undo_evidence = \"dsack\" needs D-SACK blocks from the receiver; \
+                 set receiver.dsack = true (and a SACK variant or receiver.sack = true)",
+                variant.v
+            ),
+        ));
+    }
+    let receiver = ReceiverConfig { window: window_v, ack, sack, max_sack_blocks: blocks_v, dsack, dda };
     Ok((tcp, receiver))
 }
 

@@ -125,6 +125,10 @@ pub struct Receiver {
     ack_mode: AckMode,
     sack: bool,
     max_sack_blocks: usize,
+    /// RFC 2883: report a duplicate segment in a D-SACK first block.
+    dsack: bool,
+    /// The duplicate range the next ACK reports as its D-SACK block.
+    dsack_block: Option<(u64, u64)>,
     mss: u32,
     /// Next byte expected in order.
     rcv_nxt: u64,
@@ -185,6 +189,8 @@ impl Receiver {
             ack_mode: cfg.ack,
             sack: cfg.sack,
             max_sack_blocks: (cfg.max_sack_blocks as usize).min(MAX_SACK_BLOCKS),
+            dsack: cfg.dsack && cfg.sack,
+            dsack_block: None,
             mss,
             rcv_nxt: 0,
             ooo: Vec::new(),
@@ -274,6 +280,8 @@ impl Receiver {
         let end = seg.end().min(right_edge);
         if end <= start {
             self.stats.duplicate_segments += 1;
+            // RFC 2883 §4 (1): a duplicate below the cumulative ACK.
+            self.dsack_block = Some((seg.seq, seg.end().min(self.rcv_nxt)));
             return Arrival::Duplicate;
         }
         if start == self.rcv_nxt {
@@ -302,6 +310,8 @@ impl Receiver {
                 // holding the latest segment (RFC 2018 §4).
                 self.stats.duplicate_segments += 1;
                 self.touch(block);
+                // RFC 2883 §4 (2): a duplicate above it, inside a SACKed block.
+                self.dsack_block = Some((start, end));
                 Arrival::Duplicate
             }
         }
@@ -341,7 +351,13 @@ impl Receiver {
     fn send_ack(&mut self, now: SimTime) {
         let mut sack = SackBlocks::new();
         if self.sack {
-            for &(left, right) in self.recency.iter().take(self.max_sack_blocks) {
+            // RFC 2883 §4: the D-SACK block comes first, once, then the usual blocks.
+            let dsack = self.dsack_block.take().filter(|_| self.dsack);
+            if let Some((left, right)) = dsack {
+                sack.push(SackBlock { left, right });
+            }
+            let room = self.max_sack_blocks - dsack.is_some() as usize;
+            for &(left, right) in self.recency.iter().take(room) {
                 sack.push(SackBlock { left, right });
             }
         }

@@ -37,7 +37,7 @@ use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
 use super::undo::{Evidence, Undo};
 use super::variant::{Base, Ext, VariantSpec};
-use crate::scenario::model::TcpConfig;
+use crate::scenario::model::{TcpConfig, UndoEvidence};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -162,7 +162,11 @@ impl Sender {
             undo: if variant.has(Ext::Irw) {
                 Some(Undo::new(Evidence::OriginalTag, mss))
             } else if variant.has(Ext::Undo) {
-                Some(Undo::new(Evidence::Timestamp, mss))
+                let evidence = match cfg.undo_evidence {
+                    UndoEvidence::Timestamps => Evidence::Timestamp,
+                    UndoEvidence::Dsack => Evidence::Dsack,
+                };
+                Some(Undo::new(evidence, mss))
             } else {
                 None
             },
@@ -244,6 +248,12 @@ impl Sender {
             if self.recovery.in_recovery() && self.recovery_since.is_none() {
                 self.recovery_since = Some(now);
             }
+        }
+        // RFC 3708: every retransmission of the episode came back as a duplicate.
+        if let Some((cwnd, ssthresh)) = self.undo.as_mut().and_then(|u| u.on_ack_sack(seg.ack, seg.sack.as_slice())) {
+            self.cwnd = cwnd.min(self.cfg.max_cwnd);
+            self.ssthresh = ssthresh;
+            self.stats.window_undos += 1;
         }
         if self.ece_now && !self.recovery.handles_ecn() {
             self.on_ecn_echo(now);
@@ -330,7 +340,7 @@ impl Sender {
     fn apply(&mut self, r: Response, now: SimTime, acked: u64) {
         if r.fast_retransmit {
             if let Some(u) = self.undo.as_mut() {
-                u.on_loss(self.snd_una, self.cwnd, self.ssthresh);
+                u.on_loss(self.snd_una, self.snd_max, self.cwnd, self.ssthresh);
             }
         }
         if let Some(s) = r.ssthresh {
@@ -410,7 +420,7 @@ impl Sender {
         self.window_reduced();
         self.push_event(SenderEvent::Timeout { at: now, seq: self.snd_una, ndup, backoff: self.rto.backoff_shift() });
         if let Some(u) = self.undo.as_mut() {
-            u.on_loss(self.snd_una, self.cwnd, self.ssthresh);
+            u.on_loss(self.snd_una, self.snd_max, self.cwnd, self.ssthresh);
         }
         // RFC 5681 §3.1 eq. 4, not again for a segment the timer already resent.
         if !self.rto_retransmitted_una {
@@ -537,7 +547,7 @@ impl Sender {
         self.next_tag = self.next_tag.wrapping_add(1).max(1);
         let ts = self.cfg.timestamps.then_some((now, self.ts_recent));
         if let Some(u) = self.undo.as_mut() {
-            u.on_transmit(seq, tag, ts.map(|(val, _)| val));
+            u.on_transmit(seq, tag, ts.map(|(val, _)| val), is_retransmit);
         }
         let mut flags = TcpFlags(TcpFlags::ACK);
         if self.cwr_pending && !is_retransmit {

@@ -51,6 +51,7 @@ pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
         ack: AckMode::Every,
         sack: uses_sack(variant),
         max_sack_blocks: 3,
+        dsack: false,
         dda: None,
     };
     let mut bottleneck = link("bottleneck", 1, 2, 800_000, ms(100), 100);
@@ -81,6 +82,7 @@ pub fn lossy_path(variant: &str, p: f64, rate_bps: u64, delay: SimDuration, dura
         ack: AckMode::Every,
         sack: uses_sack(variant),
         max_sack_blocks: 3,
+        dsack: false,
         dda: None,
     };
     let mut l2 = link("path", 1, 2, rate_bps, delay, 10_000);

@@ -9,7 +9,7 @@ const MSS: u32 = 1000;
 const M: u64 = MSS as u64;
 
 fn cfg(ack: AckMode, sack: bool, max_sack_blocks: u32) -> ReceiverConfig {
-    ReceiverConfig { window: 64 * M, ack, sack, max_sack_blocks, dda: None }
+    ReceiverConfig { window: 64 * M, ack, sack, max_sack_blocks, dsack: false, dda: None }
 }
 
 fn delayed() -> AckMode {
@@ -212,7 +212,7 @@ fn no_sack_blocks_when_sack_off() {
 
 #[test]
 fn window_constant_and_data_beyond_it_discarded() {
-    let c = ReceiverConfig { window: 4 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dda: None };
+    let c = ReceiverConfig { window: 4 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dsack: false, dda: None };
     let mut h = H::new(c);
     h.data(0).ack(1, &[]); // window now [1, 5)
     h.data(2).ack(1, &[(2, 3)]);
@@ -455,7 +455,7 @@ mod props {
         /// disjoint, not touching), and SACK blocks are held intervals.
         #[test]
         fn intervals_match_byte_map(segs in proptest::collection::vec((0u64..60, 1u32..25), 1..40)) {
-            let c = ReceiverConfig { window: 1 << 20, ack: AckMode::Every, sack: true, max_sack_blocks: 4, dda: None };
+            let c = ReceiverConfig { window: 1 << 20, ack: AckMode::Every, sack: true, max_sack_blocks: 4, dsack: false, dda: None };
             let mut rx = Receiver::new(&c, 10);
             let mut got = [false; 100];
             for (seq, len) in segs {
@@ -484,4 +484,25 @@ mod props {
             }
         }
     }
+}
+
+#[test]
+fn rfc2883_a_duplicate_is_reported_first_in_a_dsack_block_once() {
+    let c = ReceiverConfig { window: 64 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dsack: true, dda: None };
+    let mut rx = Receiver::new(&c, MSS);
+    let now = SimTime::ZERO;
+    let seg = |k: u64| TcpSegment { seq: k * M, len: MSS, ..Default::default() };
+    let blocks = |a: &TcpSegment| a.sack.as_slice().iter().map(|b| (b.left / M, b.right / M)).collect::<Vec<_>>();
+    rx.on_segment(&seg(0), false, now);
+    rx.on_segment(&seg(2), false, now);
+    while rx.poll_transmit(now).is_some() {}
+    // Below the cumulative ACK (§4 case 1).
+    rx.on_segment(&seg(0), false, now);
+    assert_eq!(blocks(&rx.poll_transmit(now).unwrap()), vec![(0, 1), (2, 3)]);
+    // Inside a SACKed block (§4 case 2): the D-SACK block first, then that block.
+    rx.on_segment(&seg(2), false, now);
+    assert_eq!(blocks(&rx.poll_transmit(now).unwrap()), vec![(2, 3), (2, 3)]);
+    // Reported once only.
+    rx.on_segment(&seg(3), false, now);
+    assert_eq!(blocks(&rx.poll_transmit(now).unwrap()), vec![(2, 4)]);
 }
