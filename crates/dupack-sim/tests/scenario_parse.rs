@@ -577,6 +577,74 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             &["must be between 1 and 65535 bytes"],
         ),
         (
+            "ge: p_gb above 1",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_gb = 1.5, p_bg = 0.5 }"#),
+            "topology.bottleneck.fwd_error.p_gb",
+            &["must be between 0 and 1, got 1.5"],
+        ),
+        (
+            "ge: negative p_bad",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_bad = -0.1, p_gb = 0.1, p_bg = 0.5 }"#,
+            ),
+            "topology.bottleneck.fwd_error.p_bad",
+            &["must be between 0 and 1, got -0.1"],
+        ),
+        (
+            "ge: both parameterisations",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_gb = 0.1, p_bg = 0.5, mean_bad_packets = 2 }"#,
+            ),
+            "topology.bottleneck.fwd_error.mean_bad_packets",
+            &["give either p_gb and p_bg", "or mean_good_packets and mean_bad_packets", "not both", "p_gb is given too"],
+        ),
+        (
+            "ge: p_gb without p_bg",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_gb = 0.1 }"#),
+            "topology.bottleneck.fwd_error.p_bg",
+            &["missing required key 'p_bg'", "p_gb is given"],
+        ),
+        (
+            "ge: mean_bad_packets without mean_good_packets",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", mean_bad_packets = 3 }"#),
+            "topology.bottleneck.fwd_error.mean_good_packets",
+            &["missing required key 'mean_good_packets'", "mean_bad_packets is given"],
+        ),
+        (
+            "ge: no transitions",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_bad = 0.5 }"#),
+            "topology.bottleneck.fwd_error.p_gb",
+            &["missing the transitions", "p_gb and p_bg", "mean_good_packets and mean_bad_packets"],
+        ),
+        (
+            "ge: mean below one packet",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", mean_good_packets = 0.5, mean_bad_packets = 2 }"#,
+            ),
+            "topology.bottleneck.fwd_error.mean_good_packets",
+            &["must be at least 1 (a mean number of packets), got 0.5"],
+        ),
+        (
+            "ge: mean as a string",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", mean_good_packets = "50", mean_bad_packets = 2 }"#,
+            ),
+            "topology.bottleneck.fwd_error.mean_good_packets",
+            &["expected a number of packets (at least 1), got the string \"50\""],
+        ),
+        (
+            "ge: key of another model",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p = 0.1 }"#),
+            "topology.bottleneck.fwd_error.p",
+            &["belongs to model \"bernoulli\", not \"gilbert_elliott\"", "p_good, p_bad, p_gb, p_bg"],
+        ),
+        (
+            "ge: model name misspelt",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert-elliott" }"#),
+            "topology.bottleneck.fwd_error.model",
+            &["did you mean \"gilbert_elliott\"?"],
+        ),
+        (
             "window smaller than one MSS",
             dumbbell_with("[receiver]\nwindow = \"1000B\""),
             "receiver.window",
@@ -839,4 +907,25 @@ fn red_queue_tables_parse_with_defaults() {
         link(&with(r#"{ kind = "droptail" }"#), "bottleneck").queue,
         QueueSpec::DropTail { limit: QueueLimit::Packets(100) }
     );
+}
+
+#[test]
+fn gilbert_elliott_tables_parse_both_ways() {
+    let with = |e: &str| {
+        let s = ok(&format!(
+            "[topology]\nkind = \"chain\"\nhops = [{{ rate = \"1Mbps\", delay = \"1ms\", fwd_error = {e} }}]\n"
+        ));
+        link(&s, "hop0").fwd_error.clone()
+    };
+    let ge = |p_good, p_bad, p_gb, p_bg| ErrorModelSpec::GilbertElliott(GilbertElliottSpec { p_good, p_bad, p_gb, p_bg });
+    let e = with(r#"{ model = "gilbert_elliott", p_gb = 0.01, p_bg = 0.25 }"#);
+    assert_eq!(e.model, ge(0.0, 1.0, 0.01, 0.25), "defaults p_good = 0, p_bad = 1");
+    assert_eq!(e.applies_to, PacketSelector::Data);
+    let e = with(
+        r#"{ model = "gilbert_elliott", p_good = 0.001, p_bad = 0.5, mean_good_packets = 100, mean_bad_packets = 4, applies_to = "all" }"#,
+    );
+    assert_eq!(e.model, ge(0.001, 0.5, 0.01, 0.25));
+    assert_eq!(e.applies_to, PacketSelector::All);
+    let e = with(r#"{ model = "gilbert_elliott", mean_good_packets = 1, mean_bad_packets = 1.0 }"#);
+    assert_eq!(e.model, ge(0.0, 1.0, 1.0, 1.0));
 }

@@ -44,6 +44,10 @@ pub mod defaults {
     pub const DELACK_TIMEOUT: SimDuration = SimDuration::from_millis(200);
     pub const DELACK_EVERY: u32 = 2;
     pub const MAX_SACK_BLOCKS: u32 = 3;
+    /// Gilbert–Elliott loss probabilities: the classic Gilbert channel
+    /// (no loss in Good, every packet lost in Bad).
+    pub const GE_P_GOOD: f64 = 0.0;
+    pub const GE_P_BAD: f64 = 1.0;
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -185,6 +189,35 @@ pub enum ErrorModelSpec {
         flow: usize,
         packets: Vec<u64>,
     },
+    /// Gilbert–Elliott two-state bursty loss (Gilbert 1960, Elliott 1963),
+    /// one Markov chain per flow. A selected packet is lost with the loss
+    /// probability of the current state (`p_good` or `p_bad`); then the
+    /// state moves Good→Bad with probability `p_gb`, Bad→Good with `p_bg`.
+    /// Every chain starts in Good.
+    GilbertElliott(GilbertElliottSpec),
+}
+
+/// Parameters of [`ErrorModelSpec::GilbertElliott`], all in [0, 1].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct GilbertElliottSpec {
+    pub p_good: f64,
+    pub p_bad: f64,
+    pub p_gb: f64,
+    pub p_bg: f64,
+}
+
+impl GilbertElliottSpec {
+    /// Long-run fraction of selected packets lost: `π_G·p_good + π_B·p_bad`
+    /// with `π_B = p_gb/(p_gb + p_bg)`. `None` when both transition
+    /// probabilities are 0 (the chain never leaves Good, so the rate is `p_good`,
+    /// but there is no stationary distribution).
+    pub fn stationary_loss(&self) -> Option<f64> {
+        let s = self.p_gb + self.p_bg;
+        (s > 0.0).then(|| {
+            let pi_b = self.p_gb / s;
+            (1.0 - pi_b) * self.p_good + pi_b * self.p_bad
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
