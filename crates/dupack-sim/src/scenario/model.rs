@@ -7,6 +7,7 @@
 //! shape only.
 
 use crate::time::SimDuration;
+use std::sync::Arc;
 
 /// Every default of the scenario format, in one place: the parser and the
 /// `Default` impls below both use these, and `docs/scenario.md` lists them.
@@ -48,6 +49,9 @@ pub mod defaults {
     /// (no loss in Good, every packet lost in Bad).
     pub const GE_P_GOOD: f64 = 0.0;
     pub const GE_P_BAD: f64 = 1.0;
+    /// Bytes per delivery opportunity of a trace-driven link direction.
+    /// mahimahi's `mm-link` counts 1504 (its TUN MTU plus a 4-byte header).
+    pub const TRACE_MTU: u32 = 1500;
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -92,6 +96,24 @@ pub struct LinkSpec {
     pub queue: QueueSpec,
     pub fwd_error: ErrorSpec,
     pub rev_error: ErrorSpec,
+    /// A direction with a trace is served by its delivery opportunities
+    /// instead of `rate_bps` (which is 0 when both directions have one and
+    /// no rate was given).
+    pub fwd_trace: Option<TraceSpec>,
+    pub rev_trace: Option<TraceSpec>,
+}
+
+/// A mahimahi delivery-opportunity trace (see `net::trace`), read and
+/// checked by the parser.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceSpec {
+    /// The file as given (the Python front makes relative paths absolute).
+    pub file: String,
+    /// Bytes per opportunity.
+    pub mtu: u32,
+    /// Opportunity timestamps in ms: non-empty, non-decreasing, the last
+    /// (the period) > 0.
+    pub opportunities_ms: Arc<[u64]>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

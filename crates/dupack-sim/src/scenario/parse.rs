@@ -507,12 +507,15 @@ enum TopoKind {
     Custom,
 }
 
-const LINK_KEYS: &[&str] = &["rate", "delay", "queue", "fwd_error", "rev_error"];
+const LINK_KEYS: &[&str] = &["rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
 const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
 const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links"];
-const OVERRIDE_KEYS: &[&str] = &["senders", "rate", "delay", "queue", "fwd_error", "rev_error"];
-const CUSTOM_LINK_KEYS: &[&str] = &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error"];
+const OVERRIDE_KEYS: &[&str] =
+    &["senders", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
+const CUSTOM_LINK_KEYS: &[&str] =
+    &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
+const TRACE_KEYS: &[&str] = &["file", "mtu"];
 const NODE_KEYS: &[&str] = &["name", "kind"];
 const DROPTAIL_KEYS: &[&str] = &["kind", "limit_packets", "limit_bytes"];
 const RED_KEYS: &[&str] = &[
@@ -554,17 +557,25 @@ struct LinkRaw {
     queue: Option<QueueSpec>,
     fwd_error: Option<ErrRaw>,
     rev_error: Option<ErrRaw>,
+    fwd_trace: Option<TraceSpec>,
+    rev_trace: Option<TraceSpec>,
 }
 
 impl LinkRaw {
     /// `self` over `base`, key by key (tables are replaced, not merged).
+    /// A rate is dropped when both directions end up traced: nothing uses it.
     fn over(&self, base: &LinkRaw) -> LinkRaw {
+        let fwd_trace = self.fwd_trace.clone().or_else(|| base.fwd_trace.clone());
+        let rev_trace = self.rev_trace.clone().or_else(|| base.rev_trace.clone());
+        let both = fwd_trace.is_some() && rev_trace.is_some();
         LinkRaw {
-            rate: self.rate.or(base.rate),
+            rate: if both { None } else { self.rate.or(base.rate) },
             delay: self.delay.or(base.delay),
             queue: self.queue.clone().or_else(|| base.queue.clone()),
             fwd_error: self.fwd_error.clone().or_else(|| base.fwd_error.clone()),
             rev_error: self.rev_error.clone().or_else(|| base.rev_error.clone()),
+            fwd_trace,
+            rev_trace,
         }
     }
 }
@@ -624,13 +635,16 @@ impl Topo {
             name,
             a,
             b,
-            // Templates are parsed with rate and delay required, so the
-            // fallbacks are never used.
-            rate_bps: raw.rate.unwrap_or(1),
+            // Templates are parsed with rate (unless both directions are
+            // traced) and delay required, so the fallbacks are used only
+            // for links that need no rate.
+            rate_bps: raw.rate.unwrap_or(0),
             delay: raw.delay.unwrap_or(SimDuration::ZERO),
             queue: raw.queue.clone().unwrap_or(QueueSpec::DropTail { limit: defaults::QUEUE_LIMIT }),
             fwd_error,
             rev_error,
+            fwd_trace: raw.fwd_trace.clone(),
+            rev_trace: raw.rev_trace.clone(),
         });
     }
 
@@ -651,20 +665,49 @@ impl Topo {
 
 /// The link keys of `t` (the caller has checked which keys are allowed).
 fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
-    let rate_what = "a rate such as \"2Mbps\"";
     let delay_what = "a duration such as \"20ms\"";
-    let rate = if required { Some(t.req("rate", rate_what, v_rate_pos)?) } else { t.opt("rate", v_rate_pos)? };
+    // With both directions traced the rate would serve nothing.
+    let both_traced = t.get("fwd_trace").is_some() && t.get("rev_trace").is_some();
+    let rate = if both_traced {
+        if let Some(r) = t.opt("rate", v_rate_pos)? {
+            return fail(
+                &r.path,
+                "not used: both directions follow a trace (fwd_trace and rev_trace); leave rate out",
+            );
+        }
+        None
+    } else if required {
+        let what = "a rate such as \"2Mbps\"; only a link with both fwd_trace and rev_trace needs none";
+        Some(t.req("rate", what, v_rate_pos)?)
+    } else {
+        t.opt("rate", v_rate_pos)?
+    };
     let delay = if required { Some(t.req("delay", delay_what, v_dur)?) } else { t.opt("delay", v_dur)? };
     let queue = t.opt("queue", parse_queue)?;
     let fwd_error = t.opt("fwd_error", parse_error_model)?;
     let rev_error = t.opt("rev_error", parse_error_model)?;
+    let fwd_trace = t.opt("fwd_trace", parse_trace_table)?;
+    let rev_trace = t.opt("rev_trace", parse_trace_table)?;
     Ok(LinkRaw {
         rate: rate.map(|a| a.v),
         delay: delay.map(|a| a.v),
         queue: queue.map(|a| a.v),
         fwd_error: fwd_error.map(|a| a.v),
         rev_error: rev_error.map(|a| a.v),
+        fwd_trace: fwd_trace.map(|a| a.v),
+        rev_trace: rev_trace.map(|a| a.v),
     })
+}
+
+/// A `fwd_trace`/`rev_trace` table: the file is read and checked here, so
+/// a bad trace is reported like any other bad value.
+fn parse_trace_table(v: &Value, path: &str) -> R<TraceSpec> {
+    let t = table(v, path)?;
+    t.allow(TRACE_KEYS)?;
+    let file = t.req("file", "the path of a mahimahi trace file", v_nonempty_str)?;
+    let mtu = t.opt("mtu", |v, p| v_size(v, p, 1, 65_535))?.map_or(defaults::TRACE_MTU, |a| a.v as u32);
+    let opportunities = crate::net::trace::read_trace(&file.v).map_err(|m| err(&file.path, m))?;
+    Ok(TraceSpec { file: file.v, mtu, opportunities_ms: opportunities.into() })
 }
 
 fn parse_link_table(v: &Value, path: &str) -> R<LinkRaw> {
