@@ -91,6 +91,12 @@ DOC_CASES = [
     Case("unknown-topology", ['"ring"', '"dumbbell"'], path="topology.kind", mutate=setter("topology.kind", "ring")),
     # Types.
     Case("string-for-bool", ["boolean", '"yes"'], path="run.stop_when_done", mutate=setter("run.stop_when_done", "yes")),
+    # Files a scenario refers to: a relative trace path is looked up next to the scenario.
+    Case("missing-trace-file", ["cannot read trace file", "missing.trace"], path="topology.bottleneck.fwd_trace.file",
+         mutate=setter("topology.bottleneck.fwd_trace", {"file": "missing.trace"})),
+    Case("gilbert-elliott-both-forms", ["not both", "p_gb is given too"], path="topology.bottleneck.fwd_error.mean_bad_packets",
+         mutate=setter("topology.bottleneck.fwd_error",
+                       {"model": "gilbert_elliott", "p_gb": 0.1, "p_bg": 0.5, "mean_bad_packets": 2})),
 ]
 
 # Nesting: 130 levels is past what the core's JSON reader accepts (128) but

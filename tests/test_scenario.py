@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 import dupack
 from dupack import Scenario, ScenarioError, load
 from dupack._core import ScenarioError as CoreScenarioError
+from tests.conftest import ROOT
 
 PINNED = {
     "name": "pinned",
@@ -150,6 +152,52 @@ def test_toml_syntax_errors_name_file_line_and_column(tmp_path, text, fragment):
     assert exc.value.path == str(p)
     assert str(exc.value).startswith(f"{p}: ")
     assert fragment in str(exc.value)
+
+
+TRACED = """
+[topology]
+kind = "chain"
+[[topology.hops]]
+delay = "1ms"
+fwd_trace = { file = "traces/down.trace" }
+rev_trace = { file = "ABSOLUTE", mtu = "1504B" }
+[[topology.hops]]
+delay = "5ms"
+fwd_trace = { file = "../up.trace" }
+rev_trace = { file = "down-again.trace" }
+"""
+
+
+def test_load_makes_trace_paths_absolute_against_the_scenario_folder(tmp_path, monkeypatch):
+    (tmp_path / "sc" / "traces").mkdir(parents=True)
+    for f in ("sc/traces/down.trace", "up.trace", "sc/down-again.trace"):
+        (tmp_path / f).write_text("1\n2\n", encoding="utf-8")
+    absolute = str(tmp_path / "up.trace")
+    p = tmp_path / "sc" / "traced.toml"
+    p.write_text(TRACED.replace("ABSOLUTE", absolute.replace("\\", "\\\\")), encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the current directory must not matter
+    hops = load(Path("..") / "sc" / "traced.toml").to_dict()["topology"]["hops"]
+    assert hops[0]["fwd_trace"] == {"file": str(tmp_path / "sc" / "traces" / "down.trace")}
+    assert hops[0]["rev_trace"] == {"file": absolute, "mtu": "1504B"}, "absolute paths are kept"
+    assert hops[1]["fwd_trace"]["file"] == str(tmp_path / "up.trace"), "'..' is normalised"
+    assert hops[1]["rev_trace"]["file"] == str(tmp_path / "sc" / "down-again.trace")
+    assert hops[0]["delay"] == "1ms", "other strings are untouched"
+    load(Path("..") / "sc" / "traced.toml").validate()
+    # A document given as a dict is taken as is: paths stay relative to the current directory.
+    with pytest.raises(ScenarioError) as exc:
+        Scenario.from_toml(TRACED.replace("ABSOLUTE", absolute)).validate()
+    assert exc.value.path == "topology.hops[0].fwd_trace.file"
+    assert 'cannot read trace file "traces/down.trace"' in exc.value.message
+
+
+def test_shipped_trace_scenario_runs_from_any_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = dupack.run(ROOT / "scenarios" / "cellular-trace.toml", overrides=["run.duration=5s"])
+    assert r.flows["bytes_delivered"].iloc[0] > 0
+    hop1 = r.links[(r.links["link"] == "hop1") & (r.links["direction"] == "fwd")]
+    assert hop1["rate_bps"].iloc[0] == 1101 * 1500 * 8, "the trace's mean rate: 1101 opportunities per second"
 
 
 def test_load_reports_non_utf8_and_missing_files(tmp_path):

@@ -16,6 +16,7 @@ import datetime as _dt
 import hashlib
 import json
 import math
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -158,6 +159,10 @@ def load(path: str | PathLike[str]) -> Scenario:
     Raises :class:`OSError` if the file cannot be read and :class:`ScenarioError`
     (path = the file name) if it is not UTF-8 or not valid TOML. The content is
     not validated here: see :meth:`Scenario.validate`.
+
+    Trace files (the ``file`` of every ``fwd_trace``/``rev_trace`` table) are
+    named relative to the scenario file's folder, while the core opens paths
+    as given; relative ones are therefore made absolute here.
     """
     p = Path(path)
     raw = p.read_bytes()
@@ -165,7 +170,30 @@ def load(path: str | PathLike[str]) -> Scenario:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ScenarioError(str(p), f"not UTF-8 text (byte {e.start}): TOML files must be UTF-8") from None
-    return Scenario.from_toml(text, p)
+    sc = Scenario.from_toml(text, p)
+    _absolute_trace_files(sc._data, p.parent)
+    return sc
+
+
+#: Link keys whose table names a trace file.
+TRACE_KEYS = ("fwd_trace", "rev_trace")
+
+
+def _absolute_trace_files(node: Any, base: Path) -> None:
+    """Rewrite, in place, each relative string ``file`` of a trace table
+    anywhere in ``node`` to an absolute path under ``base``. Anything else
+    (a missing or non-string ``file``) is left for the core to report."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in TRACE_KEYS and isinstance(value, dict):
+                f = value.get("file")
+                if isinstance(f, str) and f and not Path(f).is_absolute():
+                    value["file"] = os.path.abspath(base / f)
+            else:
+                _absolute_trace_files(value, base)
+    elif isinstance(node, list):
+        for item in node:
+            _absolute_trace_files(item, base)
 
 
 # --- overrides ---------------------------------------------------------------

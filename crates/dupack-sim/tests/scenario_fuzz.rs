@@ -80,6 +80,7 @@ const STRINGS: &[&str] = &[
     "bernoulli",
     "ber",
     "droplist",
+    "gilbert_elliott",
     "data",
     "acks",
     "all",

@@ -410,6 +410,15 @@ fn custom_with(extra: &str) -> String {
     format!("{CUSTOM}\n{extra}\n")
 }
 
+/// Write a trace file for a test; returns its path.
+fn trace_file(name: &str, text: &str) -> String {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenario_parse_traces");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
 #[test]
 fn malformed_inputs_name_the_path_and_the_problem() {
     let bottleneck = |kv: &str| {
@@ -417,7 +426,97 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             "[topology]\nkind = \"dumbbell\"\nsenders = 2\naccess = {{ rate = \"10Mbps\", delay = \"1ms\" }}\nbottleneck = {{ {kv} }}\n"
         )
     };
+    let good = trace_file("good.trace", "1\n2\n3\n");
+    let t = |name: &str, text: &str| trace_file(name, text);
+    let traced = |trace_kv: &str| bottleneck(&format!(r#"rate = "2Mbps", delay = "1ms", fwd_trace = {{ {trace_kv} }}"#));
+    let file_kv = |f: &str| format!("file = {f:?}");
     let cases: Vec<(&str, String, &str, &[&str])> = vec![
+        (
+            "trace: missing file",
+            traced(&file_kv("/nonexistent/dupack/cell.trace")),
+            "topology.bottleneck.fwd_trace.file",
+            &["cannot read trace file \"/nonexistent/dupack/cell.trace\""],
+        ),
+        (
+            "trace: malformed line",
+            traced(&file_kv(&t("bad-line.trace", "1\n2\n3.5\n4\n"))),
+            "topology.bottleneck.fwd_trace.file",
+            &["bad-line.trace\", line 3", "expected a whole number of milliseconds (digits only), got \"3.5\""],
+        ),
+        (
+            "trace: negative timestamp",
+            traced(&file_kv(&t("negative.trace", "-1\n2\n"))),
+            "topology.bottleneck.fwd_trace.file",
+            &["line 1", "got \"-1\""],
+        ),
+        (
+            "trace: decreasing timestamps",
+            traced(&file_kv(&t("decreasing.trace", "1\n5\n4\n"))),
+            "topology.bottleneck.fwd_trace.file",
+            &["line 3", "timestamp 4 is smaller than the one before it (5); timestamps must not decrease"],
+        ),
+        (
+            "trace: blank line",
+            traced(&file_kv(&t("blank.trace", "1\n\n3\n"))),
+            "topology.bottleneck.fwd_trace.file",
+            &["line 2", "empty line"],
+        ),
+        (
+            "trace: empty file",
+            traced(&file_kv(&t("empty.trace", ""))),
+            "topology.bottleneck.fwd_trace.file",
+            &["empty.trace\": the trace is empty"],
+        ),
+        (
+            "trace: zero period",
+            traced(&file_kv(&t("zero.trace", "0\n0\n"))),
+            "topology.bottleneck.fwd_trace.file",
+            &["line 2", "the last timestamp is the trace's period and must be greater than 0"],
+        ),
+        (
+            "trace: no file key",
+            traced(r#"mtu = "1500B""#),
+            "topology.bottleneck.fwd_trace.file",
+            &["missing required key 'file' (the path of a mahimahi trace file)"],
+        ),
+        (
+            "trace: unknown key",
+            traced(&format!("path = {good:?}")),
+            "topology.bottleneck.fwd_trace.path",
+            &["unknown key 'path'", "allowed keys here: file, mtu"],
+        ),
+        (
+            "trace: mtu of zero",
+            traced(&format!(r#"file = {good:?}, mtu = "0B""#)),
+            "topology.bottleneck.fwd_trace.mtu",
+            &["must be between 1 and 65535 bytes"],
+        ),
+        (
+            "trace: mtu without unit",
+            traced(&format!("file = {good:?}, mtu = 1500")),
+            "topology.bottleneck.fwd_trace.mtu",
+            &["write it with a unit"],
+        ),
+        (
+            "trace: a string, not a table",
+            bottleneck(&format!(r#"rate = "2Mbps", delay = "1ms", rev_trace = {good:?}"#)),
+            "topology.bottleneck.rev_trace",
+            &["expected a table, got the string"],
+        ),
+        (
+            "trace: rate with both directions traced",
+            bottleneck(&format!(
+                r#"rate = "2Mbps", delay = "1ms", fwd_trace = {{ file = {good:?} }}, rev_trace = {{ file = {good:?} }}"#
+            )),
+            "topology.bottleneck.rate",
+            &["not used: both directions follow a trace", "leave rate out"],
+        ),
+        (
+            "trace: one direction traced, no rate",
+            bottleneck(&format!(r#"delay = "1ms", fwd_trace = {{ file = {good:?} }}"#)),
+            "topology.bottleneck.rate",
+            &["missing required key 'rate'", "only a link with both fwd_trace and rev_trace needs none"],
+        ),
         (
             "unknown key with suggestion",
             bottleneck(r#"rat = "2Mbps", delay = "1ms""#),
@@ -634,6 +733,74 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", mean_packet_size = "0B" }"#),
             "topology.bottleneck.queue.mean_packet_size",
             &["must be between 1 and 65535 bytes"],
+        ),
+        (
+            "ge: p_gb above 1",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_gb = 1.5, p_bg = 0.5 }"#),
+            "topology.bottleneck.fwd_error.p_gb",
+            &["must be between 0 and 1, got 1.5"],
+        ),
+        (
+            "ge: negative p_bad",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_bad = -0.1, p_gb = 0.1, p_bg = 0.5 }"#,
+            ),
+            "topology.bottleneck.fwd_error.p_bad",
+            &["must be between 0 and 1, got -0.1"],
+        ),
+        (
+            "ge: both parameterisations",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_gb = 0.1, p_bg = 0.5, mean_bad_packets = 2 }"#,
+            ),
+            "topology.bottleneck.fwd_error.mean_bad_packets",
+            &["give either p_gb and p_bg", "or mean_good_packets and mean_bad_packets", "not both", "p_gb is given too"],
+        ),
+        (
+            "ge: p_gb without p_bg",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_gb = 0.1 }"#),
+            "topology.bottleneck.fwd_error.p_bg",
+            &["missing required key 'p_bg'", "p_gb is given"],
+        ),
+        (
+            "ge: mean_bad_packets without mean_good_packets",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", mean_bad_packets = 3 }"#),
+            "topology.bottleneck.fwd_error.mean_good_packets",
+            &["missing required key 'mean_good_packets'", "mean_bad_packets is given"],
+        ),
+        (
+            "ge: no transitions",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_bad = 0.5 }"#),
+            "topology.bottleneck.fwd_error.p_gb",
+            &["missing the transitions", "p_gb and p_bg", "mean_good_packets and mean_bad_packets"],
+        ),
+        (
+            "ge: mean below one packet",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", mean_good_packets = 0.5, mean_bad_packets = 2 }"#,
+            ),
+            "topology.bottleneck.fwd_error.mean_good_packets",
+            &["must be at least 1 (a mean number of packets), got 0.5"],
+        ),
+        (
+            "ge: mean as a string",
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", mean_good_packets = "50", mean_bad_packets = 2 }"#,
+            ),
+            "topology.bottleneck.fwd_error.mean_good_packets",
+            &["expected a number of packets (at least 1), got the string \"50\""],
+        ),
+        (
+            "ge: key of another model",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p = 0.1 }"#),
+            "topology.bottleneck.fwd_error.p",
+            &["belongs to model \"bernoulli\", not \"gilbert_elliott\"", "p_good, p_bad, p_gb, p_bg"],
+        ),
+        (
+            "ge: model name misspelt",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert-elliott" }"#),
+            "topology.bottleneck.fwd_error.model",
+            &["did you mean \"gilbert_elliott\"?"],
         ),
         (
             "window smaller than one MSS",
@@ -940,4 +1107,51 @@ fn eifel_undo_needs_timestamps() {
     assert!(dupack_sim::parse_scenario_toml(&ok).is_ok());
     let e = dupack_sim::tcp::variant::parse_variant("reno+undo+irw").unwrap_err();
     assert!(e.0.contains("both undo"), "{e}");
+}
+
+#[test]
+fn gilbert_elliott_tables_parse_both_ways() {
+    let with = |e: &str| {
+        let s = ok(&format!(
+            "[topology]\nkind = \"chain\"\nhops = [{{ rate = \"1Mbps\", delay = \"1ms\", fwd_error = {e} }}]\n"
+        ));
+        link(&s, "hop0").fwd_error.clone()
+    };
+    let ge = |p_good, p_bad, p_gb, p_bg| ErrorModelSpec::GilbertElliott(GilbertElliottSpec { p_good, p_bad, p_gb, p_bg });
+    let e = with(r#"{ model = "gilbert_elliott", p_gb = 0.01, p_bg = 0.25 }"#);
+    assert_eq!(e.model, ge(0.0, 1.0, 0.01, 0.25), "defaults p_good = 0, p_bad = 1");
+    assert_eq!(e.applies_to, PacketSelector::Data);
+    let e = with(
+        r#"{ model = "gilbert_elliott", p_good = 0.001, p_bad = 0.5, mean_good_packets = 100, mean_bad_packets = 4, applies_to = "all" }"#,
+    );
+    assert_eq!(e.model, ge(0.001, 0.5, 0.01, 0.25));
+    assert_eq!(e.applies_to, PacketSelector::All);
+    let e = with(r#"{ model = "gilbert_elliott", mean_good_packets = 1, mean_bad_packets = 1.0 }"#);
+    assert_eq!(e.model, ge(0.0, 1.0, 1.0, 1.0));
+}
+
+#[test]
+fn trace_tables_parse_and_replace_the_rate() {
+    let f = trace_file("parse-ok.trace", "1\n1\n3\n4\n");
+    let s = ok(&format!(
+        r#"
+[topology]
+kind = "dumbbell"
+senders = 2
+access = {{ rate = "10Mbps", delay = "1ms" }}
+bottleneck = {{ delay = "10ms", fwd_trace = {{ file = {f:?} }}, rev_trace = {{ file = {f:?}, mtu = "100B" }} }}
+[[topology.access_override]]
+senders = [1]
+fwd_trace = {{ file = {f:?} }}
+"#
+    ));
+    let b = link(&s, "bottleneck");
+    assert_eq!(b.rate_bps, 0, "both directions traced: no rate");
+    let fwd = b.fwd_trace.as_ref().unwrap();
+    assert_eq!((fwd.file.as_str(), fwd.mtu, &fwd.opportunities_ms[..]), (f.as_str(), 1500, &[1, 1, 3, 4][..]));
+    assert_eq!(b.rev_trace.as_ref().unwrap().mtu, 100);
+    // An override tracing one direction keeps the template's rate for the other.
+    let a1 = link(&s, "access1");
+    assert_eq!((a1.rate_bps, a1.fwd_trace.is_some(), a1.rev_trace.is_none()), (10_000_000, true, true));
+    assert!(link(&s, "access0").fwd_trace.is_none());
 }

@@ -21,6 +21,7 @@ use crate::net::error::ErrorModel;
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet};
 use crate::net::queue::Qdisc;
 use crate::net::routing::{Routes, NO_ROUTE};
+use crate::net::trace::TraceLink;
 use crate::scenario::model::Scenario;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::segment::TcpSegment;
@@ -103,18 +104,24 @@ impl World {
     pub fn new(s: &Scenario, seed: u64) -> Result<World, RunError> {
         let mut channels = Vec::with_capacity(2 * s.links.len());
         for (li, l) in s.links.iter().enumerate() {
-            for (fwd, from, to, err) in [(true, l.a, l.b, &l.fwd_error), (false, l.b, l.a, &l.rev_error)] {
+            let dirs = [(true, l.a, l.b, &l.fwd_error, &l.fwd_trace), (false, l.b, l.a, &l.rev_error, &l.rev_trace)];
+            for (fwd, from, to, err, trace) in dirs {
                 let dir = if fwd { "fwd" } else { "rev" };
+                let trace = trace.as_ref().map(TraceLink::new);
+                // A traced direction's mean capacity stands in for the rate
+                // in RED's idle decay and in the results.
+                let rate_bps = trace.as_ref().map_or(l.rate_bps, TraceLink::mean_rate_bps);
                 channels.push(Channel {
                     link: li,
                     fwd,
                     from: from as NodeId,
                     to: to as NodeId,
-                    rate_bps: l.rate_bps,
+                    rate_bps,
                     delay: l.delay,
+                    trace,
                     queue: Qdisc::from_spec(
                         &l.queue,
-                        l.rate_bps,
+                        rate_bps,
                         StreamRng::new(seed, &format!("link/{}/{dir}/queue", l.name)),
                     ),
                     error: ErrorModel::new(err, format!("link/{}/{dir}", l.name), seed),
@@ -543,7 +550,15 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
             rate_bps: c.rate_bps,
             packets_sent: c.stats.packets_sent,
             bytes_sent: c.stats.bytes_sent,
-            utilisation: if run_s > 0.0 { c.stats.busy.as_secs_f64() / run_s } else { 0.0 },
+            utilisation: match &c.trace {
+                // Bytes sent over bytes the opportunities offered.
+                Some(t) => match t.capacity_until(end) {
+                    0 => 0.0,
+                    cap => c.stats.bytes_sent as f64 / cap as f64,
+                },
+                None if run_s > 0.0 => c.stats.busy.as_secs_f64() / run_s,
+                None => 0.0,
+            },
             drops_error: c.stats.drops_error,
             drops_queue: c.stats.drops_queue,
             marks: c.stats.marks,

@@ -6,10 +6,17 @@
 //! propagates for `delay` and arrives at the far node. Because every packet
 //! of a channel has the same delay, packets in propagation stay in FIFO
 //! order and live in a ring buffer here rather than in the event queue.
+//!
+//! A trace-driven channel (`trace`) replaces serialisation at a rate by the
+//! trace's delivery opportunities (`net::trace`): the packet at the head
+//! leaves when the opportunities from its arrival at the head on have
+//! carried all its bytes. Everything else (queue, error model, delay) is
+//! the same.
 
 use super::error::ErrorModel;
 use super::packet::{NodeId, Packet};
 use super::queue::{Qdisc, Verdict};
+use super::trace::TraceLink;
 use crate::time::{tx_time, SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -17,6 +24,7 @@ use std::collections::VecDeque;
 pub struct ChannelStats {
     pub packets_sent: u64,
     pub bytes_sent: u64,
+    /// Serialisation time (rate-driven channels only).
     pub busy: SimDuration,
     pub drops_error: u64,
     /// Queue drops: overflow, and RED's early and forced drops.
@@ -34,8 +42,11 @@ pub struct Channel {
     pub fwd: bool,
     pub from: NodeId,
     pub to: NodeId,
+    /// Serialisation rate; for a traced channel its mean capacity (reported only).
     pub rate_bps: u64,
     pub delay: SimDuration,
+    /// Delivery opportunities that serve this direction instead of `rate_bps`.
+    pub trace: Option<TraceLink>,
     pub queue: Qdisc,
     pub error: ErrorModel,
     /// The packet being serialised.
@@ -59,6 +70,14 @@ impl Channel {
         tx_time(p.size as u64, self.rate_bps)
     }
 
+    /// `p` starts service at `now`: when does it leave the transmitter?
+    fn service_end(&mut self, p: &Packet, now: SimTime) -> SimTime {
+        match &mut self.trace {
+            Some(t) => t.serve(p.size, now),
+            None => now + self.tx_time(p),
+        }
+    }
+
     /// Hand a packet to the channel at `now`. The queue sees every arrival,
     /// also one that finds the transmitter idle (nothing waits then).
     pub fn offer(&mut self, mut p: Packet, now: SimTime) -> Offer {
@@ -71,7 +90,7 @@ impl Channel {
                 Verdict::Mark => self.stats.marks += 1,
                 Verdict::Accept => {}
             }
-            let done = now + self.tx_time(&p);
+            let done = self.service_end(&p, now);
             self.on_wire = Some(p);
             return Offer::StartedTx(done);
         }
@@ -97,9 +116,11 @@ impl Channel {
         let p = self.on_wire.take().expect("TxDone without a packet on the wire");
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += p.size as u64;
-        self.stats.busy = self.stats.busy + self.tx_time(&p);
+        if self.trace.is_none() {
+            self.stats.busy = self.stats.busy + self.tx_time(&p);
+        }
         let next = self.queue.dequeue().map(|q| {
-            let done = now + self.tx_time(&q);
+            let done = self.service_end(&q, now);
             self.on_wire = Some(q);
             done
         });

@@ -6,10 +6,14 @@
 //! `"link/{link}/{dir}/flow/{flow}"`, so the loss pattern a flow sees on a
 //! link does not depend on other flows' traffic; a packet that the selector
 //! excludes (an ACK under `applies_to = "data"`) consumes no draw.
+//!
+//! The Gilbert–Elliott model keeps its Good/Bad state next to each flow's
+//! stream, so flows sharing a link direction run independent chains, each
+//! advanced only by that flow's selected packets.
 
 use super::packet::{Packet, PacketKind};
 use crate::engine::rng::StreamRng;
-use crate::scenario::model::{ErrorModelSpec, ErrorSpec, PacketSelector};
+use crate::scenario::model::{ErrorModelSpec, ErrorSpec, GilbertElliottSpec, PacketSelector};
 
 #[derive(Clone, Debug)]
 enum Model {
@@ -27,6 +31,16 @@ enum Model {
         next: usize,
         seen: u64,
     },
+    /// The chain's state (Bad or not) lives with each flow's stream.
+    GilbertElliott(GilbertElliottSpec),
+}
+
+/// One flow's random stream on this channel, and its Gilbert–Elliott state.
+#[derive(Clone, Debug)]
+struct FlowStream {
+    flow: u32,
+    rng: StreamRng,
+    bad: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -39,7 +53,7 @@ pub struct ErrorModel {
     /// One stream per flow seen here, sorted by flow index. Sparse: an
     /// access link sees one flow, so a table indexed by flow would cost
     /// O(flows) per link and O(flows²) per dumbbell.
-    streams: Vec<(u32, StreamRng)>,
+    streams: Vec<FlowStream>,
 }
 
 impl ErrorModel {
@@ -48,6 +62,7 @@ impl ErrorModel {
             ErrorModelSpec::None => Model::None,
             ErrorModelSpec::Bernoulli { p } => Model::Bernoulli { p: *p },
             ErrorModelSpec::Ber { ber } => Model::Ber { ber: *ber },
+            ErrorModelSpec::GilbertElliott(ge) => Model::GilbertElliott(*ge),
             ErrorModelSpec::DropList { flow, packets } => {
                 let mut packets = packets.clone();
                 packets.sort_unstable();
@@ -71,16 +86,16 @@ impl ErrorModel {
         )
     }
 
-    fn stream(&mut self, flow: u32, flow_names: &[String]) -> &mut StreamRng {
-        let i = match self.streams.binary_search_by_key(&flow, |e| e.0) {
+    fn stream(&mut self, flow: u32, flow_names: &[String]) -> &mut FlowStream {
+        let i = match self.streams.binary_search_by_key(&flow, |e| e.flow) {
             Ok(i) => i,
             Err(i) => {
                 let name = format!("{}/flow/{}", self.name, flow_names[flow as usize]);
-                self.streams.insert(i, (flow, StreamRng::new(self.seed, &name)));
+                self.streams.insert(i, FlowStream { flow, rng: StreamRng::new(self.seed, &name), bad: false });
                 i
             }
         };
-        &mut self.streams[i].1
+        &mut self.streams[i]
     }
 
     /// Decide whether `p` is lost on this channel.
@@ -104,12 +119,22 @@ impl ErrorModel {
             }
             Model::Bernoulli { p: prob } => {
                 let prob = *prob;
-                self.stream(p.flow, flow_names).chance(prob)
+                self.stream(p.flow, flow_names).rng.chance(prob)
+            }
+            Model::GilbertElliott(ge) => {
+                let ge = *ge;
+                let s = self.stream(p.flow, flow_names);
+                // The loss draw in the current state, then the transition
+                // draw; `chance` draws nothing for a probability of 0 or 1.
+                let lost = s.rng.chance(if s.bad { ge.p_bad } else { ge.p_good });
+                let flip = s.rng.chance(if s.bad { ge.p_bg } else { ge.p_gb });
+                s.bad ^= flip;
+                lost
             }
             Model::Ber { ber } => {
                 let ber = *ber;
                 let prob = 1.0 - (1.0 - ber).powf(8.0 * p.size as f64);
-                self.stream(p.flow, flow_names).chance(prob)
+                self.stream(p.flow, flow_names).rng.chance(prob)
             }
         }
     }
@@ -186,5 +211,81 @@ mod tests {
         let p_small = 1.0 - (1.0f64 - 1e-4).powf(8.0 * 40.0);
         assert!((big - p_big).abs() < 0.02, "{big} vs {p_big}");
         assert!((small - p_small).abs() < 0.01, "{small} vs {p_small}");
+    }
+
+    fn ge(p_good: f64, p_bad: f64, p_gb: f64, p_bg: f64) -> ErrorModel {
+        let spec = ErrorSpec {
+            model: ErrorModelSpec::GilbertElliott(GilbertElliottSpec { p_good, p_bad, p_gb, p_bg }),
+            applies_to: PacketSelector::Data,
+        };
+        ErrorModel::new(&spec, "link/w/fwd".into(), 11)
+    }
+
+    /// Lengths of the runs of consecutive losses in `lost`.
+    fn bursts(lost: &[bool]) -> Vec<usize> {
+        lost.split(|&l| !l).map(<[bool]>::len).filter(|&n| n > 0).collect()
+    }
+
+    #[test]
+    fn gilbert_elliott_long_run_rate_matches_the_stationary_formula() {
+        // Standard error of a Markov-chain mean over n = 400 000 packets is
+        // below 0.002 for these chains; the tolerance is about 3 of them.
+        const N: usize = 400_000;
+        for (p_good, p_bad, p_gb, p_bg) in [(0.0, 1.0, 0.01, 0.25), (0.001, 0.5, 0.05, 0.2), (0.02, 0.8, 0.1, 0.5)] {
+            let mut m = ge(p_good, p_bad, p_gb, p_bg);
+            let lost = (0..N).filter(|_| m.is_lost(&data(0, 1040), &names())).count() as f64 / N as f64;
+            let want = GilbertElliottSpec { p_good, p_bad, p_gb, p_bg }.stationary_loss().unwrap();
+            assert!((lost - want).abs() < 0.005, "{lost} vs {want} for {:?}", (p_good, p_bad, p_gb, p_bg));
+        }
+    }
+
+    #[test]
+    fn gilbert_elliott_bursts_last_one_over_p_bg_packets() {
+        // p_bad = 1, p_good = 0: a loss burst is exactly a stay in Bad, a
+        // geometric number of packets with mean 1/p_bg.
+        for p_bg in [0.5, 0.25, 0.1] {
+            let mut m = ge(0.0, 1.0, 0.02, p_bg);
+            let lost: Vec<bool> = (0..500_000).map(|_| m.is_lost(&data(0, 1040), &names())).collect();
+            let b = bursts(&lost);
+            let mean = b.iter().sum::<usize>() as f64 / b.len() as f64;
+            assert!(b.len() > 1000, "{} bursts", b.len());
+            assert!((mean - 1.0 / p_bg).abs() < 0.05 / p_bg, "mean burst {mean} vs {}", 1.0 / p_bg);
+        }
+    }
+
+    #[test]
+    fn gilbert_elliott_degenerate_parameters() {
+        let pkt = data(0, 1040);
+        // Never leaves Good: no loss at all, even with p_bad = 1.
+        let mut m = ge(0.0, 1.0, 0.0, 0.5);
+        assert!(!(0..10_000).any(|_| m.is_lost(&pkt, &names())));
+        // Always goes Bad after the first packet and stays: all but the first lost.
+        let mut m = ge(0.0, 1.0, 1.0, 0.0);
+        let lost: Vec<bool> = (0..1000).map(|_| m.is_lost(&pkt, &names())).collect();
+        assert!(!lost[0] && lost[1..].iter().all(|&l| l));
+        // Alternates strictly: Good, Bad, Good, …
+        let mut m = ge(0.0, 1.0, 1.0, 1.0);
+        let lost: Vec<bool> = (0..10).map(|_| m.is_lost(&pkt, &names())).collect();
+        assert_eq!(lost, (0..10).map(|i| i % 2 == 1).collect::<Vec<_>>());
+        // p_good = p_bad: independent of the state, a Bernoulli rate.
+        let mut m = ge(0.1, 0.1, 0.3, 0.3);
+        let n = (0..100_000).filter(|_| m.is_lost(&pkt, &names())).count();
+        assert!((9_000..11_000).contains(&n), "{n}");
+        assert_eq!(GilbertElliottSpec { p_good: 0.0, p_bad: 1.0, p_gb: 0.0, p_bg: 0.0 }.stationary_loss(), None);
+    }
+
+    #[test]
+    fn gilbert_elliott_chains_are_per_flow_and_skip_unselected_packets() {
+        let mut alone = ge(0.0, 1.0, 0.05, 0.3);
+        let a: Vec<bool> = (0..5000).map(|_| alone.is_lost(&data(0, 1040), &names())).collect();
+        let mut shared = ge(0.0, 1.0, 0.05, 0.3);
+        let b: Vec<bool> = (0..5000)
+            .map(|_| {
+                shared.is_lost(&data(1, 1040), &names());
+                assert!(!shared.is_lost(&ack(0), &names()), "ACKs are not selected");
+                shared.is_lost(&data(0, 1040), &names())
+            })
+            .collect();
+        assert_eq!(a, b, "another flow's packets and unselected ACKs do not move flow 0's chain");
     }
 }

@@ -7,6 +7,7 @@
 //! shape only.
 
 use crate::time::SimDuration;
+use std::sync::Arc;
 
 /// Every default of the scenario format, in one place: the parser and the
 /// `Default` impls below both use these, and `docs/scenario.md` lists them.
@@ -48,6 +49,13 @@ pub mod defaults {
     /// the flow's last link (irw §4: "twice the propagation delay (i.e. round
     /// trip time) on the wireless link" — one round trip).
     pub const DDA_AUTO_ROUND_TRIPS: u64 = 1;
+    /// Gilbert–Elliott loss probabilities: the classic Gilbert channel
+    /// (no loss in Good, every packet lost in Bad).
+    pub const GE_P_GOOD: f64 = 0.0;
+    pub const GE_P_BAD: f64 = 1.0;
+    /// Bytes per delivery opportunity of a trace-driven link direction.
+    /// mahimahi's `mm-link` counts 1504 (its TUN MTU plus a 4-byte header).
+    pub const TRACE_MTU: u32 = 1500;
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -92,6 +100,24 @@ pub struct LinkSpec {
     pub queue: QueueSpec,
     pub fwd_error: ErrorSpec,
     pub rev_error: ErrorSpec,
+    /// A direction with a trace is served by its delivery opportunities
+    /// instead of `rate_bps` (which is 0 when both directions have one and
+    /// no rate was given).
+    pub fwd_trace: Option<TraceSpec>,
+    pub rev_trace: Option<TraceSpec>,
+}
+
+/// A mahimahi delivery-opportunity trace (see `net::trace`), read and
+/// checked by the parser.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceSpec {
+    /// The file as given (the Python front makes relative paths absolute).
+    pub file: String,
+    /// Bytes per opportunity.
+    pub mtu: u32,
+    /// Opportunity timestamps in ms: non-empty, non-decreasing, the last
+    /// (the period) > 0.
+    pub opportunities_ms: Arc<[u64]>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -189,6 +215,35 @@ pub enum ErrorModelSpec {
         flow: usize,
         packets: Vec<u64>,
     },
+    /// Gilbert–Elliott two-state bursty loss (Gilbert 1960, Elliott 1963),
+    /// one Markov chain per flow. A selected packet is lost with the loss
+    /// probability of the current state (`p_good` or `p_bad`); then the
+    /// state moves Good→Bad with probability `p_gb`, Bad→Good with `p_bg`.
+    /// Every chain starts in Good.
+    GilbertElliott(GilbertElliottSpec),
+}
+
+/// Parameters of [`ErrorModelSpec::GilbertElliott`], all in [0, 1].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct GilbertElliottSpec {
+    pub p_good: f64,
+    pub p_bad: f64,
+    pub p_gb: f64,
+    pub p_bg: f64,
+}
+
+impl GilbertElliottSpec {
+    /// Long-run fraction of selected packets lost: `π_G·p_good + π_B·p_bad`
+    /// with `π_B = p_gb/(p_gb + p_bg)`. `None` when both transition
+    /// probabilities are 0 (the chain never leaves Good, so the rate is `p_good`,
+    /// but there is no stationary distribution).
+    pub fn stationary_loss(&self) -> Option<f64> {
+        let s = self.p_gb + self.p_bg;
+        (s > 0.0).then(|| {
+            let pi_b = self.p_gb / s;
+            (1.0 - pi_b) * self.p_good + pi_b * self.p_bad
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -509,12 +509,15 @@ enum TopoKind {
     Custom,
 }
 
-const LINK_KEYS: &[&str] = &["rate", "delay", "queue", "fwd_error", "rev_error"];
+const LINK_KEYS: &[&str] = &["rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
 const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
 const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links"];
-const OVERRIDE_KEYS: &[&str] = &["senders", "rate", "delay", "queue", "fwd_error", "rev_error"];
-const CUSTOM_LINK_KEYS: &[&str] = &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error"];
+const OVERRIDE_KEYS: &[&str] =
+    &["senders", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
+const CUSTOM_LINK_KEYS: &[&str] =
+    &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
+const TRACE_KEYS: &[&str] = &["file", "mtu"];
 const NODE_KEYS: &[&str] = &["name", "kind"];
 const DROPTAIL_KEYS: &[&str] = &["kind", "limit_packets", "limit_bytes"];
 const RED_KEYS: &[&str] = &[
@@ -556,17 +559,25 @@ struct LinkRaw {
     queue: Option<QueueSpec>,
     fwd_error: Option<ErrRaw>,
     rev_error: Option<ErrRaw>,
+    fwd_trace: Option<TraceSpec>,
+    rev_trace: Option<TraceSpec>,
 }
 
 impl LinkRaw {
     /// `self` over `base`, key by key (tables are replaced, not merged).
+    /// A rate is dropped when both directions end up traced: nothing uses it.
     fn over(&self, base: &LinkRaw) -> LinkRaw {
+        let fwd_trace = self.fwd_trace.clone().or_else(|| base.fwd_trace.clone());
+        let rev_trace = self.rev_trace.clone().or_else(|| base.rev_trace.clone());
+        let both = fwd_trace.is_some() && rev_trace.is_some();
         LinkRaw {
-            rate: self.rate.or(base.rate),
+            rate: if both { None } else { self.rate.or(base.rate) },
             delay: self.delay.or(base.delay),
             queue: self.queue.clone().or_else(|| base.queue.clone()),
             fwd_error: self.fwd_error.clone().or_else(|| base.fwd_error.clone()),
             rev_error: self.rev_error.clone().or_else(|| base.rev_error.clone()),
+            fwd_trace,
+            rev_trace,
         }
     }
 }
@@ -626,13 +637,16 @@ impl Topo {
             name,
             a,
             b,
-            // Templates are parsed with rate and delay required, so the
-            // fallbacks are never used.
-            rate_bps: raw.rate.unwrap_or(1),
+            // Templates are parsed with rate (unless both directions are
+            // traced) and delay required, so the fallbacks are used only
+            // for links that need no rate.
+            rate_bps: raw.rate.unwrap_or(0),
             delay: raw.delay.unwrap_or(SimDuration::ZERO),
             queue: raw.queue.clone().unwrap_or(QueueSpec::DropTail { limit: defaults::QUEUE_LIMIT }),
             fwd_error,
             rev_error,
+            fwd_trace: raw.fwd_trace.clone(),
+            rev_trace: raw.rev_trace.clone(),
         });
     }
 
@@ -653,20 +667,49 @@ impl Topo {
 
 /// The link keys of `t` (the caller has checked which keys are allowed).
 fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
-    let rate_what = "a rate such as \"2Mbps\"";
     let delay_what = "a duration such as \"20ms\"";
-    let rate = if required { Some(t.req("rate", rate_what, v_rate_pos)?) } else { t.opt("rate", v_rate_pos)? };
+    // With both directions traced the rate would serve nothing.
+    let both_traced = t.get("fwd_trace").is_some() && t.get("rev_trace").is_some();
+    let rate = if both_traced {
+        if let Some(r) = t.opt("rate", v_rate_pos)? {
+            return fail(
+                &r.path,
+                "not used: both directions follow a trace (fwd_trace and rev_trace); leave rate out",
+            );
+        }
+        None
+    } else if required {
+        let what = "a rate such as \"2Mbps\"; only a link with both fwd_trace and rev_trace needs none";
+        Some(t.req("rate", what, v_rate_pos)?)
+    } else {
+        t.opt("rate", v_rate_pos)?
+    };
     let delay = if required { Some(t.req("delay", delay_what, v_dur)?) } else { t.opt("delay", v_dur)? };
     let queue = t.opt("queue", parse_queue)?;
     let fwd_error = t.opt("fwd_error", parse_error_model)?;
     let rev_error = t.opt("rev_error", parse_error_model)?;
+    let fwd_trace = t.opt("fwd_trace", parse_trace_table)?;
+    let rev_trace = t.opt("rev_trace", parse_trace_table)?;
     Ok(LinkRaw {
         rate: rate.map(|a| a.v),
         delay: delay.map(|a| a.v),
         queue: queue.map(|a| a.v),
         fwd_error: fwd_error.map(|a| a.v),
         rev_error: rev_error.map(|a| a.v),
+        fwd_trace: fwd_trace.map(|a| a.v),
+        rev_trace: rev_trace.map(|a| a.v),
     })
+}
+
+/// A `fwd_trace`/`rev_trace` table: the file is read and checked here, so
+/// a bad trace is reported like any other bad value.
+fn parse_trace_table(v: &Value, path: &str) -> R<TraceSpec> {
+    let t = table(v, path)?;
+    t.allow(TRACE_KEYS)?;
+    let file = t.req("file", "the path of a mahimahi trace file", v_nonempty_str)?;
+    let mtu = t.opt("mtu", |v, p| v_size(v, p, 1, 65_535))?.map_or(defaults::TRACE_MTU, |a| a.v as u32);
+    let opportunities = crate::net::trace::read_trace(&file.v).map_err(|m| err(&file.path, m))?;
+    Ok(TraceSpec { file: file.v, mtu, opportunities_ms: opportunities.into() })
 }
 
 fn parse_link_table(v: &Value, path: &str) -> R<LinkRaw> {
@@ -770,6 +813,8 @@ const ERR_NONE_KEYS: &[&str] = &["model"];
 const ERR_BERNOULLI_KEYS: &[&str] = &["model", "p", "applies_to"];
 const ERR_BER_KEYS: &[&str] = &["model", "ber", "applies_to"];
 const ERR_DROPLIST_KEYS: &[&str] = &["model", "flow", "packets", "applies_to"];
+const ERR_GE_KEYS: &[&str] =
+    &["model", "p_good", "p_bad", "p_gb", "p_bg", "mean_good_packets", "mean_bad_packets", "applies_to"];
 
 fn parse_error_model(v: &Value, path: &str) -> R<ErrRaw> {
     #[derive(Copy, Clone)]
@@ -778,24 +823,37 @@ fn parse_error_model(v: &Value, path: &str) -> R<ErrRaw> {
         Bernoulli,
         Ber,
         DropList,
+        GilbertElliott,
     }
     let t = table(v, path)?;
     let model = t
-        .req("model", "\"none\", \"bernoulli\", \"ber\" or \"droplist\"", |v, p| {
-            v_enum(v, p, &[("none", M::None), ("bernoulli", M::Bernoulli), ("ber", M::Ber), ("droplist", M::DropList)])
+        .req("model", "\"none\", \"bernoulli\", \"ber\", \"droplist\" or \"gilbert_elliott\"", |v, p| {
+            v_enum(
+                v,
+                p,
+                &[
+                    ("none", M::None),
+                    ("bernoulli", M::Bernoulli),
+                    ("ber", M::Ber),
+                    ("droplist", M::DropList),
+                    ("gilbert_elliott", M::GilbertElliott),
+                ],
+            )
         })?
         .v;
-    let models: [(&str, &[&str]); 4] = [
+    let models: [(&str, &[&str]); 5] = [
         ("none", ERR_NONE_KEYS),
         ("bernoulli", ERR_BERNOULLI_KEYS),
         ("ber", ERR_BER_KEYS),
         ("droplist", ERR_DROPLIST_KEYS),
+        ("gilbert_elliott", ERR_GE_KEYS),
     ];
     let (mname, keys) = match model {
         M::None => models[0],
         M::Bernoulli => models[1],
         M::Ber => models[2],
         M::DropList => models[3],
+        M::GilbertElliott => models[4],
     };
     t.allow_explained(keys, |k| belongs_elsewhere(k, "model", mname, &models))?;
     let mut drop_flow = None;
@@ -820,6 +878,7 @@ fn parse_error_model(v: &Value, path: &str) -> R<ErrRaw> {
             })?;
             ErrorModelSpec::DropList { flow: usize::MAX, packets: packets.v }
         }
+        M::GilbertElliott => ErrorModelSpec::GilbertElliott(parse_gilbert_elliott(&t)?),
     };
     let applies_to = match model {
         M::None => PacketSelector::All,
@@ -834,6 +893,59 @@ fn parse_error_model(v: &Value, path: &str) -> R<ErrRaw> {
             .map_or(PacketSelector::Data, |a| a.v),
     };
     Ok(ErrRaw { spec: ErrorSpec { model: spec, applies_to }, drop_flow })
+}
+
+/// A mean number of packets: a finite number ≥ 1.
+fn v_mean_packets(v: &Value, path: &str) -> R<f64> {
+    let Value::Number(n) = v else {
+        return fail(path, format!("expected a number of packets (at least 1), got {}", describe(v)));
+    };
+    match n.as_f64() {
+        Some(x) if x >= 1.0 && x.is_finite() => Ok(x),
+        _ => fail(path, format!("must be at least 1 (a mean number of packets), got {n}")),
+    }
+}
+
+/// The keys of a `model = "gilbert_elliott"` table in the documented order:
+/// `p_good`, `p_bad`, then the transitions either as `p_gb` and `p_bg` or as
+/// `mean_good_packets` (= 1/`p_gb`) and `mean_bad_packets` (= 1/`p_bg`).
+fn parse_gilbert_elliott(t: &Table) -> R<GilbertElliottSpec> {
+    let p_good = t.opt("p_good", v_prob)?.map_or(defaults::GE_P_GOOD, |a| a.v);
+    let p_bad = t.opt("p_bad", v_prob)?.map_or(defaults::GE_P_BAD, |a| a.v);
+    let p_gb = t.opt("p_gb", v_prob)?;
+    let p_bg = t.opt("p_bg", v_prob)?;
+    let mean_good = t.opt("mean_good_packets", v_mean_packets)?;
+    let mean_bad = t.opt("mean_bad_packets", v_mean_packets)?;
+    let either = "give either p_gb and p_bg (transition probabilities) or mean_good_packets and \
+                  mean_bad_packets (mean stays in each state), not both";
+    let probs_given = p_gb.as_ref().or(p_bg.as_ref()).map(|a| a.path.clone());
+    if let (Some(first), Some(m)) = (probs_given, mean_good.as_ref().or(mean_bad.as_ref())) {
+        return fail(&m.path, format!("{either}; {first} is given too"));
+    }
+    // A pair given by half: name the missing partner.
+    let partner = |given: &str, missing: &str, what: &str| {
+        fail(&t.at(missing), format!("missing required key '{missing}' ({what}; {given} is given)"))
+    };
+    let (p_gb, p_bg) = match (p_gb, p_bg, mean_good, mean_bad) {
+        (Some(gb), Some(bg), _, _) => (gb.v, bg.v),
+        (Some(_), None, _, _) => return partner("p_gb", "p_bg", "the Bad→Good probability, between 0 and 1"),
+        (None, Some(_), _, _) => return partner("p_bg", "p_gb", "the Good→Bad probability, between 0 and 1"),
+        (None, None, Some(g), Some(b)) => (1.0 / g.v, 1.0 / b.v),
+        (None, None, Some(_), None) => {
+            return partner("mean_good_packets", "mean_bad_packets", "mean packets per stay in Bad, at least 1")
+        }
+        (None, None, None, Some(_)) => {
+            return partner("mean_bad_packets", "mean_good_packets", "mean packets per stay in Good, at least 1")
+        }
+        (None, None, None, None) => {
+            return fail(
+                &t.at("p_gb"),
+                "missing the transitions: give p_gb and p_bg (probabilities between 0 and 1) or \
+                 mean_good_packets and mean_bad_packets (at least 1)",
+            )
+        }
+    };
+    Ok(GilbertElliottSpec { p_good, p_bad, p_gb, p_bg })
 }
 
 fn build_dumbbell(t: &Table, topo: &mut Topo) -> R<()> {
