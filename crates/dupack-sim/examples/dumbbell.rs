@@ -36,7 +36,11 @@ fn main() {
         .collect();
     links.push(link("bottleneck".into(), n, n + 1, 3_000_000, ms(20), 150));
     let tcp = TcpConfig { mss: 1000, ..TcpConfig::default() };
-    let receiver = ReceiverConfig { window: 64_000, sack: dupack_sim::tcp::variant::parse_variant(&variant).expect("variant").uses_sack(), ..ReceiverConfig::default() };
+    let receiver = ReceiverConfig {
+        window: 64_000,
+        sack: dupack_sim::tcp::variant::parse_variant(&variant).expect("variant").uses_sack(),
+        ..ReceiverConfig::default()
+    };
     let flows = (0..n)
         .map(|i| FlowSpec {
             name: format!("f{i}"),

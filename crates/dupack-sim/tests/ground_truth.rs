@@ -85,8 +85,10 @@ fn eifel_cannot_undo_a_timeout_whose_acks_were_all_lost() {
     s.flows[0].tcp.initial_window = 3;
     s.flows[0].tcp.timestamps = true;
     s.flows[0].receiver.window = 3000;
-    s.links[1].rev_error =
-        ErrorSpec { model: ErrorModelSpec::DropList { flow: 0, packets: vec![1, 2, 3] }, applies_to: PacketSelector::Acks };
+    s.links[1].rev_error = ErrorSpec {
+        model: ErrorModelSpec::DropList { flow: 0, packets: vec![1, 2, 3] },
+        applies_to: PacketSelector::Acks,
+    };
     let f = run(&s, 1).unwrap().flows.remove(0);
     assert_eq!((f.timeouts, f.spurious_retransmissions), (1, 1));
     assert_eq!(f.window_undos, 0);
@@ -104,8 +106,10 @@ fn dsack_undoes_the_spurious_timeout_that_eifel_cannot() {
     s.flows[0].tcp.undo_evidence = UndoEvidence::Dsack;
     s.flows[0].receiver.window = 3000;
     s.flows[0].receiver.dsack = true;
-    s.links[1].rev_error =
-        ErrorSpec { model: ErrorModelSpec::DropList { flow: 0, packets: vec![1, 2, 3] }, applies_to: PacketSelector::Acks };
+    s.links[1].rev_error = ErrorSpec {
+        model: ErrorModelSpec::DropList { flow: 0, packets: vec![1, 2, 3] },
+        applies_to: PacketSelector::Acks,
+    };
     let f = run(&s, 1).unwrap().flows.remove(0);
     assert_eq!((f.timeouts, f.spurious_retransmissions), (1, 1));
     assert_eq!(f.window_undos, 1);

@@ -428,7 +428,8 @@ fn malformed_inputs_name_the_path_and_the_problem() {
     };
     let good = trace_file("good.trace", "1\n2\n3\n");
     let t = |name: &str, text: &str| trace_file(name, text);
-    let traced = |trace_kv: &str| bottleneck(&format!(r#"rate = "2Mbps", delay = "1ms", fwd_trace = {{ {trace_kv} }}"#));
+    let traced =
+        |trace_kv: &str| bottleneck(&format!(r#"rate = "2Mbps", delay = "1ms", fwd_trace = {{ {trace_kv} }}"#));
     let file_kv = |f: &str| format!("file = {f:?}");
     let cases: Vec<(&str, String, &str, &[&str])> = vec![
         (
@@ -736,7 +737,9 @@ fn malformed_inputs_name_the_path_and_the_problem() {
         ),
         (
             "ge: p_gb above 1",
-            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_gb = 1.5, p_bg = 0.5 }"#),
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_gb = 1.5, p_bg = 0.5 }"#,
+            ),
             "topology.bottleneck.fwd_error.p_gb",
             &["must be between 0 and 1, got 1.5"],
         ),
@@ -754,7 +757,12 @@ fn malformed_inputs_name_the_path_and_the_problem() {
                 r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", p_gb = 0.1, p_bg = 0.5, mean_bad_packets = 2 }"#,
             ),
             "topology.bottleneck.fwd_error.mean_bad_packets",
-            &["give either p_gb and p_bg", "or mean_good_packets and mean_bad_packets", "not both", "p_gb is given too"],
+            &[
+                "give either p_gb and p_bg",
+                "or mean_good_packets and mean_bad_packets",
+                "not both",
+                "p_gb is given too",
+            ],
         ),
         (
             "ge: p_gb without p_bg",
@@ -764,7 +772,9 @@ fn malformed_inputs_name_the_path_and_the_problem() {
         ),
         (
             "ge: mean_bad_packets without mean_good_packets",
-            bottleneck(r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", mean_bad_packets = 3 }"#),
+            bottleneck(
+                r#"rate = "2Mbps", delay = "1ms", fwd_error = { model = "gilbert_elliott", mean_bad_packets = 3 }"#,
+            ),
             "topology.bottleneck.fwd_error.mean_good_packets",
             &["missing required key 'mean_good_packets'", "mean_bad_packets is given"],
         ),
@@ -1117,7 +1127,8 @@ fn gilbert_elliott_tables_parse_both_ways() {
         ));
         link(&s, "hop0").fwd_error.clone()
     };
-    let ge = |p_good, p_bad, p_gb, p_bg| ErrorModelSpec::GilbertElliott(GilbertElliottSpec { p_good, p_bad, p_gb, p_bg });
+    let ge =
+        |p_good, p_bad, p_gb, p_bg| ErrorModelSpec::GilbertElliott(GilbertElliottSpec { p_good, p_bad, p_gb, p_bg });
     let e = with(r#"{ model = "gilbert_elliott", p_gb = 0.01, p_bg = 0.25 }"#);
     assert_eq!(e.model, ge(0.0, 1.0, 0.01, 0.25), "defaults p_good = 0, p_bad = 1");
     assert_eq!(e.applies_to, PacketSelector::Data);

@@ -39,7 +39,14 @@ fn efr_turns_wasted_timeouts_into_fast_retransmits() {
     let efr = totals("reno+efr");
     eprintln!(
         "reno: TO {} FR {} N_dup {:?} bytes {}; efr: TO {} FR {} N_dup {:?} bytes {}",
-        reno.timeouts, reno.fast_retransmits, reno.ndup, reno.delivered, efr.timeouts, efr.fast_retransmits, efr.ndup, efr.delivered
+        reno.timeouts,
+        reno.fast_retransmits,
+        reno.ndup,
+        reno.delivered,
+        efr.timeouts,
+        efr.fast_retransmits,
+        efr.ndup,
+        efr.delivered
     );
     // Reno's timeouts with one or two dupacks are the wasted ones.
     assert!(reno.ndup[1] + reno.ndup[2] > 20, "{:?}", reno.ndup);

@@ -88,7 +88,8 @@ fn delivery_stops_during_the_gaps_of_the_trace() {
 
 #[test]
 fn trace_driven_runs_are_deterministic() {
-    let extra = r#"fwd_error = { model = "gilbert_elliott", p_bad = 0.5, mean_good_packets = 500, mean_bad_packets = 5 }"#;
+    let extra =
+        r#"fwd_error = { model = "gilbert_elliott", p_bad = 0.5, mean_good_packets = 500, mean_bad_packets = 5 }"#;
     let s = scenario(&trace("bursty-gaps.trace"), "10s", extra);
     let strip = |mut r: RunResult| {
         r.run.wall_time_s = 0.0;

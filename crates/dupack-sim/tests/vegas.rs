@@ -13,8 +13,9 @@ fn vegas_keeps_the_bottleneck_queue_short_without_losses() {
     for v in ["vegas", "reno"] {
         // 2 Mbit/s, 20 ms, a 60-packet buffer; no random loss.
         let mut s = common::lossy_path(v, 0.0, 2_000_000, ms(20), secs(60));
-        s.links[1].queue =
-            dupack_sim::scenario::model::QueueSpec::DropTail { limit: dupack_sim::scenario::model::QueueLimit::Packets(60) };
+        s.links[1].queue = dupack_sim::scenario::model::QueueSpec::DropTail {
+            limit: dupack_sim::scenario::model::QueueLimit::Packets(60),
+        };
         s.flows[0].receiver.window = 1 << 20;
         let r = run(&s, 1).unwrap();
         let q = r.links.iter().find(|l| l.link == "path" && l.direction == "fwd").unwrap().max_queue_packets;

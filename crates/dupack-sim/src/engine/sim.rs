@@ -447,7 +447,11 @@ pub const INTERRUPT_CHECK_EVENTS: u64 = 1 << 20;
 /// [`run`], asking `interrupted` every [`INTERRUPT_CHECK_EVENTS`] events
 /// whether to give up (the Python binding checks for Ctrl-C there). The
 /// result does not depend on how often it is asked.
-pub fn run_interruptible(s: &Scenario, seed: u64, mut interrupted: impl FnMut() -> bool) -> Result<RunResult, RunError> {
+pub fn run_interruptible(
+    s: &Scenario,
+    seed: u64,
+    mut interrupted: impl FnMut() -> bool,
+) -> Result<RunResult, RunError> {
     #[allow(clippy::disallowed_methods)]
     let wall = std::time::Instant::now(); // reported only, never used in the simulation
     let mut w = World::new(s, seed)?;

@@ -63,7 +63,12 @@ impl Routes {
         incoming[d as usize].iter().all(|&c| channels[c as usize].0 == n).then_some((n, first))
     }
 
-    fn tree(root: NodeId, n_nodes: usize, channels: &[(NodeId, NodeId)], incoming: &[Vec<ChannelId>]) -> Vec<ChannelId> {
+    fn tree(
+        root: NodeId,
+        n_nodes: usize,
+        channels: &[(NodeId, NodeId)],
+        incoming: &[Vec<ChannelId>],
+    ) -> Vec<ChannelId> {
         let mut row = vec![NO_ROUTE; n_nodes];
         let mut seen = vec![false; n_nodes];
         seen[root as usize] = true;
@@ -165,8 +170,22 @@ mod tests {
     #[test]
     fn leaf_collapsing_gives_the_same_routes_as_a_tree_per_destination() {
         // A small mesh with leaves, multi-homed hosts and parallel links.
-        let ch: Vec<(NodeId, NodeId)> =
-            vec![(0, 2), (2, 0), (1, 2), (2, 1), (2, 3), (3, 2), (3, 4), (4, 3), (2, 4), (4, 2), (4, 5), (5, 4), (4, 5), (5, 4)];
+        let ch: Vec<(NodeId, NodeId)> = vec![
+            (0, 2),
+            (2, 0),
+            (1, 2),
+            (2, 1),
+            (2, 3),
+            (3, 2),
+            (3, 4),
+            (4, 3),
+            (2, 4),
+            (4, 2),
+            (4, 5),
+            (5, 4),
+            (4, 5),
+            (5, 4),
+        ];
         let dests: Vec<NodeId> = (0..6).collect();
         let r = Routes::compute(6, &ch, &dests);
         let mut incoming: Vec<Vec<ChannelId>> = vec![Vec::new(); 6];

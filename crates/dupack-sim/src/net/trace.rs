@@ -40,23 +40,21 @@ pub fn parse_trace(text: &str) -> Result<Vec<u64>, (usize, String)> {
             Err(_) if line.bytes().all(|b| b.is_ascii_digit()) => {
                 return Err((n, format!("timestamp {line} is too large (at most {MAX_TRACE_MS} ms)")))
             }
-            Err(_) => {
-                return Err((n, format!("expected a whole number of milliseconds (digits only), got {line:?}")))
-            }
+            Err(_) => return Err((n, format!("expected a whole number of milliseconds (digits only), got {line:?}"))),
         };
         if let Some(&prev) = out.last() {
             if ms < prev {
-                return Err((n, format!("timestamp {ms} is smaller than the one before it ({prev}); timestamps must not decrease")));
+                return Err((
+                    n,
+                    format!("timestamp {ms} is smaller than the one before it ({prev}); timestamps must not decrease"),
+                ));
             }
         }
         out.push(ms);
     }
     match out.last() {
         None => Err((0, "the trace is empty; it needs at least one timestamp".into())),
-        Some(0) => Err((
-            out.len(),
-            "the last timestamp is the trace's period and must be greater than 0".into(),
-        )),
+        Some(0) => Err((out.len(), "the last timestamp is the trace's period and must be greater than 0".into())),
         Some(_) => Ok(out),
     }
 }
@@ -65,9 +63,8 @@ pub fn parse_trace(text: &str) -> Result<Vec<u64>, (usize, String)> {
 /// line, its number.
 pub fn read_trace(path: &str) -> Result<Vec<u64>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read trace file {path:?}: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!("trace file {path:?} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to())
-    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("trace file {path:?} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
     parse_trace(&text).map_err(|(line, m)| match line {
         0 => format!("trace file {path:?}: {m}"),
         l => format!("trace file {path:?}, line {l}: {m}"),

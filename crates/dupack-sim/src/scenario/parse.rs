@@ -672,10 +672,7 @@ fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
     let both_traced = t.get("fwd_trace").is_some() && t.get("rev_trace").is_some();
     let rate = if both_traced {
         if let Some(r) = t.opt("rate", v_rate_pos)? {
-            return fail(
-                &r.path,
-                "not used: both directions follow a trace (fwd_trace and rev_trace); leave rate out",
-            );
+            return fail(&r.path, "not used: both directions follow a trace (fwd_trace and rev_trace); leave rate out");
         }
         None
     } else if required {
@@ -725,7 +722,8 @@ fn parse_queue(v: &Value, path: &str) -> R<QueueSpec> {
         Red,
     }
     let t = table(v, path)?;
-    let kind = t.opt("kind", |v, p| v_enum(v, p, &[("droptail", K::DropTail), ("red", K::Red)]))?.map_or(K::DropTail, |a| a.v);
+    let kind =
+        t.opt("kind", |v, p| v_enum(v, p, &[("droptail", K::DropTail), ("red", K::Red)]))?.map_or(K::DropTail, |a| a.v);
     let kinds: [(&str, &[&str]); 2] = [("droptail", DROPTAIL_KEYS), ("red", RED_KEYS)];
     let (kname, keys) = match kind {
         K::DropTail => kinds[0],
@@ -1406,9 +1404,7 @@ fn resolve_config<'a>(
         Timer::Fine => RtoMode::Fine {
             granularity: pick(&f.granularity, &g.granularity).map_or(defaults::RTO_GRANULARITY, |a| a.v),
         },
-        Timer::Coarse => {
-            RtoMode::Coarse { tick: pick(&f.tick, &g.tick).map_or(defaults::RTO_TICK, |a| a.v) }
-        }
+        Timer::Coarse => RtoMode::Coarse { tick: pick(&f.tick, &g.tick).map_or(defaults::RTO_TICK, |a| a.v) },
     };
     let min = pick(&f.rto_min, &g.rto_min);
     let max = pick(&f.rto_max, &g.rto_max);
@@ -1445,7 +1441,8 @@ fn resolve_config<'a>(
             initial: pick(&f.rto_initial, &g.rto_initial).map_or(defaults::RTO_INITIAL, |a| a.v),
             min: min_v,
             max: max_v,
-            max_backoff_shift: pick(&f.max_backoff_shift, &g.max_backoff_shift).map_or(defaults::MAX_BACKOFF_SHIFT, |a| a.v),
+            max_backoff_shift: pick(&f.max_backoff_shift, &g.max_backoff_shift)
+                .map_or(defaults::MAX_BACKOFF_SHIFT, |a| a.v),
         },
         reno_avoid_multiple_fr: pick(&f.reno_avoid_multiple_fr, &g.reno_avoid_multiple_fr).is_none_or(|a| a.v),
         newreno_full_ack: pick(&f.newreno_full_ack, &g.newreno_full_ack).map_or(d.newreno_full_ack, |a| a.v),

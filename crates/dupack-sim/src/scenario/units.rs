@@ -152,7 +152,6 @@ impl Quantity {
     }
 }
 
-
 /// A non-negative decimal `digits / 10^scale`, held exactly.
 struct Decimal {
     digits: u128,

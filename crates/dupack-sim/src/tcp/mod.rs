@@ -9,8 +9,8 @@ pub mod recovery;
 pub mod rto;
 pub mod scoreboard;
 pub mod segment;
-pub mod undo;
 pub mod sender;
+pub mod undo;
 pub mod variant;
 
 #[cfg(test)]

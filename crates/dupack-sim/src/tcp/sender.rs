@@ -555,17 +555,7 @@ impl Sender {
             flags.set(TcpFlags::CWR);
             self.cwr_pending = false;
         }
-        TcpSegment {
-            seq,
-            ack: 0,
-            len: len as u32,
-            flags,
-            wnd: 0,
-            sack: Default::default(),
-            ts,
-            tag,
-            is_retransmit,
-        }
+        TcpSegment { seq, ack: 0, len: len as u32, flags, wnd: 0, sack: Default::default(), ts, tag, is_retransmit }
     }
 
     // ---------------------------------------------------------- accessors

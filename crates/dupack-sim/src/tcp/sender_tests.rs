@@ -566,7 +566,10 @@ fn rfc3168_a_fast_retransmit_counts_as_the_reduction_and_sets_cwr() {
     h.ack(0, &[]).ack(0, &[]).ack(0, &[]);
     assert_eq!(h.tx(), vec![rexmit(0)]);
     // ECE arriving during fast recovery: no second reduction.
-    h.s.on_segment(&TcpSegment { flags: TcpFlags(TcpFlags::ACK | TcpFlags::ECE), wnd: 1 << 30, ..TcpSegment::default() }, h.now);
+    h.s.on_segment(
+        &TcpSegment { flags: TcpFlags(TcpFlags::ACK | TcpFlags::ECE), wnd: 1 << 30, ..TcpSegment::default() },
+        h.now,
+    );
     assert_eq!(h.s.stats().ecn_reductions, 0);
     h.ack(4, &[]);
     let next = h.s.poll_transmit(h.now).unwrap();
@@ -668,7 +671,11 @@ fn irw_3_revives_the_window_when_the_ack_echoes_the_original_tag() {
         let mut h = Harness::with("reno+irw", cfg, None);
         let sent: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).collect();
         let original_tag = sent[0].tag;
-        assert_eq!(sent.iter().map(|s| s.tag).collect::<std::collections::BTreeSet<_>>().len(), 4, "a tag per transmission");
+        assert_eq!(
+            sent.iter().map(|s| s.tag).collect::<std::collections::BTreeSet<_>>().len(),
+            4,
+            "a tag per transmission"
+        );
         h.ack(0, &[]).ack(0, &[]).ack(0, &[]);
         let rexmit = h.s.poll_transmit(h.now).unwrap();
         assert!(rexmit.is_retransmit && rexmit.tag != original_tag, "a fresh tag for the retransmission");

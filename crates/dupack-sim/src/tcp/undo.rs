@@ -154,7 +154,9 @@ impl Undo {
         let original = match self.evidence {
             Evidence::OriginalTag => p.original_tag != 0 && tag == p.original_tag,
             // RFC 3522 §2: TSecr < RetransmitTS. A zero echo is no evidence.
-            Evidence::Timestamp => matches!((ts_ecr, p.retransmit_ts), (Some(e), Some(r)) if e > SimTime::ZERO && e < r),
+            Evidence::Timestamp => {
+                matches!((ts_ecr, p.retransmit_ts), (Some(e), Some(r)) if e > SimTime::ZERO && e < r)
+            }
             Evidence::Dsack => false,
         };
         original.then_some((p.cwnd, p.ssthresh))

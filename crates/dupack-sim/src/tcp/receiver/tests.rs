@@ -212,7 +212,8 @@ fn no_sack_blocks_when_sack_off() {
 
 #[test]
 fn window_constant_and_data_beyond_it_discarded() {
-    let c = ReceiverConfig { window: 4 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dsack: false, dda: None };
+    let c =
+        ReceiverConfig { window: 4 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dsack: false, dda: None };
     let mut h = H::new(c);
     h.data(0).ack(1, &[]); // window now [1, 5)
     h.data(2).ack(1, &[(2, 3)]);
@@ -488,7 +489,8 @@ mod props {
 
 #[test]
 fn rfc2883_a_duplicate_is_reported_first_in_a_dsack_block_once() {
-    let c = ReceiverConfig { window: 64 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dsack: true, dda: None };
+    let c =
+        ReceiverConfig { window: 64 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dsack: true, dda: None };
     let mut rx = Receiver::new(&c, MSS);
     let now = SimTime::ZERO;
     let seg = |k: u64| TcpSegment { seq: k * M, len: MSS, ..Default::default() };

@@ -28,9 +28,17 @@ impl EplrGrowth {
 }
 
 impl LossRecovery for EplrGrowth {
-    fn in_recovery(&self) -> bool {
-        self.inner.in_recovery()
-    }
+    forward_to_inner!(
+        recover,
+        poll_timeout,
+        on_timer,
+        pipe_bytes,
+        handles_ecn,
+        next_retransmit,
+        in_recovery,
+        may_send,
+        on_transmit
+    );
 
     fn on_dupack(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
         if v.dupacks <= 1 && !self.inner.in_recovery() {
@@ -49,40 +57,8 @@ impl LossRecovery for EplrGrowth {
         self.inner.on_new_ack(v, acked, sb)
     }
 
-    fn may_send(&self, v: &View, sb: &Scoreboard, len: u64) -> bool {
-        self.inner.may_send(v, sb, len)
-    }
-
-    fn next_retransmit(&mut self, v: &View, sb: &mut Scoreboard) -> Option<u64> {
-        self.inner.next_retransmit(v, sb)
-    }
-
-    fn on_transmit(&mut self, v: &View, sb: &mut Scoreboard, seq: u64, len: u64) {
-        self.inner.on_transmit(v, sb, seq, len);
-    }
-
     fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard) {
         self.small = false;
         self.inner.on_timeout(v, sb);
-    }
-
-    fn recover(&self) -> Option<u64> {
-        self.inner.recover()
-    }
-
-    fn poll_timeout(&self) -> Option<crate::time::SimTime> {
-        self.inner.poll_timeout()
-    }
-
-    fn on_timer(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
-        self.inner.on_timer(v, sb)
-    }
-
-    fn pipe_bytes(&self, v: &View, sb: &Scoreboard) -> Option<u64> {
-        self.inner.pipe_bytes(v, sb)
-    }
-
-    fn handles_ecn(&self) -> bool {
-        self.inner.handles_ecn()
     }
 }

@@ -163,14 +163,7 @@ impl LossRecovery for Fack {
             // ECN-FACK: retransmit without touching the window.
             return Response { retransmit: Some(v.snd_una), fast_retransmit: true, ..window };
         }
-        let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
-        Response {
-            ssthresh: Some(ssthresh),
-            cwnd: Some(ssthresh),
-            retransmit: Some(v.snd_una),
-            fast_retransmit: true,
-            ..Response::default()
-        }
+        Response::fast_retransmit(v, 0)
     }
 
     fn on_new_ack(&mut self, v: &View, _acked: u64, sb: &mut Scoreboard) -> Response {

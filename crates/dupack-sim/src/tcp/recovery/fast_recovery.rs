@@ -25,7 +25,6 @@
 
 use super::{may_enter, LossRecovery, Response, View};
 use crate::scenario::model::{FullAckRule, PartialAckRtoReset};
-use crate::tcp::cc;
 use crate::tcp::scoreboard::Scoreboard;
 
 /// What a partial ACK does.
@@ -80,14 +79,7 @@ impl LossRecovery for FastRecovery {
         self.in_recovery = true;
         self.recover = Some(v.snd_max);
         self.partial_acks = 0;
-        let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
-        Response {
-            ssthresh: Some(ssthresh),
-            cwnd: Some(ssthresh + v.dupthresh as u64 * v.mss),
-            retransmit: Some(v.snd_una),
-            fast_retransmit: true,
-            ..Response::default()
-        }
+        Response::fast_retransmit(v, v.dupthresh as u64 * v.mss)
     }
 
     fn on_new_ack(&mut self, v: &View, acked: u64, _sb: &mut Scoreboard) -> Response {

@@ -38,9 +38,7 @@ impl LimitedTransmit {
 }
 
 impl LossRecovery for LimitedTransmit {
-    fn in_recovery(&self) -> bool {
-        self.inner.in_recovery()
-    }
+    forward_to_inner!(recover, poll_timeout, on_timer, pipe_bytes, handles_ecn, next_retransmit, in_recovery);
 
     fn on_dupack(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
         let w = self.with_lt(v);
@@ -63,10 +61,6 @@ impl LossRecovery for LimitedTransmit {
             && v.snd_nxt - v.snd_una + len <= v.cwnd + v.dupacks.min(2) as u64 * v.mss
     }
 
-    fn next_retransmit(&mut self, v: &View, sb: &mut Scoreboard) -> Option<u64> {
-        self.inner.next_retransmit(v, sb)
-    }
-
     fn on_transmit(&mut self, v: &View, sb: &mut Scoreboard, seq: u64, len: u64) {
         if self.active(v) && seq >= v.snd_max && !self.inner.may_send(v, sb, len) {
             self.lt_bytes += len;
@@ -77,25 +71,5 @@ impl LossRecovery for LimitedTransmit {
     fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard) {
         self.lt_bytes = 0;
         self.inner.on_timeout(v, sb);
-    }
-
-    fn recover(&self) -> Option<u64> {
-        self.inner.recover()
-    }
-
-    fn poll_timeout(&self) -> Option<crate::time::SimTime> {
-        self.inner.poll_timeout()
-    }
-
-    fn on_timer(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
-        self.inner.on_timer(v, sb)
-    }
-
-    fn pipe_bytes(&self, v: &View, sb: &Scoreboard) -> Option<u64> {
-        self.inner.pipe_bytes(v, sb)
-    }
-
-    fn handles_ecn(&self) -> bool {
-        self.inner.handles_ecn()
     }
 }

@@ -7,6 +7,42 @@
 //! hold the sender's state, so a variant is a choice of policy plus
 //! parameters, never a copy of the sender.
 
+/// Write the named [`LossRecovery`] methods of a decorator as plain
+/// forwards to `self.inner`, so each decorator spells out only what it
+/// changes.
+macro_rules! forward_to_inner {
+    ($($m:ident),* $(,)?) => { $( forward_to_inner!(@one $m); )* };
+    (@one in_recovery) => {
+        fn in_recovery(&self) -> bool { self.inner.in_recovery() }
+    };
+    (@one may_send) => {
+        fn may_send(&self, v: &View, sb: &Scoreboard, len: u64) -> bool { self.inner.may_send(v, sb, len) }
+    };
+    (@one next_retransmit) => {
+        fn next_retransmit(&mut self, v: &View, sb: &mut Scoreboard) -> Option<u64> { self.inner.next_retransmit(v, sb) }
+    };
+    (@one on_transmit) => {
+        fn on_transmit(&mut self, v: &View, sb: &mut Scoreboard, seq: u64, len: u64) {
+            self.inner.on_transmit(v, sb, seq, len)
+        }
+    };
+    (@one recover) => {
+        fn recover(&self) -> Option<u64> { self.inner.recover() }
+    };
+    (@one poll_timeout) => {
+        fn poll_timeout(&self) -> Option<crate::time::SimTime> { self.inner.poll_timeout() }
+    };
+    (@one on_timer) => {
+        fn on_timer(&mut self, v: &View, sb: &mut Scoreboard) -> Response { self.inner.on_timer(v, sb) }
+    };
+    (@one pipe_bytes) => {
+        fn pipe_bytes(&self, v: &View, sb: &Scoreboard) -> Option<u64> { self.inner.pipe_bytes(v, sb) }
+    };
+    (@one handles_ecn) => {
+        fn handles_ecn(&self) -> bool { self.inner.handles_ecn() }
+    };
+}
+
 pub mod eplr;
 pub mod fack;
 pub mod fast_recovery;
@@ -20,10 +56,10 @@ pub mod tahoe;
 pub mod vegas;
 
 use crate::scenario::model::TcpConfig;
-use crate::time::{SimDuration, SimTime};
-use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::detect::{DupThreshold, EarlyRetransmit, Efr, Eplr, Fixed};
+use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::variant::{Base, Ext, VariantSpec};
+use crate::time::{SimDuration, SimTime};
 
 /// The duplicate-ACK threshold policy of a variant: EFR with `+efr`, else fixed.
 pub fn detection_for(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn DupThreshold> {
@@ -133,6 +169,23 @@ pub struct Response {
     pub restart_rto: Option<bool>,
     /// This response is a window reduction for ECN-Echo (counted; CWR follows).
     pub ecn_reduction: bool,
+}
+
+impl Response {
+    /// The fast retransmit every window-halving policy starts recovery with:
+    /// `ssthresh = max(FlightSize/2, 2·SMSS)` (RFC 5681 eq. 4, Limited
+    /// Transmit's segments excluded), `cwnd = ssthresh + inflation`, and
+    /// `snd_una` retransmitted at once (RFC 5681 §3.2 steps 2–3).
+    pub fn fast_retransmit(v: &View, inflation: u64) -> Response {
+        let ssthresh = crate::tcp::cc::halve(v.ssthresh_flight(), v.mss);
+        Response {
+            ssthresh: Some(ssthresh),
+            cwnd: Some(ssthresh + inflation),
+            retransmit: Some(v.snd_una),
+            fast_retransmit: true,
+            ..Response::default()
+        }
+    }
 }
 
 /// Guard against a second fast retransmit for losses in the same window:

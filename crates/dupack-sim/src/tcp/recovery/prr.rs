@@ -68,9 +68,7 @@ impl Prr {
 }
 
 impl LossRecovery for Prr {
-    fn in_recovery(&self) -> bool {
-        self.inner.in_recovery()
-    }
+    forward_to_inner!(recover, poll_timeout, on_timer, pipe_bytes, handles_ecn, next_retransmit, in_recovery, may_send);
 
     fn on_dupack(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
         let was = self.inner.in_recovery();
@@ -110,14 +108,6 @@ impl LossRecovery for Prr {
         r
     }
 
-    fn may_send(&self, v: &View, sb: &Scoreboard, len: u64) -> bool {
-        self.inner.may_send(v, sb, len)
-    }
-
-    fn next_retransmit(&mut self, v: &View, sb: &mut Scoreboard) -> Option<u64> {
-        self.inner.next_retransmit(v, sb)
-    }
-
     fn on_transmit(&mut self, v: &View, sb: &mut Scoreboard, seq: u64, len: u64) {
         if self.inner.in_recovery() {
             self.prr_out += len;
@@ -128,25 +118,5 @@ impl LossRecovery for Prr {
     fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard) {
         self.inner.on_timeout(v, sb);
         self.last_sacked = sb.sacked_bytes();
-    }
-
-    fn recover(&self) -> Option<u64> {
-        self.inner.recover()
-    }
-
-    fn poll_timeout(&self) -> Option<crate::time::SimTime> {
-        self.inner.poll_timeout()
-    }
-
-    fn on_timer(&mut self, v: &View, sb: &mut Scoreboard) -> Response {
-        self.inner.on_timer(v, sb)
-    }
-
-    fn pipe_bytes(&self, v: &View, sb: &Scoreboard) -> Option<u64> {
-        self.inner.pipe_bytes(v, sb)
-    }
-
-    fn handles_ecn(&self) -> bool {
-        self.inner.handles_ecn()
     }
 }

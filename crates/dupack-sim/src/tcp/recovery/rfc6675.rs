@@ -24,7 +24,6 @@
 //! (RFC 6675 §2 counts only ACKs that carry new SACK information).
 
 use super::{may_enter, window_allows, LossRecovery, Response, View};
-use crate::tcp::cc;
 use crate::tcp::scoreboard::Scoreboard;
 use std::collections::VecDeque;
 
@@ -108,14 +107,7 @@ impl LossRecovery for Rfc6675 {
         let len = v.mss.min(v.app_end - v.snd_una);
         self.high_rxt = v.snd_una + len;
         self.rexmits.push_back((v.snd_una, len));
-        let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
-        Response {
-            ssthresh: Some(ssthresh),
-            cwnd: Some(ssthresh),
-            retransmit: Some(v.snd_una),
-            fast_retransmit: true,
-            ..Response::default()
-        }
+        Response::fast_retransmit(v, 0)
     }
 
     fn on_new_ack(&mut self, v: &View, _acked: u64, sb: &mut Scoreboard) -> Response {

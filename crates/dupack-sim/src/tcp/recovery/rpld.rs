@@ -143,14 +143,7 @@ impl LossRecovery for Rpld {
         sb.mark_retransmitted(v.snd_una);
         self.rexmit_out.push_back(v.snd_una);
         self.records.push_back(Record { seq: v.snd_una, retransmission: true, sack_dups: 0 });
-        let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
-        Response {
-            ssthresh: Some(ssthresh),
-            cwnd: Some(ssthresh + v.dupthresh as u64 * v.mss),
-            retransmit: Some(v.snd_una),
-            fast_retransmit: true,
-            ..Response::default()
-        }
+        Response::fast_retransmit(v, v.dupthresh as u64 * v.mss)
     }
 
     fn on_new_ack(&mut self, v: &View, acked: u64, sb: &mut Scoreboard) -> Response {

@@ -23,7 +23,6 @@
 //!   may be reneged) and recovery ends.
 
 use super::{may_enter, window_allows, LossRecovery, Response, View};
-use crate::tcp::cc;
 use crate::tcp::scoreboard::Scoreboard;
 
 /// How `pipe` is initialised on entering recovery.
@@ -75,14 +74,7 @@ impl LossRecovery for SackFf96 {
         };
         sb.rewind();
         sb.mark_retransmitted(v.snd_una);
-        let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
-        Response {
-            ssthresh: Some(ssthresh),
-            cwnd: Some(ssthresh),
-            retransmit: Some(v.snd_una),
-            fast_retransmit: true,
-            ..Response::default()
-        }
+        Response::fast_retransmit(v, 0)
     }
 
     fn on_new_ack(&mut self, v: &View, _acked: u64, _sb: &mut Scoreboard) -> Response {

@@ -115,7 +115,8 @@ impl Vegas {
 
     /// The once-per-RTT decision (Brakmo & Peterson §3.2 / §3.3).
     fn epoch_end(&mut self, v: &View) -> Option<u64> {
-        let rtt = if self.cnt_rtt > 0 { self.sum_rtt / self.cnt_rtt as f64 } else { (v.now - self.beg_time).as_secs_f64() };
+        let rtt =
+            if self.cnt_rtt > 0 { self.sum_rtt / self.cnt_rtt as f64 } else { (v.now - self.beg_time).as_secs_f64() };
         self.sum_rtt = 0.0;
         self.cnt_rtt = 0;
         let in_transit = v.snd_nxt.saturating_sub(self.beg_seq) as f64 / v.mss as f64;
