@@ -6,6 +6,11 @@
 //! timer, the world drains its `poll_transmit` and re-arms its timer from
 //! `poll_timeout`.
 //!
+//! A channel's packets in propagation stay in FIFO order (equal delay), so
+//! each channel keeps at most one arrival event in the queue, for its head
+//! packet; the next is scheduled when that one arrives. The heap then holds
+//! O(channels + endpoints) entries however many packets are in flight.
+//!
 //! Timers are re-armed lazily: a new event is scheduled only when the
 //! endpoint's deadline moves *earlier* than the pending one. When a pending
 //! timer event fires before the (since postponed) deadline, the endpoint's
@@ -259,14 +264,22 @@ impl World {
             return;
         }
         let at = now + ch.delay;
+        // One arrival event per channel at a time: the packets propagate in
+        // FIFO order, so only the head needs to be in the event queue.
+        let idle = ch.propagating.is_empty();
         ch.propagating.push_back((at, p));
-        self.q.schedule(at, Class::Arrival, Ev::Arrive(c));
+        if idle {
+            self.q.schedule(at, Class::Arrival, Ev::Arrive(c));
+        }
     }
 
     fn on_arrive(&mut self, c: ChannelId, now: SimTime) {
         let ch = &mut self.channels[c as usize];
         let (at, p) = ch.propagating.pop_front().expect("arrival without a packet");
         debug_assert_eq!(at, now);
+        if let Some(&(next, _)) = ch.propagating.front() {
+            self.q.schedule(next, Class::Arrival, Ev::Arrive(c));
+        }
         let node = ch.to;
         if p.dst != node {
             self.send(p, node, now);
