@@ -80,7 +80,10 @@ def test_run_prints_a_summary_and_saves(scenario_file, fake_run, tmp_path, monke
     assert r.stderr == ""
     for text in ("flow", "variant", "goodput", "812.5", "sack", "1/0/1/0", "0/0/0/3", "7/5", "123,456 events", "all_done"):
         assert text in r.stdout, (text, r.stdout)
-    out = tmp_path / "dupack-out" / "stub-seed7"
+    # With -s overrides the directory carries the scenario's hash.
+    (out,) = (tmp_path / "dupack-out").iterdir()
+    hash8 = json.loads((out / "scenario.json").read_text())["hash"][:8]
+    assert out.name == f"stub-{hash8}-seed7"
     assert f"results saved to {out.relative_to(tmp_path)}" in r.stdout
     assert sorted(p.name for p in out.iterdir()) == [
         "flows.csv", "flows.parquet", "links.parquet", "result.json", "scenario.json",

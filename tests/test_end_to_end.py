@@ -149,6 +149,17 @@ def test_default_output_directory(tmp_path):
     assert (tmp_path / "dupack-out" / "quickstart-seed5" / "result.json").is_file()
 
 
+def test_overridden_runs_do_not_overwrite_each_other(tmp_path):
+    """Nothing finished is lost: each -s variation gets its own directory."""
+    for variant in ("reno", "sack"):
+        r = run_subprocess("run", str(QUICKSTART), "-s", f"tcp.variant={variant}", "--quiet", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+    dirs = sorted(p.name for p in (tmp_path / "dupack-out").iterdir())
+    assert len(dirs) == 2 and all(d.startswith("quickstart-") and d.endswith("-seed1") for d in dirs), dirs
+    variants = {json.loads((tmp_path / "dupack-out" / d / "result.json").read_text())["flows"][0]["variant"] for d in dirs}
+    assert variants == {"reno", "sack"}
+
+
 def test_json_via_subprocess_is_only_json(tmp_path):
     r = run_subprocess("run", str(QUICKSTART), "--json", "--out", str(tmp_path / "o"), cwd=tmp_path)
     assert r.returncode == 0, r.stderr

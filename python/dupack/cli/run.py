@@ -104,7 +104,8 @@ def run_cmd(
             "--out",
             "-o",
             metavar="DIR",
-            help="Directory for result files. Default: dupack-out/<file stem>-seed<N>/.",
+            help="Directory for result files. Default: dupack-out/<file stem>-seed<N>/, "
+            "or dupack-out/<file stem>-<scenario hash>-seed<N>/ with -s overrides.",
             show_default=False,
         ),
     ] = None,
@@ -135,7 +136,10 @@ def run_cmd(
     except RunError as e:
         raise CliError(f"the simulation of '{file}' failed: {e}", EXIT_RUN) from None
 
-    directory = out if out is not None else Path("dupack-out") / f"{file.stem}-seed{result.seed}"
+    # With -s overrides the scenario is not the file's: keep its results apart
+    # (by the scenario's hash) instead of overwriting the plain run's.
+    tag = f"-{scenario.hash()[:8]}" if overrides else ""
+    directory = out if out is not None else Path("dupack-out") / f"{file.stem}{tag}-seed{result.seed}"
     try:
         result.save(directory)
     except OSError as e:
