@@ -24,6 +24,9 @@ pub struct Scoreboard {
     sacked_bytes: u64,
     /// Segment number from which the next hole search starts.
     cursor: u64,
+    /// Byte ranges that became SACKed since [`Scoreboard::begin_ack`] (for
+    /// policies that act on newly delivered data, like RACK).
+    newly: Vec<(u64, u64)>,
 }
 
 impl Scoreboard {
@@ -35,6 +38,7 @@ impl Scoreboard {
             sacked: Vec::new(),
             sacked_bytes: 0,
             cursor: 0,
+            newly: Vec::new(),
         }
     }
 
@@ -90,15 +94,33 @@ impl Scoreboard {
         let lo = self.sacked.partition_point(|&(_, r)| r < left);
         let hi = self.sacked.partition_point(|&(l, _)| l <= right);
         let (mut nl, mut nr, mut before) = (left, right, 0);
+        let mut cursor = left;
         for &(l, r) in &self.sacked[lo..hi] {
+            if l > cursor {
+                self.newly.push((cursor, l.min(right)));
+            }
+            cursor = cursor.max(r);
             nl = nl.min(l);
             nr = nr.max(r);
             before += r - l;
+        }
+        if cursor < right {
+            self.newly.push((cursor, right));
         }
         let after = nr - nl;
         self.sacked.splice(lo..hi, std::iter::once((nl, nr)));
         self.sacked_bytes += after - before;
         after > before
+    }
+
+    /// A new ACK is being processed: forget the previous one's new SACKs.
+    pub fn begin_ack(&mut self) {
+        self.newly.clear();
+    }
+
+    /// Byte ranges newly SACKed by the ACK being processed.
+    pub fn newly_sacked(&self) -> &[(u64, u64)] {
+        &self.newly
     }
 
     pub fn mark_retransmitted(&mut self, seq: u64) {
@@ -306,5 +328,22 @@ mod tests {
         assert_eq!(sb.sacked_between(300, 700), 200);
         assert_eq!(sb.first_unsacked_from(250), 400);
         assert_eq!(sb.first_unsacked_from(500), 500);
+    }
+
+    #[test]
+    fn newly_sacked_ranges_are_exactly_the_new_bytes() {
+        let mut sb = Scoreboard::new(100);
+        sb.extend_to(2000);
+        sb.begin_ack();
+        sb.mark_sacked(&blk(200, 400), u64::MAX);
+        sb.mark_sacked(&blk(600, 700), u64::MAX);
+        assert_eq!(sb.newly_sacked(), &[(200, 400), (600, 700)]);
+        sb.begin_ack();
+        // One block spanning both runs and the gap between them, and more.
+        sb.mark_sacked(&blk(100, 900), u64::MAX);
+        assert_eq!(sb.newly_sacked(), &[(100, 200), (400, 600), (700, 900)]);
+        sb.begin_ack();
+        sb.mark_sacked(&blk(100, 900), u64::MAX);
+        assert!(sb.newly_sacked().is_empty(), "a repeated block carries nothing new");
     }
 }

@@ -228,6 +228,7 @@ impl Sender {
         let wnd_changed = seg.wnd != self.rwnd;
         self.rwnd = seg.wnd;
         if self.uses_sack {
+            self.sb.begin_ack();
             for b in seg.sack.as_slice() {
                 self.sb.mark_sacked(b, self.app_end);
             }

@@ -46,6 +46,12 @@ struct Sent {
 pub struct Rack {
     /// Outstanding transmissions in send order (lazily pruned).
     sent: VecDeque<Sent>,
+    /// Latest transmission time and "retransmitted" of each segment from
+    /// `base` (= the previous `snd_una` / SMSS), for O(1) lookups.
+    xmit: VecDeque<(SimTime, bool)>,
+    base: u64,
+    /// `snd_una` after the previous ACK: the start of the newly acknowledged range.
+    una: u64,
     /// RACK.xmit_ts / RACK.end_seq / RACK.rtt (§6.2).
     xmit_ts: Option<SimTime>,
     end_seq: u64,
@@ -79,48 +85,68 @@ impl Rack {
         s.seq + s.len <= v.snd_una || sb.is_sacked(s.seq)
     }
 
-    /// §6.2: update RACK from the segments this ACK delivered.
+    /// §6.2: update RACK from the segments this ACK delivered — newly
+    /// acknowledged (from the previous `snd_una`) or newly SACKed — only.
     fn update(&mut self, v: &View, sb: &Scoreboard) {
-        for s in self.sent.iter() {
-            if !Self::delivered(v, sb, s) {
-                continue;
+        let mut ranges: Vec<(u64, u64)> = sb.newly_sacked().to_vec();
+        if v.snd_una > self.una {
+            ranges.push((self.una, v.snd_una));
+        }
+        for (left, right) in ranges {
+            let mut seq = left / v.mss * v.mss;
+            while seq < right {
+                let len = v.mss.min(v.app_end.saturating_sub(seq)).max(1);
+                if let Some(&(at, retransmitted)) = (seq / v.mss).checked_sub(self.base).and_then(|i| self.xmit.get(i as usize)) {
+                    self.sample(v, seq, len, at, retransmitted);
+                }
+                seq += v.mss;
             }
-            let rtt = v.now.saturating_since(s.at);
-            if s.retransmitted && self.min_rtt.is_some_and(|m| rtt < m) {
-                continue; // could be the original's ACK: ambiguous
-            }
-            if self.min_rtt.is_none_or(|m| rtt < m) {
-                self.min_rtt = Some(rtt);
-            }
-            let newer = match self.xmit_ts {
-                None => true,
-                Some(t) => s.at > t || (s.at == t && s.seq + s.len > self.end_seq),
-            };
-            if newer {
-                self.xmit_ts = Some(s.at);
-                self.end_seq = s.seq + s.len;
-                self.rtt = rtt;
-            }
+        }
+        self.una = v.snd_una;
+        while self.base < v.snd_una / v.mss && !self.xmit.is_empty() {
+            self.xmit.pop_front();
+            self.base += 1;
+        }
+        self.base = self.base.max(v.snd_una / v.mss);
+    }
+
+    fn sample(&mut self, v: &View, seq: u64, len: u64, at: SimTime, retransmitted: bool) {
+        let rtt = v.now.saturating_since(at);
+        if retransmitted && self.min_rtt.is_some_and(|m| rtt < m) {
+            return; // could be the original's ACK: ambiguous
+        }
+        if self.min_rtt.is_none_or(|m| rtt < m) {
+            self.min_rtt = Some(rtt);
+        }
+        let newer = match self.xmit_ts {
+            None => true,
+            Some(t) => at > t || (at == t && seq + len > self.end_seq),
+        };
+        if newer {
+            self.xmit_ts = Some(at);
+            self.end_seq = seq + len;
+            self.rtt = rtt;
         }
     }
 
-    /// §6.3 detect: mark lost what was sent before RACK.xmit_ts and is old enough.
+    /// §6.3 detect: mark lost what was sent before RACK.xmit_ts and is old
+    /// enough. Only the front of the send order — segments sent before the
+    /// most recently delivered one — is looked at, and only it is edited.
     fn detect(&mut self, v: &View, sb: &Scoreboard) {
         self.reo_timer = None;
         let Some(xmit_ts) = self.xmit_ts else { return };
         let reo = self.reo_wnd();
-        let mut kept = VecDeque::with_capacity(self.sent.len());
-        while let Some(s) = self.sent.pop_front() {
-            if Self::delivered(v, sb, &s) {
+        let mut gone: Vec<usize> = Vec::new();
+        for (i, s) in self.sent.iter().enumerate() {
+            if Self::delivered(v, sb, s) {
                 if s.retransmitted {
                     self.rexmit_bytes = self.rexmit_bytes.saturating_sub(s.len);
                 }
+                gone.push(i);
                 continue;
             }
             let before = s.at < xmit_ts || (s.at == xmit_ts && s.seq + s.len <= self.end_seq);
             if !before {
-                kept.push_back(s);
-                kept.extend(self.sent.drain(..));
                 break;
             }
             let deadline = s.at + self.rtt + reo;
@@ -130,12 +156,16 @@ impl Rack {
                 }
                 self.lost.push_back((s.seq, s.len));
                 self.lost_bytes += s.len;
+                gone.push(i);
             } else {
                 self.reo_timer = Some(self.reo_timer.map_or(deadline, |t| t.min(deadline)));
-                kept.push_back(s);
             }
         }
-        self.sent = kept;
+        // Removing from the back keeps the earlier indices valid; they are
+        // all near the front, so each removal is cheap.
+        for i in gone.into_iter().rev() {
+            self.sent.remove(i);
+        }
     }
 
     fn pipe(&self, v: &View, sb: &Scoreboard) -> u64 {
@@ -153,7 +183,7 @@ impl Rack {
             // The first lost segment goes at once, like a fast retransmit.
             if let Some((seq, len)) = self.lost.pop_front() {
                 self.lost_bytes -= len;
-                self.mark_sent(seq, len, v.now, true);
+                self.mark_sent(v, seq, len, true);
                 r.retransmit = Some(seq);
             }
         }
@@ -174,11 +204,20 @@ impl Rack {
         self.tlp_timer = Some(v.now + pto);
     }
 
-    fn mark_sent(&mut self, seq: u64, len: u64, at: SimTime, retransmitted: bool) {
-        self.sent.retain(|s| s.seq != seq);
-        self.sent.push_back(Sent { seq, len, at, retransmitted });
+    fn mark_sent(&mut self, v: &View, seq: u64, len: u64, retransmitted: bool) {
         if retransmitted {
+            // The earlier transmission leaves the send order (only for
+            // retransmissions, which are rare: new data is not listed yet).
+            self.sent.retain(|s| s.seq != seq);
             self.rexmit_bytes += len;
+        }
+        self.sent.push_back(Sent { seq, len, at: v.now, retransmitted });
+        if let Some(i) = (seq / v.mss).checked_sub(self.base) {
+            let i = i as usize;
+            if i >= self.xmit.len() {
+                self.xmit.resize(i + 1, (SimTime::ZERO, false));
+            }
+            self.xmit[i] = (v.now, retransmitted);
         }
     }
 
@@ -238,7 +277,7 @@ impl LossRecovery for Rack {
     }
 
     fn on_transmit(&mut self, v: &View, _sb: &mut Scoreboard, seq: u64, len: u64) {
-        self.mark_sent(seq, len, v.now, seq < v.snd_max);
+        self.mark_sent(v, seq, len, seq < v.snd_max);
         if !self.in_recovery && !self.probe_out {
             let w = View { snd_max: v.snd_max.max(seq + len), ..*v };
             self.arm_tlp(&w);
@@ -274,11 +313,11 @@ impl LossRecovery for Rack {
             self.probes += 1;
             let new_len = v.mss.min(v.app_end.saturating_sub(v.snd_nxt));
             let seq = if new_len > 0 && v.snd_nxt + new_len <= v.snd_una + v.rwnd && v.snd_nxt == v.snd_max {
-                self.mark_sent(v.snd_nxt, new_len, v.now, false);
+                self.mark_sent(v, v.snd_nxt, new_len, false);
                 v.snd_nxt
             } else {
                 let last = (v.snd_max - 1) / v.mss * v.mss;
-                self.mark_sent(last, v.snd_max - last, v.now, true);
+                self.mark_sent(v, last, v.snd_max - last, true);
                 last
             };
             return Response { retransmit: Some(seq), ..Response::default() };
