@@ -94,6 +94,10 @@ DOC_CASES = [
     # Files a scenario refers to: a relative trace path is looked up next to the scenario.
     Case("missing-trace-file", ["cannot read trace file", "missing.trace"], path="topology.bottleneck.fwd_trace.file",
          mutate=setter("topology.bottleneck.fwd_trace", {"file": "missing.trace"})),
+    Case("arq-negative-retry-limit", ["retry_limit", "-1"], path="topology.bottleneck.arq.retry_limit",
+         mutate=setter("topology.bottleneck.arq", {"retry_limit": -1})),
+    Case("snoop-unknown-key", ["unknown key 'timeout'", "min_timeout"], path="topology.bottleneck.snoop.timeout",
+         mutate=setter("topology.bottleneck.snoop", {"timeout": "10ms"})),
     Case("gilbert-elliott-both-forms", ["not both", "p_gb is given too"], path="topology.bottleneck.fwd_error.mean_bad_packets",
          mutate=setter("topology.bottleneck.fwd_error",
                        {"model": "gilbert_elliott", "p_gb": 0.1, "p_bg": 0.5, "mean_bad_packets": 2})),

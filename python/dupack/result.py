@@ -77,6 +77,11 @@ _LINK_DTYPES: dict[str, str] = {
     "drops_queue": "uint64",
     "marks": "uint64",
     "max_queue_packets": "uint64",
+    "link_retransmissions": "uint64",
+    "naks": "uint64",
+    "link_given_up": "uint64",
+    "ctl_bytes": "uint64",
+    "dupacks_suppressed": "uint64",
 }
 FLOW_COLUMNS = tuple(_FLOW_DTYPES)
 LINK_COLUMNS = tuple(_LINK_DTYPES)

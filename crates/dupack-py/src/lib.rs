@@ -63,10 +63,7 @@ fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<dupack_sim::Scenario> 
     let value: serde_json::Value = serde_json::from_str(scenario_json).map_err(|e| {
         scenario_error(
             py,
-            dupack_sim::ScenarioError {
-                path: String::new(),
-                message: format!("scenario is not valid JSON: {e}"),
-            },
+            dupack_sim::ScenarioError { path: String::new(), message: format!("scenario is not valid JSON: {e}") },
         )
     })?;
     dupack_sim::parse_scenario(&value).map_err(|e| scenario_error(py, e))
@@ -100,10 +97,7 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<Strin
     }
     match outcome {
         Ok(Ok(Ok(json))) => Ok(json),
-        Ok(Ok(Err(e))) => Err(run_error(
-            py,
-            dupack_sim::RunError(format!("cannot serialise the result: {e}")),
-        )),
+        Ok(Ok(Err(e))) => Err(run_error(py, dupack_sim::RunError(format!("cannot serialise the result: {e}")))),
         Ok(Err(e)) => Err(run_error(py, e)),
         Err(panic) => {
             let what = panic
@@ -130,12 +124,7 @@ fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<()> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    let defs = PyModule::from_code_bound(
-        py,
-        EXCEPTIONS,
-        "dupack/_core/exceptions.py",
-        "dupack._core_exceptions",
-    )?;
+    let defs = PyModule::from_code_bound(py, EXCEPTIONS, "dupack/_core/exceptions.py", "dupack._core_exceptions")?;
     for (name, cell) in [("ScenarioError", &SCENARIO_ERROR), ("RunError", &RUN_ERROR)] {
         let ty = defs.getattr(name)?.downcast_into::<PyType>()?;
         ty.setattr("__module__", "dupack._core")?;

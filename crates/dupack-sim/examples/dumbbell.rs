@@ -17,6 +17,8 @@ fn link(name: String, a: usize, b: usize, rate_bps: u64, delay: SimDuration, q: 
         rev_error: ErrorSpec::none(),
         fwd_trace: None,
         rev_trace: None,
+        arq: None,
+        snoop: None,
     }
 }
 

@@ -640,6 +640,48 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             &["unknown value \"RED\"; did you mean \"red\"?"],
         ),
         (
+            "arq: unknown preset",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { preset = "rlc" }"#),
+            "topology.bottleneck.arq.preset",
+            &["unknown value \"rlc\"", "\"rlc-am\""],
+        ),
+        (
+            "arq: negative nak_timeout",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { nak_timeout = "-5ms" }"#),
+            "topology.bottleneck.arq.nak_timeout",
+            &["\"-5ms\"", "negative", "or \"auto\""],
+        ),
+        (
+            "arq: zero window",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { window = 0 }"#),
+            "topology.bottleneck.arq.window",
+            &["got 0", "or \"unlimited\""],
+        ),
+        (
+            "arq: misspelt key",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { retries = 3 }"#),
+            "topology.bottleneck.arq.retries",
+            &["unknown key 'retries'", "retry_limit"],
+        ),
+        (
+            "arq: bad direction",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { directions = "down" }"#),
+            "topology.bottleneck.arq.directions",
+            &["unknown value \"down\"", "\"fwd\""],
+        ),
+        (
+            "snoop: zero min_timeout",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", snoop = { min_timeout = "0ms" }"#),
+            "topology.bottleneck.snoop.min_timeout",
+            &["must be greater than 0", "or \"auto\""],
+        ),
+        (
+            "snoop: not a table",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", snoop = true"#),
+            "topology.bottleneck.snoop",
+            &["table"],
+        ),
+        (
             "red: min_th = max_th",
             bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", min_th = 15, max_th = 15 }"#),
             "topology.bottleneck.queue.max_th",

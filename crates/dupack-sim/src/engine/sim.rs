@@ -21,11 +21,13 @@ use super::queue::{Class, EventQueue};
 use super::rng::StreamRng;
 use crate::metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
-use crate::net::channel::{Channel, ChannelStats, Offer};
+use crate::net::arq::{Arq, LinkCtl, RxOutput};
+use crate::net::channel::{Channel, ChannelStats, Frame, Offer};
 use crate::net::error::ErrorModel;
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet};
 use crate::net::queue::Qdisc;
 use crate::net::routing::{Routes, NO_ROUTE};
+use crate::net::snoop::{AckVerdict, Snoop};
 use crate::net::trace::TraceLink;
 use crate::scenario::model::Scenario;
 use crate::tcp::receiver::Receiver;
@@ -51,6 +53,10 @@ enum Ev {
     Arrive(ChannelId),
     /// Timer of flow `.0`'s sender (`false`) or receiver (`true`).
     Timer(FlowId, bool),
+    /// NAK timer of channel `.0`'s ARQ receiving half.
+    ArqTimer(ChannelId),
+    /// Local retransmission timer of the Snoop agent on channel `.0`, for flow `.1`.
+    SnoopTimer(ChannelId, FlowId),
     AppStart(FlowId),
 }
 
@@ -92,6 +98,12 @@ pub struct World {
     /// Flows whose transmissions and sender events are recorded.
     traced: Vec<bool>,
     trace: Vec<TraceRecord>,
+    /// Pending ARQ timer event per channel.
+    arq_tmr: Vec<Option<SimTime>>,
+    /// Pending Snoop timer events per (channel, flow).
+    snoop_tmr: std::collections::HashMap<(ChannelId, FlowId), SimTime>,
+    /// Scratch for an ARQ receiver's output (kept to reuse its buffers).
+    arq_out: RxOutput,
 }
 
 /// One entry of a packet-level trace (enabled per flow with [`World::trace_flow`]).
@@ -130,6 +142,10 @@ impl World {
                         StreamRng::new(seed, &format!("link/{}/{dir}/queue", l.name)),
                     ),
                     error: ErrorModel::new(err, format!("link/{}/{dir}", l.name), seed),
+                    prio: Default::default(),
+                    arq: l.arq.as_ref().filter(|a| if fwd { a.fwd } else { a.rev }).map(|a| Box::new(Arq::new(a))),
+                    ctl_frame_bytes: l.arq.as_ref().map_or(0, |a| a.nak_bytes),
+                    snoop: if fwd { l.snoop.as_ref().map(|sp| Box::new(Snoop::new(sp))) } else { None },
                     on_wire: None,
                     propagating: Default::default(),
                     stats: ChannelStats::default(),
@@ -179,6 +195,7 @@ impl World {
             });
         }
         let unfinished = flows.iter().filter(|f| f.app_bytes.is_some()).count();
+        let n_channels = channels.len();
         Ok(World {
             q,
             channels,
@@ -191,6 +208,9 @@ impl World {
             violation: None,
             traced: vec![false; s.flows.len()],
             trace: Vec::new(),
+            arq_tmr: vec![None; n_channels],
+            snoop_tmr: Default::default(),
+            arq_out: RxOutput::default(),
         })
     }
 
@@ -219,6 +239,8 @@ impl World {
                 Ev::TxDone(c) => self.on_tx_done(c, now),
                 Ev::Arrive(c) => self.on_arrive(c, now),
                 Ev::Timer(f, rx) => self.on_timer(f, rx, now),
+                Ev::ArqTimer(c) => self.on_arq_timer(c, now),
+                Ev::SnoopTimer(c, f) => self.on_snoop_timer(c, f, now),
                 Ev::AppStart(f) => {
                     self.flows[f as usize].sender.start();
                     self.service(f, false, now);
@@ -241,6 +263,13 @@ impl World {
         let c = self.routes.next_hop(from, p.dst);
         debug_assert_ne!(c, NO_ROUTE, "routes were checked when the world was built");
         let ch = &mut self.channels[c as usize];
+        if let Some(snoop) = &mut ch.snoop {
+            if p.seg.is_data() {
+                snoop.on_data(&p, now);
+                self.arm_snoop(c, p.flow, now);
+            }
+        }
+        let ch = &mut self.channels[c as usize];
         match ch.offer(p, now) {
             Offer::StartedTx(done) => self.q.schedule(done, Class::TxDone, Ev::TxDone(c)),
             Offer::Queued => {}
@@ -251,23 +280,38 @@ impl World {
         }
     }
 
+    /// Queue `f` ahead of everything else on channel `c`.
+    fn send_priority(&mut self, c: ChannelId, f: Frame, now: SimTime) {
+        if let Some(done) = self.channels[c as usize].offer_priority(f, now) {
+            self.q.schedule(done, Class::TxDone, Ev::TxDone(c));
+        }
+    }
+
     fn on_tx_done(&mut self, c: ChannelId, now: SimTime) {
         let ch = &mut self.channels[c as usize];
-        let (p, next) = ch.finish_tx(now);
+        let (f, next) = ch.finish_tx(now);
         if let Some(t) = next {
             self.q.schedule(t, Class::TxDone, Ev::TxDone(c));
         }
-        if ch.error.is_lost(&p, &self.flow_names) {
-            ch.stats.drops_error += 1;
-            self.flows[p.flow as usize].drops_error += 1;
-            self.record_drop(&p, now, false);
-            return;
+        // Link-layer control frames are never lost (irw §4; net::arq).
+        if let Frame::Ip { p, .. } = &f {
+            if ch.error.is_lost(p, &self.flow_names) {
+                ch.stats.drops_error += 1;
+                // Under ARQ the frame is not lost yet: the sending half still
+                // holds it, and it counts as gone only if it is given up.
+                if ch.arq.is_none() {
+                    let p = *p;
+                    self.flows[p.flow as usize].drops_error += 1;
+                    self.record_drop(&p, now, false);
+                }
+                return;
+            }
         }
         let at = now + ch.delay;
-        // One arrival event per channel at a time: the packets propagate in
+        // One arrival event per channel at a time: the frames propagate in
         // FIFO order, so only the head needs to be in the event queue.
         let idle = ch.propagating.is_empty();
-        ch.propagating.push_back((at, p));
+        ch.propagating.push_back((at, f));
         if idle {
             self.q.schedule(at, Class::Arrival, Ev::Arrive(c));
         }
@@ -275,13 +319,139 @@ impl World {
 
     fn on_arrive(&mut self, c: ChannelId, now: SimTime) {
         let ch = &mut self.channels[c as usize];
-        let (at, p) = ch.propagating.pop_front().expect("arrival without a packet");
+        let (at, f) = ch.propagating.pop_front().expect("arrival without a frame");
         debug_assert_eq!(at, now);
         if let Some(&(next, _)) = ch.propagating.front() {
             self.q.schedule(next, Class::Arrival, Ev::Arrive(c));
         }
-        let node = ch.to;
+        match f {
+            Frame::Ip { p, lseq } => {
+                if ch.arq.is_some() {
+                    let mut out = std::mem::take(&mut self.arq_out);
+                    self.channels[c as usize].arq.as_mut().expect("arq").on_frame(lseq, p, now, &mut out);
+                    self.after_arq_rx(c, &mut out, now);
+                    self.arq_out = out;
+                } else {
+                    self.deliver(c, p, now);
+                }
+            }
+            // A NAK travels opposite to the frames it names.
+            Frame::Ctl(LinkCtl::Nak(m)) => {
+                let data = c ^ 1;
+                if let Some(p) = self.channels[data as usize].arq.as_mut().and_then(|a| a.on_nak(m, now)) {
+                    self.send_priority(data, Frame::Ip { p, lseq: m }, now);
+                }
+            }
+            Frame::Ctl(LinkCtl::Poll(next)) => {
+                let mut out = std::mem::take(&mut self.arq_out);
+                if let Some(a) = self.channels[c as usize].arq.as_mut() {
+                    a.on_poll(next, now, &mut out);
+                }
+                self.after_arq_rx(c, &mut out, now);
+                self.arq_out = out;
+            }
+        }
+    }
+
+    /// Carry out what channel `c`'s ARQ receiving half asked for.
+    fn after_arq_rx(&mut self, c: ChannelId, out: &mut RxOutput, now: SimTime) {
+        let resolved = !out.deliver.is_empty() || !out.given_up.is_empty();
+        for m in out.naks.drain(..) {
+            self.send_priority(c ^ 1, Frame::Ctl(LinkCtl::Nak(m)), now);
+        }
+        for m in out.given_up.drain(..) {
+            if let Some(p) = self.channels[c as usize].arq.as_mut().and_then(|a| a.resolve(m)) {
+                self.flows[p.flow as usize].drops_error += 1;
+                self.record_drop(&p, now, false);
+            }
+        }
+        for (m, p) in out.deliver.drain(..) {
+            if let Some(a) = self.channels[c as usize].arq.as_mut() {
+                a.resolve(m);
+            }
+            self.deliver(c, p, now);
+            if self.violation.is_some() {
+                return;
+            }
+        }
+        // A finite window may have been holding new frames back.
+        if resolved {
+            if let Some(done) = self.channels[c as usize].restart(now) {
+                self.q.schedule(done, Class::TxDone, Ev::TxDone(c));
+            }
+        }
+        self.arm_arq(c, now);
+    }
+
+    fn arm_arq(&mut self, c: ChannelId, now: SimTime) {
+        let Some(want) = self.channels[c as usize].arq.as_ref().and_then(|a| a.poll_timeout()) else { return };
+        let pending = &mut self.arq_tmr[c as usize];
+        if pending.is_none_or(|p| want < p) {
+            let d = want.max(now);
+            *pending = Some(d);
+            self.q.schedule(d, Class::Timer, Ev::ArqTimer(c));
+        }
+    }
+
+    fn on_arq_timer(&mut self, c: ChannelId, now: SimTime) {
+        if self.arq_tmr[c as usize] != Some(now) {
+            return;
+        }
+        self.arq_tmr[c as usize] = None;
+        let mut out = std::mem::take(&mut self.arq_out);
+        self.channels[c as usize].arq.as_mut().expect("arq timer without arq").on_timer(now, &mut out);
+        self.after_arq_rx(c, &mut out, now);
+        self.arq_out = out;
+    }
+
+    fn arm_snoop(&mut self, c: ChannelId, f: FlowId, now: SimTime) {
+        let Some(want) = self.channels[c as usize].snoop.as_ref().and_then(|s| s.deadline(f)) else { return };
+        let pending = self.snoop_tmr.get(&(c, f)).copied();
+        if pending.is_none_or(|p| want < p) {
+            let d = want.max(now);
+            self.snoop_tmr.insert((c, f), d);
+            self.q.schedule(d, Class::Timer, Ev::SnoopTimer(c, f));
+        }
+    }
+
+    fn on_snoop_timer(&mut self, c: ChannelId, f: FlowId, now: SimTime) {
+        if self.snoop_tmr.get(&(c, f)) != Some(&now) {
+            return;
+        }
+        self.snoop_tmr.remove(&(c, f));
+        if let Some(p) = self.channels[c as usize].snoop.as_mut().and_then(|s| s.on_timer(f, now)) {
+            self.local_retransmit(c, p, now);
+        }
+        self.arm_snoop(c, f, now);
+    }
+
+    /// A Snoop agent resends a cached segment: a new copy in the network.
+    fn local_retransmit(&mut self, c: ChannelId, mut p: Packet, now: SimTime) {
+        p.id = self.next_packet_id;
+        self.next_packet_id += 1;
+        self.flows[p.flow as usize].copies.sent(p.seg.seq);
+        self.send_priority(c, Frame::Ip { p, lseq: 0 }, now);
+    }
+
+    /// Packet `p` came off channel `c` at its far node: forward it, or hand
+    /// it to its endpoint.
+    fn deliver(&mut self, c: ChannelId, p: Packet, now: SimTime) {
+        let node = self.channels[c as usize].to;
         if p.dst != node {
+            // An ACK coming back over a snooped link passes the agent.
+            if !p.seg.is_data() && c & 1 == 1 && self.channels[(c ^ 1) as usize].snoop.is_some() {
+                let data = c ^ 1;
+                let verdict = self.channels[data as usize].snoop.as_mut().expect("snoop").on_ack(&p, now);
+                self.arm_snoop(data, p.flow, now);
+                match verdict {
+                    AckVerdict::Forward => {}
+                    AckVerdict::Discard => return,
+                    AckVerdict::Retransmit(q) => {
+                        self.local_retransmit(data, q, now);
+                        return;
+                    }
+                }
+            }
             self.send(p, node, now);
             return;
         }
@@ -580,6 +750,12 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
             drops_queue: c.stats.drops_queue,
             marks: c.stats.marks,
             max_queue_packets: c.stats.max_queue_packets,
+            link_retransmissions: c.arq.as_ref().map_or(0, |a| a.stats.retransmissions)
+                + c.snoop.as_ref().map_or(0, |s| s.stats.dupack_retransmissions + s.stats.timeout_retransmissions),
+            naks: c.arq.as_ref().map_or(0, |a| a.stats.naks),
+            link_given_up: c.arq.as_ref().map_or(0, |a| a.stats.given_up),
+            ctl_bytes: c.stats.ctl_bytes,
+            dupacks_suppressed: c.snoop.as_ref().map_or(0, |s| s.stats.dupacks_suppressed),
         })
         .collect();
     RunResult {

@@ -93,6 +93,17 @@ pub struct LinkResult {
     /// Packets marked CE by the queue (ECN-RED) instead of dropped.
     pub marks: u64,
     pub max_queue_packets: u64,
+    /// Frames resent by the link layer on this direction: ARQ retransmissions
+    /// and Snoop local retransmissions.
+    pub link_retransmissions: u64,
+    /// NAKs sent about this direction's frames (they travel the other way).
+    pub naks: u64,
+    /// Frames the ARQ receiver gave up on (retry limit, discard timer, window).
+    pub link_given_up: u64,
+    /// Bytes of link-layer control frames (NAKs, polls) this direction carried.
+    pub ctl_bytes: u64,
+    /// Duplicate ACKs a Snoop agent on this direction kept from the sender.
+    pub dupacks_suppressed: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

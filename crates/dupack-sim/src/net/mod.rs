@@ -1,8 +1,11 @@
 //! Network elements: packets, channels (one direction of a link), queues,
-//! error models, delivery-opportunity traces, static routing.
+//! error models, delivery-opportunity traces, static routing, link-level
+//! ARQ and the Snoop agent.
+pub mod arq;
 pub mod channel;
 pub mod error;
 pub mod packet;
 pub mod queue;
 pub mod routing;
+pub mod snoop;
 pub mod trace;

@@ -56,6 +56,27 @@ pub mod defaults {
     /// Bytes per delivery opportunity of a trace-driven link direction.
     /// mahimahi's `mm-link` counts 1504 (its TUN MTU plus a 4-byte header).
     pub const TRACE_MTU: u32 = 1500;
+    /// ARQ (irw §4 gives the NAK size; the rest are this simulator's choices,
+    /// documented in docs/scenario.md).
+    pub const ARQ_RETRY_LIMIT: u32 = 3;
+    pub const ARQ_NAK_BYTES: u32 = 16;
+    /// RLC acknowledged mode after eplr Table II: windows of 32, MaxDAT 4
+    /// (3 retransmissions), timer-based discard after 1500 ms, no in-sequence delivery.
+    pub const RLC_WINDOW: u32 = 32;
+    pub const RLC_RETRY_LIMIT: u32 = 3;
+    pub const RLC_DISCARD: SimDuration = SimDuration::from_millis(1500);
+    /// `nak_timeout = "auto"`: the link's round trip (2 × delay) plus the
+    /// serialisation of two 1500-byte frames (the retransmission may wait
+    /// for the frame on the wire) and 1 ms of slack.
+    pub fn arq_nak_timeout(delay: SimDuration, rate_bps: u64) -> SimDuration {
+        let frame = if rate_bps > 0 { crate::time::tx_time(1500, rate_bps) } else { SimDuration::ZERO };
+        delay + delay + frame + frame + SimDuration::from_millis(1)
+    }
+    /// Snoop's local timer: never below 2 link round trips (and 10 ms), and
+    /// that much before the first sample.
+    pub fn snoop_min_timeout(delay: SimDuration) -> SimDuration {
+        delay.saturating_mul(4).max(SimDuration::from_millis(10))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -105,6 +126,46 @@ pub struct LinkSpec {
     /// no rate was given).
     pub fwd_trace: Option<TraceSpec>,
     pub rev_trace: Option<TraceSpec>,
+    /// Link-level ARQ in both directions (`net::arq`), NAKs of one direction
+    /// carried by the other.
+    pub arq: Option<ArqSpec>,
+    /// A Snoop agent at node `a` for the data this link carries a→b.
+    pub snoop: Option<SnoopSpec>,
+}
+
+/// NAK-based selective-repeat ARQ (irw §4; `net::arq`), per direction of
+/// a link; the NAKs about one direction's frames travel on the other.
+/// Checked by the parser.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArqSpec {
+    /// Retransmissions per frame at most (RLC's MaxDAT − 1).
+    pub retry_limit: u32,
+    /// Size of a NAK or poll frame (irw §4: 16 bytes).
+    pub nak_bytes: u32,
+    /// Deliver to IP in link order (holding frames behind a gap), or at once.
+    pub in_order: bool,
+    /// How long the receiver waits for a NAKed frame before NAKing again
+    /// (resolved from "auto": see `defaults::arq_nak_timeout`).
+    pub nak_timeout: SimDuration,
+    /// Transmission/receive window in frames; `None` = unbounded.
+    pub window: Option<u32>,
+    /// A frame older than this is not retransmitted any more (RLC's
+    /// timer-based SDU discard); `None` = no discard timer.
+    pub discard: Option<SimDuration>,
+    /// Send a poll when the transmitter runs dry after data (tail losses).
+    pub poll: bool,
+    /// Which directions run ARQ (`directions = "both"`, `"fwd"` or `"rev"`).
+    pub fwd: bool,
+    pub rev: bool,
+}
+
+/// Snoop (Balakrishnan, Seshan, Amir, Katz 1995; irw §2.1; `net::snoop`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SnoopSpec {
+    /// Lower bound of the local retransmission timer.
+    pub min_timeout: SimDuration,
+    /// Local retransmission timer before the first RTT sample.
+    pub initial_timeout: SimDuration,
 }
 
 /// A mahimahi delivery-opportunity trace (see `net::trace`), read and

@@ -509,14 +509,18 @@ enum TopoKind {
     Custom,
 }
 
-const LINK_KEYS: &[&str] = &["rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
+const LINK_KEYS: &[&str] =
+    &["rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
 const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
 const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links"];
 const OVERRIDE_KEYS: &[&str] =
-    &["senders", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
+    &["senders", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
 const CUSTOM_LINK_KEYS: &[&str] =
-    &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
+    &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
+const ARQ_KEYS: &[&str] =
+    &["preset", "directions", "retry_limit", "nak_bytes", "in_order", "nak_timeout", "window", "discard", "poll"];
+const SNOOP_KEYS: &[&str] = &["min_timeout", "initial_timeout"];
 const TRACE_KEYS: &[&str] = &["file", "mtu"];
 const NODE_KEYS: &[&str] = &["name", "kind"];
 const DROPTAIL_KEYS: &[&str] = &["kind", "limit_packets", "limit_bytes"];
@@ -561,6 +565,22 @@ struct LinkRaw {
     rev_error: Option<ErrRaw>,
     fwd_trace: Option<TraceSpec>,
     rev_trace: Option<TraceSpec>,
+    arq: Option<ArqRaw>,
+    snoop: Option<SnoopRaw>,
+}
+
+/// `arq` as written: `nak_timeout = None` means "auto" (resolved per link).
+#[derive(Clone)]
+struct ArqRaw {
+    spec: ArqSpec,
+    nak_timeout: Option<SimDuration>,
+}
+
+/// `snoop` as written; `None` = the default for the link (`auto`).
+#[derive(Clone)]
+struct SnoopRaw {
+    min_timeout: Option<SimDuration>,
+    initial_timeout: Option<SimDuration>,
 }
 
 impl LinkRaw {
@@ -578,6 +598,8 @@ impl LinkRaw {
             rev_error: self.rev_error.clone().or_else(|| base.rev_error.clone()),
             fwd_trace,
             rev_trace,
+            arq: self.arq.clone().or_else(|| base.arq.clone()),
+            snoop: self.snoop.clone().or_else(|| base.snoop.clone()),
         }
     }
 }
@@ -647,6 +669,17 @@ impl Topo {
             rev_error,
             fwd_trace: raw.fwd_trace.clone(),
             rev_trace: raw.rev_trace.clone(),
+            arq: raw.arq.as_ref().map(|a| {
+                let mut spec = a.spec.clone();
+                let (delay, rate) = (raw.delay.unwrap_or(SimDuration::ZERO), raw.rate.unwrap_or(0));
+                spec.nak_timeout = a.nak_timeout.unwrap_or_else(|| defaults::arq_nak_timeout(delay, rate));
+                spec
+            }),
+            snoop: raw.snoop.as_ref().map(|sn| {
+                let auto = defaults::snoop_min_timeout(raw.delay.unwrap_or(SimDuration::ZERO));
+                let min_timeout = sn.min_timeout.unwrap_or(auto);
+                SnoopSpec { min_timeout, initial_timeout: sn.initial_timeout.unwrap_or(min_timeout).max(min_timeout) }
+            }),
         });
     }
 
@@ -687,6 +720,8 @@ fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
     let rev_error = t.opt("rev_error", parse_error_model)?;
     let fwd_trace = t.opt("fwd_trace", parse_trace_table)?;
     let rev_trace = t.opt("rev_trace", parse_trace_table)?;
+    let arq = t.opt("arq", parse_arq)?;
+    let snoop = t.opt("snoop", parse_snoop)?;
     Ok(LinkRaw {
         rate: rate.map(|a| a.v),
         delay: delay.map(|a| a.v),
@@ -695,7 +730,80 @@ fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
         rev_error: rev_error.map(|a| a.v),
         fwd_trace: fwd_trace.map(|a| a.v),
         rev_trace: rev_trace.map(|a| a.v),
+        arq: arq.map(|a| a.v),
+        snoop: snoop.map(|a| a.v),
     })
+}
+
+/// A duration, or `"auto"` (`None`).
+fn v_dur_or_auto(v: &Value, path: &str) -> R<Option<SimDuration>> {
+    if v.as_str() == Some("auto") {
+        return Ok(None);
+    }
+    v_dur_pos(v, path).map(Some).map_err(|e| err(path, format!("{}, or \"auto\"", e.message)))
+}
+
+/// `arq = { ... }` on a link (irw §4; `net::arq`). `preset = "rlc-am"` sets
+/// eplr Table II's values; keys given next to it override them.
+fn parse_arq(v: &Value, path: &str) -> R<ArqRaw> {
+    let t = table(v, path)?;
+    t.allow(ARQ_KEYS)?;
+    let rlc = t.opt("preset", |v, p| v_enum(v, p, &[("nak", false), ("rlc-am", true)]))?.is_some_and(|a| a.v);
+    let mut spec = ArqSpec {
+        retry_limit: if rlc { defaults::RLC_RETRY_LIMIT } else { defaults::ARQ_RETRY_LIMIT },
+        nak_bytes: defaults::ARQ_NAK_BYTES,
+        in_order: !rlc,
+        nak_timeout: SimDuration::ZERO,
+        window: rlc.then_some(defaults::RLC_WINDOW),
+        discard: rlc.then_some(defaults::RLC_DISCARD),
+        poll: true,
+        fwd: true,
+        rev: true,
+    };
+    if let Some(a) = t.opt("directions", |v, p| {
+        v_enum(v, p, &[("both", (true, true)), ("fwd", (true, false)), ("rev", (false, true))])
+    })? {
+        (spec.fwd, spec.rev) = a.v;
+    }
+    if let Some(a) = t.opt("retry_limit", |v, p| v_u32(v, p, 0, 1000))? {
+        spec.retry_limit = a.v;
+    }
+    if let Some(a) = t.opt("nak_bytes", |v, p| v_size(v, p, 1, 65_535))? {
+        spec.nak_bytes = a.v as u32;
+    }
+    if let Some(a) = t.opt("in_order", v_bool)? {
+        spec.in_order = a.v;
+    }
+    if let Some(a) = t.opt("poll", v_bool)? {
+        spec.poll = a.v;
+    }
+    if let Some(a) = t.opt("window", |v, p| {
+        if v.as_str() == Some("unlimited") {
+            return Ok(None);
+        }
+        v_u32(v, p, 1, 1 << 30).map(Some).map_err(|e| err(p, format!("{}, or \"unlimited\"", e.message)))
+    })? {
+        spec.window = a.v;
+    }
+    if let Some(a) = t.opt("discard", |v, p| {
+        if v.as_str() == Some("never") {
+            return Ok(None);
+        }
+        v_dur_pos(v, p).map(Some).map_err(|e| err(p, format!("{}, or \"never\"", e.message)))
+    })? {
+        spec.discard = a.v;
+    }
+    let nak_timeout = t.opt("nak_timeout", v_dur_or_auto)?.and_then(|a| a.v);
+    Ok(ArqRaw { spec, nak_timeout })
+}
+
+/// `snoop = { ... }` (or `snoop = {}`) on a link: an agent at node `a`.
+fn parse_snoop(v: &Value, path: &str) -> R<SnoopRaw> {
+    let t = table(v, path)?;
+    t.allow(SNOOP_KEYS)?;
+    let min_timeout = t.opt("min_timeout", v_dur_or_auto)?.and_then(|a| a.v);
+    let initial_timeout = t.opt("initial_timeout", v_dur_or_auto)?.and_then(|a| a.v);
+    Ok(SnoopRaw { min_timeout, initial_timeout })
 }
 
 /// A `fwd_trace`/`rev_trace` table: the file is read and checked here, so
