@@ -506,16 +506,16 @@ fn toml_to_json(v: &toml::Value, path: &str) -> R<Value> {
 enum TopoKind {
     Dumbbell,
     Chain,
+    Star,
     Custom,
 }
 
 const LINK_KEYS: &[&str] =
     &["rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
-const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override"];
+const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override", "receivers", "exit"];
+const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
 const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links"];
-const OVERRIDE_KEYS: &[&str] =
-    &["senders", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
 const CUSTOM_LINK_KEYS: &[&str] =
     &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
 const ARQ_KEYS: &[&str] =
@@ -614,21 +614,33 @@ struct ErrRaw {
 fn parse_topology(v: &Value, path: &str) -> R<Topo> {
     let t = table(v, path)?;
     let kind = t
-        .req("kind", "\"dumbbell\", \"chain\" or \"custom\"", |v, p| {
-            v_enum(v, p, &[("dumbbell", TopoKind::Dumbbell), ("chain", TopoKind::Chain), ("custom", TopoKind::Custom)])
+        .req("kind", "\"dumbbell\", \"chain\", \"star\" or \"custom\"", |v, p| {
+            v_enum(
+                v,
+                p,
+                &[
+                    ("dumbbell", TopoKind::Dumbbell),
+                    ("chain", TopoKind::Chain),
+                    ("star", TopoKind::Star),
+                    ("custom", TopoKind::Custom),
+                ],
+            )
         })?
         .v;
-    let kinds: [(&str, &[&str]); 3] = [("dumbbell", DUMBBELL_KEYS), ("chain", CHAIN_KEYS), ("custom", CUSTOM_KEYS)];
+    let kinds: [(&str, &[&str]); 4] =
+        [("dumbbell", DUMBBELL_KEYS), ("chain", CHAIN_KEYS), ("star", STAR_KEYS), ("custom", CUSTOM_KEYS)];
     let (kname, keys) = match kind {
         TopoKind::Dumbbell => kinds[0],
         TopoKind::Chain => kinds[1],
-        TopoKind::Custom => kinds[2],
+        TopoKind::Star => kinds[2],
+        TopoKind::Custom => kinds[3],
     };
     t.allow_explained(keys, |k| belongs_elsewhere(k, "topology kind", kname, &kinds))?;
     let mut topo = Topo { kind, nodes: Vec::new(), links: Vec::new(), index: HashMap::new(), drops: Vec::new() };
     match kind {
         TopoKind::Dumbbell => build_dumbbell(&t, &mut topo)?,
         TopoKind::Chain => build_chain(&t, &mut topo)?,
+        TopoKind::Star => build_star(&t, &mut topo)?,
         TopoKind::Custom => build_custom(&t, &mut topo)?,
     }
     Ok(topo)
@@ -1059,48 +1071,108 @@ fn build_dumbbell(t: &Table, topo: &mut Topo) -> R<()> {
     let access = t.req("access", "a link table for every sender's access link", parse_link_table)?.v;
     let bottleneck = t.req("bottleneck", "a link table", parse_link_table)?.v;
 
-    // Which override (if any) applies to each sender.
-    let mut per_sender: Vec<Option<usize>> = vec![None; n];
-    let mut overrides: Vec<LinkRaw> = Vec::new();
-    if let Some(v) = t.get("access_override") {
-        let opath = t.at("access_override");
-        for (k, item) in v_array(v, &opath, "tables")?.iter().enumerate() {
-            let ipath = index_path(&opath, k);
-            let o = table(item, &ipath)?;
-            o.allow(OVERRIDE_KEYS)?;
-            let spath = o.at("senders");
-            let list = v_array(o.required("senders", "an array of sender indices")?, &spath, "sender indices")?;
-            if list.is_empty() {
-                return fail(&spath, "must list at least one sender index");
-            }
-            for (j, x) in list.iter().enumerate() {
-                let xpath = index_path(&spath, j);
-                let s = v_int(x, &xpath, 0, n as u64 - 1).map_err(|e| {
-                    err(&e.path, format!("{}; this dumbbell has {n} senders, numbered from 0", e.message))
-                })? as usize;
-                if let Some(prev) = per_sender[s] {
-                    let where_ = if prev == k { "earlier in this list".to_string() } else { index_path(&opath, prev) };
-                    return fail(&xpath, format!("sender {s} is already overridden ({where_})"));
-                }
-                per_sender[s] = Some(k);
-            }
-            overrides.push(parse_link_keys(&o, false)?);
+    let per_sender = parse_overrides(t, "access_override", "senders", "sender", n)?;
+    let receivers = match t.opt("receivers", |v, p| v_int(v, p, 1, MAX_SENDERS))? {
+        None => 1,
+        Some(r) if r.v == 1 || r.v == n as u64 => r.v as usize,
+        Some(r) => {
+            return fail(&r.path, format!("must be 1 (one shared sink) or {n} (one receiver per sender), got {}", r.v))
         }
-    }
+    };
+    let exit = if receivers > 1 {
+        Some(t.req("exit", "a link table for every receiver's link (needed with receivers > 1)", parse_link_table)?.v)
+    } else {
+        if let Some(e) = t.opt("exit", parse_link_table)? {
+            return fail(&e.path, "only used with one receiver per sender (receivers = senders)");
+        }
+        None
+    };
 
     for i in 0..n {
         topo.add_node(format!("s{i}"), NodeKind::Host);
     }
     let router = topo.add_node("router".into(), NodeKind::Router);
-    let sink = topo.add_node("sink".into(), NodeKind::Host);
+    let far = match exit {
+        None => topo.add_node("sink".into(), NodeKind::Host),
+        Some(_) => topo.add_node("router2".into(), NodeKind::Router),
+    };
     for (i, o) in per_sender.iter().enumerate() {
-        let raw = match o {
-            Some(k) => overrides[*k].over(&access),
-            None => access.clone(),
-        };
-        topo.add_link(format!("access{i}"), i, router, &raw);
+        topo.add_link(format!("access{i}"), i, router, &o.as_ref().unwrap_or(&access).over(&access));
     }
-    topo.add_link("bottleneck".into(), router, sink, &bottleneck);
+    topo.add_link("bottleneck".into(), router, far, &bottleneck);
+    if let Some(exit) = exit {
+        for i in 0..n {
+            let k = topo.add_node(format!("k{i}"), NodeKind::Host);
+            topo.add_link(format!("exit{i}"), far, k, &exit);
+        }
+    }
+    Ok(())
+}
+
+/// `[[<key>]]` tables that override a template link for some of `n`
+/// numbered links: which override (if any) applies to each, as the
+/// override's keys laid over nothing (the caller lays them over the template).
+fn parse_overrides(t: &Table, key: &str, index_key: &str, what: &str, n: usize) -> R<Vec<Option<LinkRaw>>> {
+    let mut per: Vec<Option<usize>> = vec![None; n];
+    let mut overrides: Vec<LinkRaw> = Vec::new();
+    let Some(v) = t.get(key) else { return Ok(vec![None; n]) };
+    let opath = t.at(key);
+    let allowed: Vec<&str> = std::iter::once(index_key).chain(LINK_KEYS.iter().copied()).collect();
+    for (k, item) in v_array(v, &opath, "tables")?.iter().enumerate() {
+        let ipath = index_path(&opath, k);
+        let o = table(item, &ipath)?;
+        o.allow(&allowed)?;
+        let spath = o.at(index_key);
+        let list = v_array(
+            o.required(index_key, &format!("an array of {what} indices"))?,
+            &spath,
+            &format!("{what} indices"),
+        )?;
+        if list.is_empty() {
+            return fail(&spath, format!("must list at least one {what} index"));
+        }
+        for (j, x) in list.iter().enumerate() {
+            let xpath = index_path(&spath, j);
+            let s = v_int(x, &xpath, 0, n as u64 - 1)
+                .map_err(|e| err(&e.path, format!("{}; there are {n} {index_key}, numbered from 0", e.message)))?
+                as usize;
+            if let Some(prev) = per[s] {
+                let where_ = if prev == k { "earlier in this list".to_string() } else { index_path(&opath, prev) };
+                return fail(&xpath, format!("{what} {s} is already overridden ({where_})"));
+            }
+            per[s] = Some(k);
+        }
+        overrides.push(parse_link_keys(&o, false)?);
+    }
+    Ok(per.into_iter().map(|o| o.map(|k| overrides[k].clone())).collect())
+}
+
+/// How many nodes a builder named `<prefix>0`, `<prefix>1`, …
+fn numbered(topo: &Topo, prefix: &str) -> usize {
+    (0..).take_while(|i| topo.index.contains_key(&format!("{prefix}{i}"))).count()
+}
+
+/// A hub with `leaves` links to hosts `m0`…, optionally fed by a `server`
+/// over an `uplink`: an access point and its mobiles (efr Fig. 1), a base
+/// station (irw Fig. 2), an RNC and its UEs (eplr Fig. 4).
+fn build_star(t: &Table, topo: &mut Topo) -> R<()> {
+    let n = t.req("leaves", "the number of leaf hosts, 1 to 100000", |v, p| v_int(v, p, 1, MAX_SENDERS))?.v as usize;
+    let leaf = t.req("leaf", "a link table for every hub→leaf link", parse_link_table)?.v;
+    let per_leaf = parse_overrides(t, "leaf_override", "leaves", "leaf", n)?;
+    let uplink = t.opt("uplink", parse_link_table)?.map(|a| a.v);
+    let hub = match &uplink {
+        Some(up) => {
+            let server = topo.add_node("server".into(), NodeKind::Host);
+            let hub = topo.add_node("hub".into(), NodeKind::Router);
+            topo.add_link("uplink".into(), server, hub, up);
+            hub
+        }
+        None => topo.add_node("hub".into(), NodeKind::Host),
+    };
+    for (i, o) in per_leaf.iter().enumerate() {
+        let m = topo.add_node(format!("m{i}"), NodeKind::Host);
+        topo.add_link(format!("leaf{i}"), hub, m, &o.as_ref().unwrap_or(&leaf).over(&leaf));
+    }
     Ok(())
 }
 
@@ -1681,8 +1753,9 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
         }
         None => {
             let n = match topo.kind {
-                TopoKind::Dumbbell => topo.nodes.len() - 2,
+                TopoKind::Dumbbell => numbered(topo, "s"),
                 TopoKind::Chain => 1,
+                TopoKind::Star => numbered(topo, "m"),
                 TopoKind::Custom => {
                     return fail(
                         path,
@@ -1793,9 +1866,20 @@ fn flow_endpoints(
     let (dfrom, dto) = match topo.kind {
         TopoKind::Dumbbell => {
             let s = format!("s{i}");
-            (topo.index.contains_key(&s).then_some(s), Some("sink".to_string()))
+            let k = format!("k{i}");
+            let to = if topo.index.contains_key("sink") {
+                Some("sink".to_string())
+            } else {
+                topo.index.contains_key(&k).then_some(k)
+            };
+            (topo.index.contains_key(&s).then_some(s), to)
         }
         TopoKind::Chain => (Some("n0".to_string()), topo.nodes.last().map(|n| n.name.clone())),
+        TopoKind::Star => {
+            let m = format!("m{i}");
+            let from = if topo.index.contains_key("server") { "server" } else { "hub" };
+            (Some(from.to_string()), topo.index.contains_key(&m).then_some(m))
+        }
         TopoKind::Custom => (None, None),
     };
     let from = match (from, dfrom) {
@@ -1804,6 +1888,7 @@ fn flow_endpoints(
         (None, None) => {
             let why = match topo.kind {
                 TopoKind::Dumbbell => format!("there is no sender s{i} to default to"),
+                TopoKind::Star => unreachable!("a star always has a hub"),
                 _ => "custom topologies have no default".to_string(),
             };
             return fail(&t.at("from"), format!("missing required key 'from' (the sending host; {why})"));
@@ -1813,10 +1898,12 @@ fn flow_endpoints(
         (Some(a), _) => a,
         (None, Some(d)) => implied("to", d),
         (None, None) => {
-            return fail(
-                &t.at("to"),
-                "missing required key 'to' (the receiving host; custom topologies have no default)",
-            )
+            let why = match topo.kind {
+                TopoKind::Dumbbell => format!("there is no receiver k{i} to default to"),
+                TopoKind::Star => format!("there is no leaf m{i} to default to"),
+                _ => "custom topologies have no default".to_string(),
+            };
+            return fail(&t.at("to"), format!("missing required key 'to' (the receiving host; {why})"));
         }
     };
     Ok((from, to))
