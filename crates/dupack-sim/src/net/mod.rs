@@ -1,7 +1,9 @@
 //! Network elements: packets, channels (one direction of a link), queues,
-//! error models, delivery-opportunity traces, static routing.
+//! error models, delivery-opportunity traces, shared multiple-access media,
+//! static routing.
 pub mod channel;
 pub mod error;
+pub mod medium;
 pub mod packet;
 pub mod queue;
 pub mod routing;
