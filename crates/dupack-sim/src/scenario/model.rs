@@ -93,6 +93,8 @@ pub struct Scenario {
     pub stop_when_done: bool,
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
+    /// Shared multiple-access media (`net::medium`), after the links.
+    pub media: Vec<MediumSpec>,
     pub flows: Vec<FlowSpec>,
 }
 
