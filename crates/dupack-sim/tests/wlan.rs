@@ -13,7 +13,7 @@ use dupack_sim::net::packet::{Ecn, Packet};
 use dupack_sim::scenario::model::MediumSpec;
 use dupack_sim::tcp::segment::TcpSegment;
 use dupack_sim::time::{secs, SimDuration, SimTime};
-use dupack_sim::{parse_scenario_toml, run, RunResult};
+use dupack_sim::{parse_scenario_toml, run, RunResult, World};
 
 // ---------------------------------------------------------------------------
 // The medium driven directly
@@ -380,6 +380,24 @@ fn tcp_senders_collide_more_as_they_multiply_and_share_the_channel() {
         assert!(goodputs.iter().all(|&g| g > 0.25 * fair), "{n} senders: {goodputs:?}");
         last = rate;
     }
+}
+
+#[test]
+fn tcp_frames_on_the_air_never_overlap_across_rounds() {
+    let s = efr_with_senders(4, "10s");
+    let mut w = World::new(&s, 1).unwrap();
+    w.medium_mut(0).record();
+    w.run_until(SimTime::ZERO + secs(10), false);
+    let log = w.medium(0).log();
+    assert!(log.len() > 1000, "{} frames", log.len());
+    let difs = s.media[0].difs;
+    let rounds: Vec<&[FrameRecord]> = log.chunk_by(|a, b| a.start == b.start).collect();
+    for pair in rounds.windows(2) {
+        let end = pair[0].iter().map(|f| f.end).max().unwrap();
+        assert!(pair[1][0].start >= end + difs, "{pair:?}");
+    }
+    assert!(rounds.iter().any(|r| r.len() > 1), "data and ACKs collide sometimes");
+    assert!(rounds.iter().filter(|r| r.iter().any(|f| f.fate == Fate::Delivered)).all(|r| r.len() == 1));
 }
 
 // ---------------------------------------------------------------------------
