@@ -19,11 +19,12 @@
 
 use super::queue::{Class, EventQueue};
 use super::rng::StreamRng;
-use crate::metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
+use crate::metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
 use crate::net::arq::{Arq, LinkCtl, RxOutput};
 use crate::net::channel::{Channel, ChannelStats, Frame, Offer};
 use crate::net::error::ErrorModel;
+use crate::net::medium::{self, Medium};
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet};
 use crate::net::queue::Qdisc;
 use crate::net::routing::{Routes, NO_ROUTE};
@@ -58,6 +59,11 @@ enum Ev {
     /// Local retransmission timer of the Snoop agent on channel `.0`, for flow `.1`.
     SnoopTimer(ChannelId, FlowId),
     AppStart(FlowId),
+    /// Medium `.0`'s tick of generation `.1` (net::medium: end of a
+    /// contention or of a transmission).
+    MediumTick(u32, u32),
+    /// The head frame propagating on medium `.0` reaches its receiver.
+    MediumArrive(u32),
 }
 
 struct Flow {
@@ -87,6 +93,10 @@ struct Flow {
 pub struct World {
     q: EventQueue<Ev>,
     channels: Vec<Channel>,
+    /// Shared media; their routing edges follow the channels' ids.
+    media: Vec<Medium>,
+    /// Routing edge `channels.len() + i` → (medium, sending station, receiving node).
+    medium_hops: Vec<(u32, u32, NodeId)>,
     flows: Vec<Flow>,
     flow_names: Vec<String>,
     routes: Routes,
@@ -152,7 +162,19 @@ impl World {
                 });
             }
         }
-        let ends: Vec<(NodeId, NodeId)> = channels.iter().map(|c| (c.from, c.to)).collect();
+        let mut ends: Vec<(NodeId, NodeId)> = channels.iter().map(|c| (c.from, c.to)).collect();
+        let mut media = Vec::with_capacity(s.media.len());
+        let mut medium_hops = Vec::new();
+        for (mi, m) in s.media.iter().enumerate() {
+            let names: Vec<&str> = m.stations.iter().map(|&n| s.nodes[n].name.as_str()).collect();
+            media.push(Medium::new(m, &names, seed));
+            let stations: Vec<NodeId> = m.stations.iter().map(|&n| n as NodeId).collect();
+            for (from, to) in medium::hops(&stations, m.access_point.map(|a| a as NodeId)) {
+                let station = stations.iter().position(|&n| n == from).expect("a hop leaves a station");
+                medium_hops.push((mi as u32, station as u32, to));
+                ends.push((from, to));
+            }
+        }
         let mut dests: Vec<NodeId> = Vec::new();
         for f in &s.flows {
             dests.push(f.dst as NodeId);
@@ -199,6 +221,8 @@ impl World {
         Ok(World {
             q,
             channels,
+            media,
+            medium_hops,
             flows,
             flow_names: s.flows.iter().map(|f| f.name.clone()).collect(),
             routes,
@@ -245,6 +269,8 @@ impl World {
                     self.flows[f as usize].sender.start();
                     self.service(f, false, now);
                 }
+                Ev::MediumTick(m, gen) => self.on_medium_tick(m, gen, now),
+                Ev::MediumArrive(m) => self.on_medium_arrive(m, now),
             }
             if self.violation.is_some() {
                 return Some((now, false));
@@ -262,6 +288,9 @@ impl World {
     fn send(&mut self, p: Packet, from: NodeId, now: SimTime) {
         let c = self.routes.next_hop(from, p.dst);
         debug_assert_ne!(c, NO_ROUTE, "routes were checked when the world was built");
+        if c as usize >= self.channels.len() {
+            return self.send_medium(c as usize - self.channels.len(), p, now);
+        }
         let ch = &mut self.channels[c as usize];
         if let Some(snoop) = &mut ch.snoop {
             if p.seg.is_data() {
@@ -437,21 +466,26 @@ impl World {
     /// it to its endpoint.
     fn deliver(&mut self, c: ChannelId, p: Packet, now: SimTime) {
         let node = self.channels[c as usize].to;
-        if p.dst != node {
-            // An ACK coming back over a snooped link passes the agent.
-            if !p.seg.is_data() && c & 1 == 1 && self.channels[(c ^ 1) as usize].snoop.is_some() {
-                let data = c ^ 1;
-                let verdict = self.channels[data as usize].snoop.as_mut().expect("snoop").on_ack(&p, now);
-                self.arm_snoop(data, p.flow, now);
-                match verdict {
-                    AckVerdict::Forward => {}
-                    AckVerdict::Discard => return,
-                    AckVerdict::Retransmit(q) => {
-                        self.local_retransmit(data, q, now);
-                        return;
-                    }
+        // An ACK coming back over a snooped link passes the agent.
+        if p.dst != node && !p.seg.is_data() && c & 1 == 1 && self.channels[(c ^ 1) as usize].snoop.is_some() {
+            let data = c ^ 1;
+            let verdict = self.channels[data as usize].snoop.as_mut().expect("snoop").on_ack(&p, now);
+            self.arm_snoop(data, p.flow, now);
+            match verdict {
+                AckVerdict::Forward => {}
+                AckVerdict::Discard => return,
+                AckVerdict::Retransmit(q) => {
+                    self.local_retransmit(data, q, now);
+                    return;
                 }
             }
+        }
+        self.arrive_at(p, node, now);
+    }
+
+    /// Packet `p` reached `node`: forward it, or hand it to its endpoint.
+    fn arrive_at(&mut self, p: Packet, node: NodeId, now: SimTime) {
+        if p.dst != node {
             self.send(p, node, now);
             return;
         }
@@ -480,6 +514,46 @@ impl World {
             f.sender.on_segment(&p.seg, now);
             self.service(fi, false, now);
         }
+    }
+
+    fn send_medium(&mut self, hop: usize, p: Packet, now: SimTime) {
+        let (m, station, _) = self.medium_hops[hop];
+        let (accepted, tick) = self.media[m as usize].offer(station as usize, p, now);
+        if let Some((at, gen)) = tick {
+            self.q.schedule(at, Class::TxDone, Ev::MediumTick(m, gen));
+        }
+        if let Err(p) = accepted {
+            self.flows[p.flow as usize].drops_queue += 1;
+            self.record_drop(&p, now, true);
+        }
+    }
+
+    fn on_medium_tick(&mut self, m: u32, gen: u32, now: SimTime) {
+        let medium = &mut self.media[m as usize];
+        let out = medium.on_tick(gen, now);
+        if let Some((at, gen)) = out.next {
+            self.q.schedule(at, Class::TxDone, Ev::MediumTick(m, gen));
+        }
+        if let Some(at) = out.arrival {
+            self.q.schedule(at, Class::Arrival, Ev::MediumArrive(m));
+        }
+        // Collided or corrupted frames the MAC gave up: losses on the way,
+        // like an error model's.
+        for p in medium.take_dropped() {
+            self.flows[p.flow as usize].drops_error += 1;
+            self.record_drop(&p, now, false);
+        }
+    }
+
+    fn on_medium_arrive(&mut self, m: u32, now: SimTime) {
+        let (p, from, next) = self.media[m as usize].pop_arrival(now);
+        if let Some(at) = next {
+            self.q.schedule(at, Class::Arrival, Ev::MediumArrive(m));
+        }
+        // The receiving station is the next hop the sender routed the frame to.
+        let edge = self.routes.next_hop(from, p.dst) as usize;
+        let (_, _, to) = self.medium_hops[edge - self.channels.len()];
+        self.arrive_at(p, to, now);
     }
 
     fn on_timer(&mut self, fi: FlowId, rx: bool, now: SimTime) {
@@ -612,6 +686,15 @@ impl World {
 
     pub fn receiver(&self, f: usize) -> &Receiver {
         &self.flows[f].receiver
+    }
+
+    /// Shared medium `i` (in scenario order), e.g. to read its frame log.
+    pub fn medium(&self, i: usize) -> &Medium {
+        &self.media[i]
+    }
+
+    pub fn medium_mut(&mut self, i: usize) -> &mut Medium {
+        &mut self.media[i]
     }
 
     pub fn events(&self) -> u64 {
@@ -758,11 +841,39 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
             dupacks_suppressed: c.snoop.as_ref().map_or(0, |s| s.stats.dupacks_suppressed),
         })
         .collect();
+    let frac = |d: SimDuration| if run_s > 0.0 { d.as_secs_f64() / run_s } else { 0.0 };
+    let mut media = Vec::new();
+    for m in &w.media {
+        let busy = frac(m.busy_until(end));
+        for i in 0..m.stations() {
+            let st = m.station_stats(i);
+            media.push(MediumResult {
+                medium: m.name.clone(),
+                station: node(m.station_node(i)),
+                rate_bps: m.rate_bps(),
+                frames_sent: st.frames_sent,
+                bytes_sent: st.bytes_sent,
+                frames_delivered: st.frames_delivered,
+                bytes_delivered: st.bytes_delivered,
+                collisions: st.collisions,
+                frame_losses: st.frame_losses,
+                retries: st.retries,
+                drops_error: st.drops_error,
+                drops_queue: st.drops_queue,
+                marks: st.marks,
+                max_queue_packets: st.max_queue_packets,
+                airtime: frac(st.airtime),
+                medium_busy: busy,
+                medium_collision_events: m.stats.collision_events,
+            });
+        }
+    }
     RunResult {
         scenario: s.name.clone(),
         seed,
         flows,
         links,
+        media,
         run: RunInfo {
             sim_time_s: run_s,
             end_reason: if all_done { "all_done" } else { "time_limit" }.into(),

@@ -439,7 +439,16 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
     let flows = parse_flows(top.get("flows"), &top.at("flows"), &topo, &gtcp, &grx)?;
     resolve_droplists(&mut topo, &flows)?;
 
-    Ok(Scenario { name, duration, seed, stop_when_done, nodes: topo.nodes, links: topo.links, flows })
+    Ok(Scenario {
+        name,
+        duration,
+        seed,
+        stop_when_done,
+        nodes: topo.nodes,
+        links: topo.links,
+        media: topo.media,
+        flows,
+    })
 }
 
 /// Parse TOML text, then [`parse_scenario`]. Syntax errors carry the line
@@ -515,7 +524,7 @@ const LINK_KEYS: &[&str] =
 const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override", "receivers", "exit"];
 const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
-const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links"];
+const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links", "media"];
 const CUSTOM_LINK_KEYS: &[&str] =
     &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
 const ARQ_KEYS: &[&str] =
@@ -536,6 +545,28 @@ const RED_KEYS: &[&str] = &[
     "mark_above_max_th",
     "mean_packet_size",
 ];
+const MEDIUM_KEYS: &[&str] = &[
+    "name",
+    "nodes",
+    "access_point",
+    "rate",
+    "slot",
+    "sifs",
+    "difs",
+    "preamble",
+    "mac_overhead",
+    "cw_min",
+    "cw_max",
+    "retry_limit",
+    "frame_loss",
+    "delay",
+    "queue",
+];
+/// Stations on one medium: an ad-hoc medium adds N·(N−1) routing edges.
+const MAX_STATIONS: usize = 1000;
+/// Contention windows fit the 16 bits of 802.11's counters.
+const MAX_CW: u32 = 65_535;
+const MAX_RETRY_LIMIT: u32 = 255;
 /// Queue lengths in packets: thresholds and limits.
 const MAX_QUEUE_PACKETS: u32 = 1_000_000;
 const MAX_SENDERS: u64 = 100_000;
@@ -544,6 +575,7 @@ struct Topo {
     kind: TopoKind,
     nodes: Vec<NodeSpec>,
     links: Vec<LinkSpec>,
+    media: Vec<MediumSpec>,
     index: HashMap<String, usize>,
     /// Droplist error models whose flow name is resolved once flows are known.
     drops: Vec<PendingDrop>,
@@ -636,7 +668,14 @@ fn parse_topology(v: &Value, path: &str) -> R<Topo> {
         TopoKind::Custom => kinds[3],
     };
     t.allow_explained(keys, |k| belongs_elsewhere(k, "topology kind", kname, &kinds))?;
-    let mut topo = Topo { kind, nodes: Vec::new(), links: Vec::new(), index: HashMap::new(), drops: Vec::new() };
+    let mut topo = Topo {
+        kind,
+        nodes: Vec::new(),
+        links: Vec::new(),
+        media: Vec::new(),
+        index: HashMap::new(),
+        drops: Vec::new(),
+    };
     match kind {
         TopoKind::Dumbbell => build_dumbbell(&t, &mut topo)?,
         TopoKind::Chain => build_chain(&t, &mut topo)?,
@@ -1220,9 +1259,14 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
     }
 
     let lpath = t.at("links");
-    let links = v_array(t.required("links", "an array of [[topology.links]] tables")?, &lpath, "link tables")?;
-    if links.is_empty() {
-        return fail(&lpath, "a custom topology needs at least one link");
+    // A shared medium may be the only connection (a wireless LAN on its own).
+    let has_media = t.get("media").is_some();
+    let links = match t.get("links") {
+        None if has_media => &[][..],
+        _ => v_array(t.required("links", "an array of [[topology.links]] tables")?, &lpath, "link tables")?,
+    };
+    if links.is_empty() && !has_media {
+        return fail(&lpath, "a custom topology needs at least one link (or a [[topology.media]] table)");
     }
     let mut link_names: HashMap<String, String> = HashMap::new();
     for (i, item) in links.iter().enumerate() {
@@ -1251,6 +1295,143 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
         link_names.insert(name.clone(), ipath);
         topo.add_link(name, ai, bi, &raw);
     }
+    if let Some(v) = t.get("media") {
+        build_media(v, &t.at("media"), topo)?;
+    }
+    Ok(())
+}
+
+/// `[[topology.media]]`: shared media (`net::medium`). Defaults are
+/// [`MediumSpec::wavelan`]'s.
+fn build_media(v: &Value, path: &str, topo: &mut Topo) -> R<()> {
+    let items = v_array(v, path, "medium tables")?;
+    if items.is_empty() {
+        return fail(path, "must contain at least one medium table (or leave the key out)");
+    }
+    let mut names: HashMap<String, String> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let ipath = index_path(path, i);
+        let t = table(item, &ipath)?;
+        t.allow(MEDIUM_KEYS)?;
+        let name = t.opt("name", v_nonempty_str)?;
+        let npath = t.at("nodes");
+        let what = "an array of the names of the nodes that share the medium (at least two)";
+        let nodes = v_array(t.required("nodes", what)?, &npath, "node names")?;
+        let mut stations: Vec<usize> = Vec::with_capacity(nodes.len());
+        for (j, n) in nodes.iter().enumerate() {
+            let jpath = index_path(&npath, j);
+            let node = v_str(n, &jpath)?;
+            let k = topo.lookup(node, &jpath)?;
+            if let Some(prev) = stations.iter().position(|&x| x == k) {
+                return fail(&jpath, format!("node '{node}' is already a station of this medium ({npath}[{prev}])"));
+            }
+            stations.push(k);
+        }
+        if stations.len() < 2 {
+            return fail(&npath, format!("a medium needs at least two stations, got {}", stations.len()));
+        }
+        if stations.len() > MAX_STATIONS {
+            return fail(&npath, format!("at most {MAX_STATIONS} stations per medium, got {}", stations.len()));
+        }
+        let access_point = match t.opt("access_point", |v, p| v_str(v, p).map(str::to_string))? {
+            None => None,
+            Some(a) => match topo.index.get(&a.v).filter(|k| stations.contains(k)) {
+                Some(&k) => Some(k),
+                None => {
+                    let on: Vec<&str> = stations.iter().map(|&k| topo.nodes[k].name.as_str()).collect();
+                    return fail(
+                        &a.path,
+                        format!(
+                            "'{}' is not a station of this medium{}; allowed: one of its nodes ({})",
+                            a.v,
+                            did_you_mean(&a.v, &on),
+                            list(&on)
+                        ),
+                    );
+                }
+            },
+        };
+        let d = MediumSpec::wavelan("", Vec::new());
+        let rate_bps = t.opt("rate", v_rate_pos)?.map_or(d.rate_bps, |a| a.v);
+        let slot = t.opt("slot", v_dur_pos)?;
+        let sifs = t.opt("sifs", v_dur)?.map_or(d.sifs, |a| a.v);
+        let difs = t.opt("difs", v_dur)?.map_or(d.difs, |a| a.v);
+        let preamble = t.opt("preamble", v_dur)?.map_or(d.preamble, |a| a.v);
+        let mac_overhead =
+            t.opt("mac_overhead", |v, p| v_size(v, p, 0, 65_535))?.map_or(d.mac_overhead, |a| a.v as u32);
+        let cw_min = t.opt("cw_min", |v, p| v_u32(v, p, 0, MAX_CW))?;
+        let cw_max = t.opt("cw_max", |v, p| v_u32(v, p, 0, MAX_CW))?;
+        let retry_limit = t.opt("retry_limit", |v, p| v_u32(v, p, 0, MAX_RETRY_LIMIT))?.map_or(d.retry_limit, |a| a.v);
+        let frame_loss = t.opt("frame_loss", v_prob)?.map_or(d.frame_loss, |a| a.v);
+        let delay = t.opt("delay", v_dur)?;
+        let queue = t.opt("queue", parse_queue)?.map_or(d.queue, |a| a.v);
+        // Cross-key checks blame a key that was written.
+        let (lo, hi) = (cw_min.as_ref().map_or(d.cw_min, |a| a.v), cw_max.as_ref().map_or(d.cw_max, |a| a.v));
+        if lo > hi {
+            return match (&cw_max, &cw_min) {
+                (Some(_), Some(_)) => fail(&t.at("cw_max"), format!("must be at least cw_min ({lo}), got {hi}")),
+                (Some(_), None) => {
+                    fail(&t.at("cw_max"), format!("must be at least cw_min ({lo}, the default), got {hi}"))
+                }
+                _ => fail(&t.at("cw_min"), format!("must be at most cw_max ({hi}, the default), got {lo}")),
+            };
+        }
+        let slot_v = slot.as_ref().map_or(d.slot, |a| a.v);
+        let delay_v = delay.as_ref().map_or(d.delay, |a| a.v);
+        if delay_v > slot_v {
+            // 802.11's slot time includes the air propagation delay: a
+            // longer delay would let stations miss each other's carrier.
+            let (p, slot_text) = match (&delay, &slot) {
+                (Some(a), Some(_)) => (a.path.clone(), fmt_dur(slot_v)),
+                (Some(a), None) => (a.path.clone(), format!("{}, the default", fmt_dur(slot_v))),
+                (None, _) => (t.at("slot"), String::new()),
+            };
+            return if delay.is_some() {
+                fail(
+                    &p,
+                    format!(
+                        "must not exceed the slot ({slot_text}): carrier sense works only if every station \
+                         hears a frame within one slot; got {}",
+                        fmt_dur(delay_v)
+                    ),
+                )
+            } else {
+                fail(
+                    &p,
+                    format!(
+                        "must be at least the propagation delay ({}, the default), got {}",
+                        fmt_dur(delay_v),
+                        fmt_dur(slot_v)
+                    ),
+                )
+            };
+        }
+        let (name, name_path) = match name {
+            Some(n) => (n.v, n.path),
+            None => (format!("medium{i}"), ipath.clone()),
+        };
+        if let Some(prev) = names.get(&name) {
+            return fail(&name_path, format!("duplicate medium name '{name}' (also used by {prev})"));
+        }
+        names.insert(name.clone(), ipath);
+        topo.media.push(MediumSpec {
+            name,
+            stations,
+            access_point,
+            rate_bps,
+            slot: slot_v,
+            sifs,
+            difs,
+            preamble,
+            mac_overhead,
+            cw_min: lo,
+            cw_max: hi,
+            retry_limit,
+            frame_loss,
+            delay: delay_v,
+            queue,
+        });
+    }
     Ok(())
 }
 
@@ -1264,8 +1445,11 @@ fn components(topo: &Topo) -> Vec<usize> {
         x
     }
     let mut parent: Vec<usize> = (0..topo.nodes.len()).collect();
-    for l in &topo.links {
-        let (ra, rb) = (find(&mut parent, l.a), find(&mut parent, l.b));
+    let pairs = topo.links.iter().map(|l| (l.a, l.b));
+    // Every station of a medium reaches its first one (directly or via the access point).
+    let media = topo.media.iter().flat_map(|m| m.stations.iter().map(|&s| (m.stations[0], s)));
+    for (a, b) in pairs.chain(media) {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
         parent[ra.max(rb)] = ra.min(rb);
     }
     (0..parent.len()).map(|x| find(&mut parent, x)).collect()
@@ -1499,13 +1683,28 @@ fn v_dda(v: &Value, path: &str) -> R<DdaSetting> {
     }
 }
 
-/// The link that carries a flow's data into its receiver: the last hop of
-/// the route from `src` to `dst`, found with the engine's own routing (so
-/// ties go the way the packets will). `routes` caches one table per `dst`.
-fn last_hop_link(topo: &Topo, routes: &mut HashMap<usize, Routes>, src: usize, dst: usize) -> Option<usize> {
-    // Channels as the engine numbers them: link i is 2i (a→b) and 2i+1 (b→a).
-    let ends: Vec<(NodeId, NodeId)> =
+/// A link or a medium, as the last hop of a flow: its name and one-way delay.
+struct Hop<'a> {
+    name: &'a str,
+    delay: SimDuration,
+}
+
+/// The link (or medium) that carries a flow's data into its receiver: the
+/// last hop of the route from `src` to `dst`, found with the engine's own
+/// routing (so ties go the way the packets will). `routes` caches one table
+/// per `dst`.
+fn last_hop_link<'a>(topo: &'a Topo, routes: &mut HashMap<usize, Routes>, src: usize, dst: usize) -> Option<Hop<'a>> {
+    // Edges as the engine numbers them: link i is 2i (a→b) and 2i+1 (b→a),
+    // then each medium's hops.
+    let mut ends: Vec<(NodeId, NodeId)> =
         topo.links.iter().flat_map(|l| [(l.a as NodeId, l.b as NodeId), (l.b as NodeId, l.a as NodeId)]).collect();
+    let mut medium_of = Vec::new();
+    for (m, spec) in topo.media.iter().enumerate() {
+        let stations: Vec<NodeId> = spec.stations.iter().map(|&s| s as NodeId).collect();
+        let hops = crate::net::medium::hops(&stations, spec.access_point.map(|a| a as NodeId));
+        medium_of.extend(std::iter::repeat_n(m, hops.len()));
+        ends.extend(hops);
+    }
     let r = routes.entry(dst).or_insert_with(|| Routes::compute(topo.nodes.len(), &ends, &[dst as NodeId]));
     let mut node = src as NodeId;
     for _ in 0..topo.nodes.len() {
@@ -1515,7 +1714,14 @@ fn last_hop_link(topo: &Topo, routes: &mut HashMap<usize, Routes>, src: usize, d
         }
         node = ends[c as usize].1;
         if node as usize == dst {
-            return Some(c as usize / 2);
+            let c = c as usize;
+            return Some(match c.checked_sub(2 * topo.links.len()) {
+                None => Hop { name: &topo.links[c / 2].name, delay: topo.links[c / 2].delay },
+                Some(h) => {
+                    let m = &topo.media[medium_of[h]];
+                    Hop { name: &m.name, delay: m.delay }
+                }
+            });
         }
     }
     None
@@ -1525,7 +1731,7 @@ fn last_hop_link(topo: &Topo, routes: &mut HashMap<usize, Routes>, src: usize, d
 /// wireless link; the receiver's side of that is the link the data arrives
 /// on, so this is [`defaults::DDA_AUTO_ROUND_TRIPS`] × 2 × that link's
 /// (one-way) propagation delay.
-fn dda_auto(link: &LinkSpec) -> SimDuration {
+fn dda_auto(link: &Hop) -> SimDuration {
     SimDuration::from_nanos(link.delay.as_nanos().saturating_mul(2 * defaults::DDA_AUTO_ROUND_TRIPS))
 }
 
@@ -1554,7 +1760,7 @@ fn resolve_config<'a>(
     frx: &RxRaw,
     variant: &At<String>,
     flow_name: &str,
-    last_hop: impl FnOnce() -> Result<&'a LinkSpec, String>,
+    last_hop: impl FnOnce() -> Result<Hop<'a>, String>,
 ) -> R<(TcpConfig, ReceiverConfig)> {
     let d = TcpConfig::default();
     let cross = |path: String, msg: String| -> ScenarioError {
@@ -1694,7 +1900,7 @@ fn resolve_config<'a>(
         Some(At { v: DdaSetting::Fixed(d), .. }) => Some(*d),
         Some(a @ At { v: DdaSetting::Auto, .. }) => {
             let link = last_hop().map_err(|m| cross(a.path.clone(), m))?;
-            let d = dda_auto(link);
+            let d = dda_auto(&link);
             if d == SimDuration::ZERO {
                 return Err(cross(
                     a.path.clone(),
@@ -1844,7 +2050,6 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
 
         let last_hop = || {
             last_hop_link(topo, &mut routes, src, dst)
-                .map(|l| &topo.links[l])
                 .ok_or_else(|| format!("dda = \"auto\": no route from '{}' to '{}'", from.v, to.v))
         };
         let (tcp, receiver) = resolve_config(gtcp, &ftcp, grx, &frx, &variant, &name, last_hop)?;
