@@ -1,12 +1,14 @@
 //! Micro-benchmarks of the per-packet building blocks: the event queue, the
-//! SACK scoreboard and the DropTail queue.
+//! SACK scoreboard, the DropTail and RED queues and the link-level ARQ.
 //!
 //! `cargo bench -p dupack-sim --bench engine -- --quick`
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use dupack_sim::engine::queue::{Class, EventQueue};
+use dupack_sim::engine::rng::StreamRng;
+use dupack_sim::net::arq::{Arq, RxOutput};
 use dupack_sim::net::packet::{Ecn, Packet};
-use dupack_sim::net::queue::DropTail;
-use dupack_sim::scenario::model::QueueLimit;
+use dupack_sim::net::queue::{DropTail, Qdisc};
+use dupack_sim::scenario::model::{ArqSpec, QueueLimit, QueueSpec, RedSpec};
 use dupack_sim::tcp::scoreboard::Scoreboard;
 use dupack_sim::tcp::segment::{SackBlock, TcpSegment};
 use dupack_sim::time::{SimDuration, SimTime};
@@ -152,5 +154,74 @@ fn droptail(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, event_queue, scoreboard, droptail);
+/// RED at the unfairness bottleneck (3 Mbit/s, ns-2's defaults): every
+/// arrival updates `avg` and draws the drop decision.
+fn red(c: &mut Criterion) {
+    let mut g = c.benchmark_group("red");
+    for (name, ecn) in [("enqueue+dequeue, avg between the thresholds", false), ("ECN-RED, ECT arrivals", true)] {
+        let spec = QueueSpec::Red(RedSpec { ecn, ..RedSpec::default() });
+        let mut q = Qdisc::from_spec(&spec, 3_000_000, StreamRng::new(1, "bench/red"));
+        let mut now = SimTime::ZERO;
+        let mut id = 0;
+        // Build the average up to about 10 packets (between min_th 5 and max_th 15).
+        for _ in 0..20_000 {
+            id += 1;
+            let mut p = pkt(id);
+            if ecn {
+                p.ecn = Ecn::Ect0;
+            }
+            let _ = q.enqueue(p, now);
+            if q.len_packets() > 10 {
+                q.dequeue();
+            }
+            now = now + SimDuration::from_micros(2667);
+        }
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                id += 1;
+                now = now + SimDuration::from_micros(2667);
+                let mut p = pkt(id);
+                if ecn {
+                    p.ecn = Ecn::Ect0;
+                }
+                let _ = black_box(q.enqueue(p, now));
+                if q.len_packets() > 10 {
+                    black_box(q.dequeue());
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+/// One frame through both halves of the ARQ, no loss: number, keep, deliver, forget.
+fn arq(c: &mut Criterion) {
+    let spec = ArqSpec {
+        retry_limit: 3,
+        nak_bytes: 16,
+        in_order: true,
+        nak_timeout: SimDuration::from_millis(25),
+        window: None,
+        discard: None,
+        poll: true,
+        fwd: true,
+        rev: true,
+    };
+    let mut a = Arq::new(&spec);
+    let mut out = RxOutput::default();
+    let mut id = 0;
+    c.bench_function("arq/frame sent, delivered in order, resolved", |b| {
+        b.iter(|| {
+            id += 1;
+            let p = pkt(id);
+            let l = a.register(&p, SimTime::ZERO);
+            a.on_frame(l, p, SimTime::ZERO, &mut out);
+            for (m, _) in out.deliver.drain(..) {
+                black_box(a.resolve(m));
+            }
+        })
+    });
+}
+
+criterion_group!(benches, event_queue, scoreboard, droptail, red, arq);
 criterion_main!(benches);
