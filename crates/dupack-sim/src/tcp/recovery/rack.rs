@@ -96,7 +96,9 @@ impl Rack {
             let mut seq = left / v.mss * v.mss;
             while seq < right {
                 let len = v.mss.min(v.app_end.saturating_sub(seq)).max(1);
-                if let Some(&(at, retransmitted)) = (seq / v.mss).checked_sub(self.base).and_then(|i| self.xmit.get(i as usize)) {
+                if let Some(&(at, retransmitted)) =
+                    (seq / v.mss).checked_sub(self.base).and_then(|i| self.xmit.get(i as usize))
+                {
                     self.sample(v, seq, len, at, retransmitted);
                 }
                 seq += v.mss;
