@@ -70,6 +70,18 @@ def compare(d: Series, n: Series) -> Verdict:
     return Verdict(True, len(d.sends), "")
 
 
+def same_order(d: Series, n: Series) -> tuple[bool, float]:
+    """Whether both tools sent the same segments in the same order with the
+    same fast retransmits and timeouts, and the largest time difference."""
+    same = [(s.seg, s.rexmit) for s in d.sends] == [(s.seg, s.rexmit) for s in n.sends]
+    same = same and len(d.fast_retransmits) == len(n.fast_retransmits) and len(d.timeouts) == len(n.timeouts)
+    if not same:
+        return False, math.nan
+    dts = [abs(a.t - b.t) for a, b in zip(d.sends, n.sends)]
+    dts += [abs(a - b) for a, b in zip(d.fast_retransmits + d.timeouts, n.fast_retransmits + n.timeouts)]
+    return True, max(dts, default=0.0)
+
+
 def fmt_times(ts: list[float]) -> str:
     return "[" + ", ".join(f"{t:.5f}" for t in ts) + "]"
 

@@ -160,8 +160,11 @@ def queue_trace(path: Path) -> tuple[int, int]:
             ev = line[0]
             if ev == "+":
                 q += 1
-                maxq = max(maxq, q)
             elif ev in "-d":
+                if ev == "-":
+                    # The queue only shrinks here (a drop refuses an arrival
+                    # that never waited), so its largest value is seen here.
+                    maxq = max(maxq, q)
                 q -= 1
                 if ev == "-":
                     flags = line.split()[6]

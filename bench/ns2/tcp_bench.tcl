@@ -41,6 +41,10 @@ source [file join [file dirname [info script]] .. .. validation ns2 mirror.tcl]
 dupack_mirror $opt(mss) $opt(window) $opt(iw) $opt(dupthresh) $opt(tick) $opt(minrto) $opt(initrto) $opt(maxrto) $opt(sackblocks)
 
 set ns [new Simulator]
+# RED's random draws come from ns-2's default generator: seed it too, so
+# that replications differ (the error models have their own, below).
+global defaultRNG
+$defaultRNG seed [expr {$opt(seed) * 104729 + 17}]
 if {$opt(maxcwnd) > 0} { Agent/TCP set maxcwnd_ $opt(maxcwnd) }
 if {$opt(bneck_kind) eq "red"} {
     # Queue/RED with every parameter explicit: ns-2.35's automatic
@@ -94,7 +98,13 @@ if {$opt(topo) eq "dumbbell"} {
     } else {
         $ns duplex-link $router $sink $opt(bneck_rate) $opt(bneck_delay) DropTail
     }
-    queue_limit $router $sink $opt(bneck_q)
+    if {$opt(bneck_kind) eq "red"} {
+        # Queue/RED refuses an arrival when qlen >= limit: it holds `limit`
+        # waiting packets, as dupack does.
+        $ns queue-limit $router $sink $opt(bneck_q)
+    } else {
+        queue_limit $router $sink $opt(bneck_q)
+    }
     # Arrivals, drops and departures of the bottleneck queue (printed as QUEUE).
     set qmon [$ns monitor-queue $router $sink [open /dev/null w] 0.1]
     if {$opt(qtrace) ne ""} {

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Cross-validate dupack against ns-2.35 and write docs/validation.md (issue 7).
+
+    python3 validation/run.py                 # the quick subset (a few minutes at most)
+    python3 validation/run.py --full          # every case of every scenario
+    python3 validation/run.py --only 1        # one scenario (1, 2, 3, 4, 5, 6)
+    python3 validation/run.py --full --seeds 20
+
+Needs the dupack package (pip install .) and ns-2 (`ns`: apt-get install
+ns2). Each scenario runs every peer of validation/peers.py that supports it;
+a missing peer leaves its columns empty and the report says why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from validation import report, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s6_vegas  # noqa: E402
+from validation.common import ROOT  # noqa: E402
+from validation.peers import PEERS, Peer  # noqa: E402
+
+SCENARIOS = ("1", "2", "3", "4", "5", "6")
+
+
+def usable_peers(log) -> tuple[dict[str, Peer], dict[str, str]]:
+    ok: dict[str, Peer] = {}
+    missing: dict[str, str] = {}
+    for name, p in PEERS.items():
+        why = p.available()
+        if why is None:
+            ok[name] = p
+        else:
+            missing[name] = why
+            print(f"validation: {name} skipped: {why}", file=log)
+    return ok, missing
+
+
+def positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seeds must be a whole number from 1 to 200, got {text!r}") from None
+    if not 1 <= v <= 200:
+        raise argparse.ArgumentTypeError(f"--seeds must be a whole number from 1 to 200, got {v}")
+    return v
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="the quick subset (the default)")
+    mode.add_argument("--full", action="store_true", help="every case of every scenario")
+    ap.add_argument("--only", choices=SCENARIOS, action="append", metavar="SCENARIO",
+                    help="run only this scenario (1-6; repeatable)")
+    ap.add_argument("--seeds", type=positive, help="replications for scenarios 2-4 (default: 2 quick, 10 full)")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "validation.md", help="the report to write")
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    quick = not args.full
+    seeds = args.seeds or (2 if quick else 10)
+    only = set(args.only or SCENARIOS)
+    log = sys.stderr
+    peers, missing = usable_peers(log)
+    if "dupack" not in peers:
+        print(f"validation: {missing['dupack']}", file=log)
+        return 2
+    t0 = time.perf_counter()
+    results: dict[str, object] = {}
+    steps = [
+        ("1", lambda: s1_fall_floyd.run(peers, quick)),
+        ("2", lambda: s2_lossy.run(peers, quick, max(1, seeds // 2) if quick else seeds)),
+        ("3", lambda: s3_dumbbell.run(peers, quick, seeds)),
+        ("4", lambda: s4_red.run(peers, quick, seeds)),
+        ("6", lambda: s6_vegas.run(peers, quick)),
+    ]
+    for key, step in steps:
+        if key in only:
+            t = time.perf_counter()
+            results[key] = step()
+            print(f"validation: scenario {key} done in {time.perf_counter() - t:.1f} s", file=log, flush=True)
+    elapsed = time.perf_counter() - t0
+    text = report.render(results, peers, missing, quick=quick, seeds=seeds, only=only, elapsed=elapsed, argv=argv)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text)
+    print(f"validation: wrote {args.out} ({elapsed / 60:.1f} min)", file=log)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
