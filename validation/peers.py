@@ -172,9 +172,18 @@ def queue_trace(path: Path) -> tuple[int, int]:
     return marks, maxq
 
 
+def sink_packets(sink_bytes: float, ack: float, mss: int) -> float:
+    """Packets the sink delivered in order, from TCPSink's bytes_ (whole
+    packets of mss + 40 bytes). bytes_ is a 32-bit int in ns-2 and wraps
+    after 2 GiB; the sender's highest cumulative ACK (ack_, a packet
+    number) says how many times."""
+    size = mss + HEADER_BYTES
+    wraps = round(((ack + 1) * size - sink_bytes) / 2**32)
+    return (sink_bytes + wraps * 2**32) / size
+
+
 def ns2_flow(r: dict[str, float], mss: int, duration: float) -> FlowStats:
-    # bytes_ of TCPSink counts whole delivered packets (mss + 40 bytes each).
-    good = r["sink_bytes"] / (mss + HEADER_BYTES) * mss * 8 / duration / 1000
+    good = sink_packets(r["sink_bytes"], r["ack"], mss) * mss * 8 / duration / 1000
     # ncwndcuts_ counts every slowdown(): one per fast retransmit and one per
     # timeout of a greedy sender (never idle); ECN responses are counted apart.
     fr = int(r["ncwndcuts"] - r["nrexmit"] - r.get("necn", 0))

@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, object] = {}
     steps = [
         ("1", lambda: s1_fall_floyd.run(peers, quick)),
-        ("2", lambda: s2_lossy.run(peers, quick, max(1, seeds // 2) if quick else seeds)),
+        ("2", lambda: s2_lossy.run(peers, quick, seeds)),
         ("3", lambda: s3_dumbbell.run(peers, quick, seeds)),
         ("4", lambda: s4_red.run(peers, quick, seeds)),
         ("6", lambda: s6_vegas.run(peers, quick)),

@@ -12,14 +12,19 @@ from validation.peers import Peer, supports
 
 PS = (0.001, 0.003, 0.01, 0.03, 0.1)
 RTTS_MS = (20, 100, 300)
-QUICK = [(0.01, 100), (0.03, 20)]
+# Reno is the protocol PFTK models (triple-duplicate and timeout loss
+# indications, one loss recovered per fast retransmit); NewReno is the
+# suite's default variant.
+VARIANTS = ("reno", "newreno")
+QUICK = [("reno", 0.01, 100), ("newreno", 0.003, 300)]
 MSS = 1000
 RATE = 100e6
-LOSSES = 600  # expected losses per run: sets the duration
+LOSSES = 2000  # expected losses per run: sets the duration
 
 
-def doc(p: float, rtt_ms: int, duration: float) -> dict[str, Any]:
+def doc(variant: str, p: float, rtt_ms: int, duration: float) -> dict[str, Any]:
     d = load_toml(SCENARIOS / "lossy_link.toml")
+    d["tcp"]["variant"] = variant
     hop = d["topology"]["hops"][0]
     hop["fwd_error"]["p"] = p
     hop["delay"] = f"{rtt_ms / 2}ms"
@@ -35,11 +40,12 @@ def path_rtt(rtt_ms: int) -> float:
 def duration(p: float, rtt_ms: int, quick: bool) -> float:
     rate = models.mathis(p, path_rtt(rtt_ms))  # packets per second, roughly
     d = LOSSES / (p * rate)
-    return float(min(max(math.ceil(d / 10) * 10, 60), 1200 if quick else 4000))
+    return float(min(max(math.ceil(d / 10) * 10, 200), 2000 if quick else 4000))
 
 
 @dataclass
 class Row:
+    variant: str
     p: float
     rtt_ms: int
     duration: float
@@ -49,13 +55,13 @@ class Row:
     mathis_kbps: float
 
 
-def cases(quick: bool) -> list[tuple[float, int]]:
-    return list(QUICK) if quick else [(p, r) for r in RTTS_MS for p in PS]
+def cases(quick: bool) -> list[tuple[str, float, int]]:
+    return list(QUICK) if quick else [(v, p, r) for v in VARIANTS for r in RTTS_MS for p in PS]
 
 
-def run_case(p: float, rtt_ms: int, peers: dict[str, Peer], seeds: int, quick: bool) -> Row:
+def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds: int, quick: bool) -> Row:
     dur = duration(p, rtt_ms, quick)
-    d = doc(p, rtt_ms, dur)
+    d = doc(variant, p, rtt_ms, dur)
     good: dict[str, Estimate] = {}
     tos: dict[str, Estimate] = {}
     for name, peer in peers.items():
@@ -68,8 +74,8 @@ def run_case(p: float, rtt_ms: int, peers: dict[str, Peer], seeds: int, quick: b
     # T0: the RTO, which the 1 s minimum sets at every RTT of the grid (RFC 6298 §2.4).
     t0 = max(1.0, bench.seconds(d["tcp"]["rto"]["min"]))
     kbps = MSS * 8 / 1000
-    return Row(p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps)
+    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps)
 
 
 def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
-    return [run_case(p, r, peers, seeds, quick) for p, r in cases(quick)]
+    return [run_case(v, p, r, peers, seeds, quick) for v, p, r in cases(quick)]

@@ -136,6 +136,7 @@ if {$opt(topo) eq "dumbbell"} {
 
 set ecn 0
 switch -- $opt(variant) {
+    reno    { set tcpclass Agent/TCP/Reno;    set sinkclass Agent/TCPSink }
     newreno { set tcpclass Agent/TCP/Newreno; set sinkclass Agent/TCPSink }
     newreno+ecn { set tcpclass Agent/TCP/Newreno; set sinkclass Agent/TCPSink; set ecn 1 }
     sack    { set tcpclass Agent/TCP/Sack1;   set sinkclass Agent/TCPSink/Sack1 }
