@@ -77,6 +77,7 @@ _LINK_DTYPES: dict[str, str] = {
     "drops_queue": "uint64",
     "marks": "uint64",
     "max_queue_packets": "uint64",
+    "mean_queue_packets": "float64",
 }
 # One row per trace record (``dupack.run(..., trace=[...])``, docs/results.md).
 _TRACE_DTYPES: dict[str, str] = {

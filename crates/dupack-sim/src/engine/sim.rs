@@ -595,6 +595,7 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
             drops_queue: c.stats.drops_queue,
             marks: c.stats.marks,
             max_queue_packets: c.stats.max_queue_packets,
+            mean_queue_packets: c.stats.mean_queue_packets(end),
         })
         .collect();
     RunResult {

@@ -93,6 +93,8 @@ pub struct LinkResult {
     /// Packets marked CE by the queue (ECN-RED) instead of dropped.
     pub marks: u64,
     pub max_queue_packets: u64,
+    /// Time-averaged number of packets waiting, over the whole run.
+    pub mean_queue_packets: f64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
