@@ -42,6 +42,7 @@ class QueueStats:
     marks: int  # ECN CE marks
     utilisation: float
     max_queue: float  # packets waiting
+    mean_queue: float  # time-averaged packets waiting
 
 
 class Peer(Protocol):
@@ -105,7 +106,14 @@ class Dupack:
         links = dupack.run(doc, seed=seed).links
         b = links[(links.link == "bottleneck") & (links.direction == "fwd")].iloc[0]
         dropped = int(b.drops_queue)
-        return QueueStats(int(b.packets_sent) + dropped, dropped, int(b.marks), float(b.utilisation), float(b.max_queue_packets))
+        return QueueStats(
+            int(b.packets_sent) + dropped,
+            dropped,
+            int(b.marks),
+            float(b.utilisation),
+            float(b.max_queue_packets),
+            float(b.mean_queue_packets),
+        )
 
 
 # --------------------------------------------------------------------------
@@ -146,7 +154,7 @@ class Ns2:
         if not q:
             raise RuntimeError("tcp_bench.tcl printed no QUEUE line")
         r = q[0]
-        return QueueStats(int(r["arrivals"]), int(r["drops"]), marks, r["utilisation"], maxq)
+        return QueueStats(int(r["arrivals"]), int(r["drops"]), marks, r["utilisation"], maxq, r["avg_queue"])
 
 
 def queue_trace(path: Path) -> tuple[int, int]:

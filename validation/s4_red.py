@@ -2,7 +2,8 @@
 
 The same greedy NewReno flows (ECN-capable for ECN-RED) through the same
 RED bottleneck in both tools; compared: the share of arrivals dropped and
-marked, link utilisation, aggregate goodput and the longest queue. The
+marked, link utilisation, aggregate goodput, and the time-averaged and
+longest queue. The
 arrivals are the same process (same flows, same links), not the same
 packets: RED's random draws and the TCP feedback differ run by run.
 """
@@ -56,6 +57,7 @@ def run_case(label: str, n: int, peers: dict[str, Peer], seeds: int, duration: f
             "utilisation": estimate([q.utilisation * 100 for q in qs]),
             "goodput": estimate(gs),
             "max_queue": estimate([q.max_queue for q in qs]),
+            "mean_queue": estimate([q.mean_queue for q in qs]),
         }
     return Row(label, n, out)
 

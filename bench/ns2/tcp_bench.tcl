@@ -59,7 +59,9 @@ if {$opt(bneck_kind) eq "red"} {
     Queue/RED set adaptive_ 0
     Queue/RED set bytes_ false
     Queue/RED set queue_in_bytes_ false
-    Queue/RED set wait_ true
+    # FJ93 Fig. 2 as dupack: pa = pb/(1 - count·pb). ns-2's default wait_ true
+    # instead keeps pa = 0 until count·pb reaches 1 (evenly spaced drops).
+    Queue/RED set wait_ false
     Queue/RED set drop_tail_ true
 }
 
