@@ -89,6 +89,15 @@ class Dupack:
             s.done_at = float(f["completion_time_s"])
         return s
 
+    def transfer(self, doc: dict[str, Any]) -> float:
+        """Completion time of the scenario-1 style finite transfer `doc`."""
+        import dupack
+
+        t = float(dupack.run(doc).flows.iloc[0]["completion_time_s"])
+        if t != t:
+            raise RuntimeError(f"{doc['name']}: the transfer did not complete in {doc['run']['duration']}")
+        return t
+
     def greedy(self, doc: dict[str, Any], seed: int) -> list[FlowStats]:
         import dupack
 
@@ -138,6 +147,18 @@ class Ns2:
             tr, vs = Path(d) / "ff.tr", Path(d) / "ff.vars"
             run_ns(NS2_DIR / "fall_floyd.tcl", dict(args, trace=tr, vars=vs))
             return packets.ns2_series(tr, vs, args["packets"])
+
+    def transfer(self, doc: dict[str, Any]) -> float:
+        args = fall_floyd_args(doc)
+        with tempfile.NamedTemporaryFile("w", suffix=".drops") as f:
+            # Long drop lists go through a file: a command line has limits.
+            f.write(args.pop("drops"))
+            f.flush()
+            out = run_ns(NS2_DIR / "fall_floyd.tcl", dict(args, dropfile=f.name))
+        done = parse_kv_line(out, "DONE")
+        if not done:
+            raise RuntimeError(f"{doc['name']}: ns-2's transfer did not complete in {args['duration']} s")
+        return done[0]["t"]
 
     def greedy(self, doc: dict[str, Any], seed: int) -> list[FlowStats]:
         out = run_ns(ROOT / "bench" / "ns2" / "tcp_bench.tcl", greedy_args(doc, seed))

@@ -20,8 +20,8 @@ CAUSES: dict[str, str] = {
     ),
     "fack_restart": (
         "**ns-2 departs from the FACK paper: the window restarts at one segment in recovery.** On entering "
-        "recovery ns-2's `Agent/TCP/Fack` calls `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`, which sets "
-        "ssthresh to half the window and cwnd_ to 1, and then calls `opencwnd()` on every ACK of the recovery "
+        "recovery ns-2's `Agent/TCP/Fack` calls `slowdown()` with the flags that set ssthresh to half the window "
+        "and restart cwnd_ at 1, and then opens the window (`opencwnd()`) on every ACK of the recovery "
         "(traced with 4 drops: cwnd_ = 1 at the fast retransmit, 2, 3, … 10 by 1.516 s, then 10.1, 10.2, … still "
         "in recovery). Mathis & Mahdavi 1996 (and the unfairness paper's §IV, which dupack follows) halve cwnd "
         "on entry and hold it during recovery, sending while snd.nxt − snd.fack + retran_data < cwnd. So ns-2 "

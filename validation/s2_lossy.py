@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import math
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 from typing import Any
 
 from validation import models
-from validation.common import SCENARIOS, Estimate, bench, estimate, load_toml
+from validation.common import SCENARIOS, Estimate, bench, estimate, load_toml, rel
 from validation.peers import Peer, supports
 
 PS = (0.001, 0.003, 0.01, 0.03, 0.1)
@@ -53,6 +55,9 @@ class Row:
     timeouts: dict[str, Estimate]
     pftk_kbps: float
     mathis_kbps: float
+    # dupack relative to the peer (per cent), per seed, when both tools lose
+    # exactly the same data packets (see same_losses).
+    same_losses: dict[str, list[float]] = field(default_factory=dict)
 
 
 def cases(quick: bool) -> list[tuple[str, float, int]]:
@@ -74,7 +79,47 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
     # T0: the RTO, which the 1 s minimum sets at every RTT of the grid (RFC 6298 §2.4).
     t0 = max(1.0, bench.seconds(d["tcp"]["rto"]["min"]))
     kbps = MSS * 8 / 1000
-    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps)
+    same = {name: [] for name, peer in peers.items() if name != "dupack" and supports(peer, "transfer")}
+    for seed in range(1, min(seeds, SAME_LOSS_SEEDS) + 1):
+        times = same_losses(variant, p, rtt_ms, seed, {n: peers[n] for n in ["dupack", *same]})
+        for name in same:
+            # Goodput is packets / completion time: dupack relative to the peer.
+            same[name].append(rel(times[name], times["dupack"]))
+    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same)
+
+
+SAME_LOSS_SEEDS = 3
+SAME_LOSS_EVENTS = 400  # losses per same-loss transfer
+
+
+def same_losses(variant: str, p: float, rtt_ms: int, seed: int, peers: dict[str, Peer]) -> dict[str, float]:
+    """Completion times of one transfer in which every tool loses exactly the
+    same data packets: a Bernoulli(p) list drawn here, given to dupack's
+    `droplist` and to ns-2's ErrorModel/List (validation/ns2/fall_floyd.tcl).
+    This removes the two tools' different random streams from the
+    comparison, so what differs is the model alone.
+
+    The path is scenario 2's link behind a 10 Gbit/s, zero-delay first hop
+    (the scenario-1 mirror has two hops)."""
+    packets = int(SAME_LOSS_EVENTS / p)
+    rng = random.Random(f"{variant}/{p}/{rtt_ms}/{seed}")
+    # Retransmissions are counted too: draw for 1.5× the segments.
+    drops = [i for i in range(1, int(packets * 1.5)) if rng.random() < p]
+    d = copy.deepcopy(s1_doc())
+    d["name"] = f"validation-same-losses-{variant}-{p}-{rtt_ms}-{seed}"
+    d["tcp"]["variant"] = variant
+    d["receiver"]["window"] = "1000000B"
+    access, link = d["topology"]["hops"]
+    access.update(rate="10Gbps", delay="0ms", queue={"limit_packets": 2000})
+    link.update(rate=f"{RATE / 1e6:g}Mbps", delay=f"{rtt_ms / 2}ms", queue={"limit_packets": 2000})
+    link["fwd_error"]["packets"] = drops
+    d["flows"][0]["bytes"] = f"{packets * MSS}B"
+    d["run"]["duration"] = "20000s"
+    return {name: peer.transfer(d) for name, peer in peers.items()}
+
+
+def s1_doc() -> dict[str, Any]:
+    return load_toml(SCENARIOS / "fall_floyd.toml")
 
 
 def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:

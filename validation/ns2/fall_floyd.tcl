@@ -17,7 +17,7 @@ array set opt {
     variant reno drops "" packets 150 mss 1000 window 20 iw 1 queue 100
     access_rate 8e6 access_delay 0.0001 bneck_rate 0.8e6 bneck_delay 0.1
     tick 0.001 minrto 1.0 initrto 1.0 maxrto 60.0 sackblocks 3 duration 10
-    trace "" vars ""
+    trace "" vars "" dropfile ""
 }
 foreach a $argv {
     set kv [split $a =]
@@ -48,6 +48,12 @@ foreach {a b} [list $s1 $r1 $r1 $s1 $r1 $k1 $k1 $r1] {
     $ns queue-limit $a $b [expr {$opt(queue) + 1}]
 }
 
+if {$opt(dropfile) ne ""} {
+    # The same comma-separated list, from a file (long lists).
+    set fd [open $opt(dropfile) r]
+    set opt(drops) [string trim [read $fd]]
+    close $fd
+}
 if {$opt(drops) ne ""} {
     set em [new ErrorModel/List]
     $em unit pkt
@@ -81,6 +87,11 @@ if {$opt(vars) ne ""} {
     $tcp trace ncwndcuts_
     $tcp trace cwnd_
     $tcp trace ssthresh_
+}
+# ns-2 calls the agent's `done` when the whole transfer is acknowledged.
+$tcp proc done {} {
+    global ns
+    puts [format "DONE t=%.9f" [$ns now]]
 }
 set ftp [new Application/FTP]
 $ftp attach-agent $tcp
