@@ -14,6 +14,7 @@ a missing peer leaves its columns empty and the report says why.
 from __future__ import annotations
 
 import argparse
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -60,16 +61,22 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                     help="run only this scenario (1-6; repeatable)")
     ap.add_argument("--seeds", type=positive, help="replications for scenarios 2-4 (default: 2 quick, 10 full)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "validation.md", help="the report to write")
+    ap.add_argument("--save", type=Path, metavar="FILE", help="also keep the raw results (pickle) in FILE")
+    ap.add_argument("--render", type=Path, metavar="FILE",
+                    help="write the report from results saved with --save, without running anything")
     return ap.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = parse(argv)
     quick = not args.full
     seeds = args.seeds or (2 if quick else 10)
     only = set(args.only or SCENARIOS)
     log = sys.stderr
     peers, missing = usable_peers(log)
+    if args.render:
+        return render_saved(args)
     if "dupack" not in peers:
         print(f"validation: {missing['dupack']}", file=log)
         return 2
@@ -88,10 +95,25 @@ def main(argv: list[str] | None = None) -> int:
             results[key] = step()
             print(f"validation: scenario {key} done in {time.perf_counter() - t:.1f} s", file=log, flush=True)
     elapsed = time.perf_counter() - t0
-    text = report.render(results, peers, missing, quick=quick, seeds=seeds, only=only, elapsed=elapsed, argv=argv)
+    settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv}
+    if args.save:
+        args.save.write_bytes(pickle.dumps({"results": results, "missing": missing, "settings": settings}))
+    text = report.render(results, peers, missing, **settings)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)
     print(f"validation: wrote {args.out} ({elapsed / 60:.1f} min)", file=log)
+    return 0
+
+
+def render_saved(args: argparse.Namespace) -> int:
+    try:
+        saved = pickle.loads(args.render.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError) as e:
+        print(f"validation: --render {args.render}: cannot read saved results ({e})", file=sys.stderr)
+        return 2
+    peers = {n: p for n, p in PEERS.items() if n not in saved["missing"]}
+    args.out.write_text(report.render(saved["results"], peers, saved["missing"], **saved["settings"]))
+    print(f"validation: wrote {args.out} from {args.render}", file=sys.stderr)
     return 0
 
 
