@@ -42,6 +42,9 @@ def test_tracing_does_not_change_the_run() -> None:
     traced = dupack.run(FF2, overrides=["tcp.variant=reno"], trace=["f0"])
     assert traced.flows.equals(plain.flows)
     assert traced.links.equals(plain.links)
+    # The document keeps the core's field order; the trace comes last.
+    assert list(traced.raw) == [*plain.raw, "trace"]
+    assert [list(f) for f in traced.raw["flows"]] == [list(f) for f in plain.raw["flows"]]
 
 
 def test_an_untraced_run_has_no_trace_table() -> None:

@@ -96,11 +96,17 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>, trace: Option<Vec
                 Python::with_gil(|py| py.check_signals()).map_err(|e| signal = Some(e)).is_err()
             })
             .map(|(r, records)| {
-                let mut doc = serde_json::to_value(&r)?;
+                // Serialised directly, so the fields keep the order of the
+                // Rust structs (a serde_json::Value would sort them); the
+                // trace is appended as the document's last field.
+                let mut json = serde_json::to_string(&r)?;
                 if trace.is_some() {
-                    doc["trace"] = trace_json(&scenario, &records);
+                    json.pop(); // the closing brace
+                    json.push_str(",\"trace\":");
+                    json.push_str(&serde_json::to_string(&trace_json(&scenario, &records))?);
+                    json.push('}');
                 }
-                serde_json::to_string(&doc)
+                Ok::<String, serde_json::Error>(json)
             })
         }))
     });
