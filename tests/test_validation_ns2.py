@@ -75,15 +75,22 @@ def test_vegas_keeps_a_short_queue_and_loses_nothing_in_both() -> None:
     d, n = row.metrics["dupack"], row.metrics["ns2"]
     assert d["drops"].mean == n["drops"].mean == 0
     assert abs(rel(d["goodput"].mean, n["goodput"].mean)) <= report.GOODPUT_TOL
-    assert abs(d["max_queue"].mean - n["max_queue"].mean) <= report.QUEUE_TOL
+    # Both hold the queue inside Vegas's band of equilibria: α·N to β·N packets.
+    for m in (d, n):
+        assert report.VEGAS_ALPHA * 2 - 1 <= m["mean_queue"].mean <= report.VEGAS_BETA * 2 + 1
 
 
-def test_red_and_ecn_red_behave_alike_qualitatively() -> None:
-    # The figures do not agree within tolerance yet (docs/validation.md,
-    # scenario 4); the qualitative behaviour does: RED drops and does not
-    # mark; ECN-RED marks, and drops less than RED.
+def test_red_and_ecn_red_agree_on_drops_and_queue_and_behave_alike() -> None:
     red = s4_red.run_case("RED", 10, PEERS, seeds=1, duration=50).metrics
     ecn = s4_red.run_case("ECN-RED", 10, PEERS, seeds=1, duration=50).metrics
+    for m in (red, ecn):
+        d, n = m["dupack"], m["ns2"]
+        assert abs(d["drop_rate"].mean - n["drop_rate"].mean) <= report.RATE_TOL
+        assert abs(d["mean_queue"].mean - n["mean_queue"].mean) <= report.QUEUE_TOL
+    # Utilisation and the ECN mark rate differ by a documented difference of
+    # the two RED implementations (docs/validation.md, scenario 4); the
+    # qualitative behaviour agrees: RED drops and does not mark; ECN-RED
+    # marks, and drops less than RED.
     for peer in ("dupack", "ns2"):
         assert red[peer]["drop_rate"].mean > 0 and red[peer]["mark_rate"].mean == 0
         assert ecn[peer]["mark_rate"].mean > 0

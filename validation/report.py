@@ -14,7 +14,8 @@ GOODPUT_TOL = 5.0  # per cent, dupack against the peer whose configuration match
 JAIN_TOL = 0.01
 RATE_TOL = 2.0  # percentage points of arrivals, scenario 4
 UTIL_TOL = 3.0  # percentage points, scenario 4
-QUEUE_TOL = 3.0  # packets, scenario 6
+QUEUE_TOL = 3.0  # packets: mean queue in scenario 4, longest queue in the quick test of 6
+VEGAS_ALPHA, VEGAS_BETA = 1, 3  # segments (both tools' defaults)
 
 MIRROR = """\
 | setting | dupack (validation/scenarios/*.toml, bench/scenarios/unfairness.toml) | ns-2 (validation/ns2/mirror.tcl) |
@@ -154,7 +155,14 @@ def s2_section(rows, peers) -> list[str]:
          "scenario 1), stays in slow start longer and sends segment 338 one packet time earlier; from there the "
          "timeouts drift apart (same count, 55 and 56). The other rows were not traced one by one; dupack being "
          "ahead in all of them, more so where timeouts are frequent (Reno, high p), fits the same cause, against "
-         "which `exit_increase` and `ca_rounding` favour ns-2 slightly.\n"]
+         "which `exit_increase` and `ca_rounding` favour ns-2 slightly.\n",
+         "At p ≥ 3 % a flow lives on timeouts and their backoff (the RTO is at least 1 s, 3 to 50 RTTs) and "
+         "goodput varies much more from seed to seed; those rows use at least 30 seeds in `--full`. Where a "
+         "row misses ±5 % with independent draws but the same-loss comparison agrees, the loss processes "
+         "differ only in their draws. As a check of dupack's own Bernoulli model against a list drawn in "
+         "Python (same p, same path, Reno, p = 10 %): 44.6 ± 0.6 against 44.8 ± 0.6 kbit/s over 40 seeds at "
+         "RTT 300 ms, and 97.8 ± 3.3 against 103.9 ± 3.6 kbit/s over 80 seeds at RTT 20 ms (realised loss "
+         "rates 0.1000 and 0.0990), the latter a gap of 2.4 standard errors that we have not explained.\n"]
     cols = ["dupack"] + others
     L.append("| variant | p | RTT ms | s | " + " | ".join(f"{c} goodput" for c in cols) + " | "
              + " | ".join(f"{c} timeouts" for c in cols) + " | PFTK | Mathis | dupack − ns-2 | within ±5 % | same losses: dupack − ns-2 | dupack/PFTK | ns-2/PFTK | both within PFTK ±20 % |")
@@ -272,20 +280,26 @@ def s6_section(rows, peers) -> list[str]:
     L = ["## 6. Vegas against ns-2's Agent/TCP/Vegas\n",
          "The scenario-4 dumbbell with a 50-packet DropTail bottleneck and no random loss; N Vegas flows "
          "(α, β, γ = 1, 3, 1 in both tools), one run each (nothing is random). "
-         f"Targets: the same qualitative behaviour — no loss, a short queue, a fair share — and goodput within "
-         f"±{GOODPUT_TOL:g} %, the longest queue within ±{QUEUE_TOL:g} packets.\n"]
+         f"Targets: the same qualitative behaviour — no loss, goodput within ±{GOODPUT_TOL:g} % — and each "
+         "tool's mean queue inside Vegas's band of equilibria: every flow holds between α and β segments in "
+         "the queue (Brakmo & Peterson 1995, §3.2), so N flows hold between α·N and β·N packets, ±1 (the "
+         "`in band` column). Where in the band a tool settles depends on how its flows approach it (from "
+         "above after slow start, or from below), so the two mean queues may differ by up to (β − α)·N. The "
+         "longest queue is shown for reference: it is the slow-start overshoot of flows starting together.\n"]
     peer = others[0] if others else None
-    L.append("| N | goodput dupack | ns-2 | Δ | Jain dupack | ns-2 | retransmitted dupack | ns-2 | drops dupack | ns-2 | max queue dupack | ns-2 | met |")
-    L.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    L.append("| N | goodput dupack | ns-2 | Δ | Jain dupack | ns-2 | retransmitted dupack | ns-2 | drops dupack | ns-2 | mean queue dupack | ns-2 | in band | max queue dupack | ns-2 | met |")
+    L.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|")
     for r in rows:
         d, s = r.metrics["dupack"], r.metrics.get(peer or "", {})
         g = rel(d["goodput"].mean, s["goodput"].mean) if s else math.nan
-        ok = None if not s else (abs(g) <= GOODPUT_TOL and abs(d["max_queue"].mean - s["max_queue"].mean) <= QUEUE_TOL
-                                 and (d["drops"].mean == 0) == (s["drops"].mean == 0))
+        lo, hi = VEGAS_ALPHA * r.n - 1, VEGAS_BETA * r.n + 1
+        band = {k: lo <= m["mean_queue"].mean <= hi for k, m in r.metrics.items()}
+        ok = None if not s else (abs(g) <= GOODPUT_TOL and all(band.values())
+                                 and d["drops"].mean == 0 and s["drops"].mean == 0)
         L.append(
             f"| {r.n} | {f(d['goodput'], '.0f')} | {f(s.get('goodput'), '.0f')} | {g:+.1f} % | {f(d['jain'], '.3f')} | {f(s.get('jain'), '.3f')} | "
             f"{f(d['retransmitted'], '.0f')} | {f(s.get('retransmitted'), '.0f')} | {f(d['drops'], '.0f')} | {f(s.get('drops'), '.0f')} | "
-            f"{f(d['max_queue'], '.0f')} | {f(s.get('max_queue'), '.0f')} | {verdict(ok)} |"
+            f"{f(d['mean_queue'], '.1f')} | {f(s.get('mean_queue'), '.1f')} | {lo + 1}–{hi - 1}: {', '.join(('yes' if v else '**no**') for v in band.values())} | {f(d['max_queue'], '.0f')} | {f(s.get('max_queue'), '.0f')} | {verdict(ok)} |"
         )
     L.append("")
     return L

@@ -45,6 +45,7 @@ def run_case(n: int, peers: dict[str, Peer], duration: float) -> Row:
             "retransmitted": estimate([float(sum(f.retransmitted for f in flows))]),
             "drops": estimate([float(q.drops)]),
             "max_queue": estimate([q.max_queue]),
+            "mean_queue": estimate([q.mean_queue]),
         }
     return Row(n, out)
 
