@@ -37,11 +37,14 @@ class Series:
 
 
 def time_tolerance(t: float) -> float:
-    """Half a unit of ns-2's trace time format (six significant digits, `%g`),
-    plus rounding slack: dupack's times are exact nanoseconds."""
+    """Half a unit of ns-2's trace times, plus slack for float rounding:
+    ns-2 rounds a trace time to the microsecond and prints it with `%g`
+    (six significant digits), so the last printed digit is worth 1 µs
+    below 1 s and 10^(e−5) s at and above 10^e s; dupack's times are exact
+    nanoseconds."""
     if t <= 0:
         return 1e-9
-    return 0.5 * 10 ** (math.floor(math.log10(t)) - 5) + 1e-9
+    return max(0.5e-6, 0.5 * 10 ** (math.floor(math.log10(t)) - 5)) + 1e-9
 
 
 def same_time(a: float, b: float) -> bool:
