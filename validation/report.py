@@ -357,7 +357,7 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
         L.append(f"- **2. Lossy link:** goodput within ±{GOODPUT_TOL:g} % of ns-2 in {ok} of {len(rows)} cases; "
                  f"both tools within PFTK's ±{models.PFTK_ACCURACY * 100:.0f} % in {pftk} of {len(reno)} Reno cases; "
                  + (f"with the same losses, dupack − ns-2 (mean per case) from {min(same):+.1f} % to {max(same):+.1f} %, "
-                    "the positive side from NewReno's ssthresh kept in bytes." if same else ""))
+                    "the positive side NewReno's (traced at p = 1 %: ssthresh in bytes against whole packets)." if same else ""))
     if "3" in results:
         rows = [r for r in results["3"] if r.metrics.get("ns2")]
         ok = sum(abs(rel(r.metrics["dupack"]["goodput"].mean, r.metrics["ns2"]["goodput"].mean)) <= GOODPUT_TOL
