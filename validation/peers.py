@@ -15,8 +15,8 @@ by adding a class here and an entry in PEERS; nothing else changes.
 
 from __future__ import annotations
 
+import inspect
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,9 +66,15 @@ class Dupack:
 
     def available(self) -> str | None:
         try:
-            import dupack  # noqa: F401
+            import dupack
         except ImportError as e:
             return f"the dupack package is not importable ({e}); pip install . first"
+        # An older installed dupack lacks what the suite reads (packet traces,
+        # the mean queue): say so rather than fail half-way.
+        if "trace" not in inspect.signature(dupack.run).parameters:
+            where = getattr(dupack, "__file__", "?")
+            return (f"the installed dupack ({where}) predates packet traces (dupack.run(..., trace=...)); "
+                    "pip install . from this checkout")
         return None
 
     def version(self) -> str:

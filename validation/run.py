@@ -23,7 +23,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from validation import report, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s6_vegas  # noqa: E402
-from validation.common import ROOT  # noqa: E402
+from validation.common import ROOT, Ns2Error  # noqa: E402
 from validation.peers import PEERS, Peer  # noqa: E402
 
 SCENARIOS = ("1", "2", "3", "4", "5", "6")
@@ -78,7 +78,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.render:
         return render_saved(args)
     if "dupack" not in peers:
-        print(f"validation: {missing['dupack']}", file=log)
         return 2
     t0 = time.perf_counter()
     results: dict[str, object] = {}
@@ -92,7 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     for key, step in steps:
         if key in only:
             t = time.perf_counter()
-            results[key] = step()
+            try:
+                results[key] = step()
+            except (Ns2Error, RuntimeError, OSError) as e:
+                # A peer failed (ns-2 crashed or timed out, the simulator
+                # refused a scenario): one line, not a traceback.
+                print(f"validation: scenario {key} failed: {e}", file=log)
+                return 3
             print(f"validation: scenario {key} done in {time.perf_counter() - t:.1f} s", file=log, flush=True)
     elapsed = time.perf_counter() - t0
     settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv}
