@@ -506,8 +506,9 @@ Causes we can name (each is a documented modelling difference, not a tuning knob
 MIRROR = """\
 | setting | dupack (bench/scenarios/*.toml) | ns-2 (bench/ns2/tcp_bench.tcl) |
 |---|---|---|
-| segment size | `tcp.mss` = 1000 B (536 B in (b)) | `packetSize_` 1000 (536): payload bytes |
-| headers | 20 IP + 20 TCP = 40 B per data packet (+ SACK option bytes on ACKs) | `tcpip_base_hdr_size_` 40; ACKs 40 B (`Agent/TCPSink packetSize_`) |
+| segment size | `tcp.mss` = 1000 B (536 B in (b)) | `packetSize_` 1040 (576) with `useHeaders_ false`: the whole packet (validation/ns2/mirror.tcl; with headers added by ns-2, its seqno-0 packet would lack them) |
+| headers | 20 IP + 20 TCP = 40 B per data packet (+ SACK option bytes on ACKs) | included in `packetSize_`; ACKs 40 B (`Agent/TCPSink packetSize_`) |
+| first ACK | opens cwnd | `delay_growth_ false` (the 2.35 default resets cwnd on it, as after a SYN) |
 | initial window | `initial_window` = 1 | `windowInit_` 1 |
 | receiver window | `receiver.window` = 64000 B | `window_` 64 packets (119 in (b)) |
 | handshake | none | `syn_ false` |

@@ -39,11 +39,11 @@ RAW = {
     "links": [
         {"link": "bottleneck", "direction": "fwd", "from": "r0", "to": "r1", "rate_bps": 2_000_000,
          "packets_sent": 1500, "bytes_sent": 2_100_000, "utilisation": 0.84, "drops_error": 14,
-         "drops_queue": 10, "marks": 3, "max_queue_packets": 25,
+         "drops_queue": 10, "marks": 3, "max_queue_packets": 25, "mean_queue_packets": 7.5,
          "link_retransmissions": 4, "naks": 5, "link_given_up": 1, "ctl_bytes": 0, "dupacks_suppressed": 0},
         {"link": "bottleneck", "direction": "rev", "from": "r1", "to": "r0", "rate_bps": 2_000_000,
          "packets_sent": 1400, "bytes_sent": 56_000, "utilisation": 0.02, "drops_error": 0,
-         "drops_queue": 0, "marks": 0, "max_queue_packets": 1,
+         "drops_queue": 0, "marks": 0, "max_queue_packets": 1, "mean_queue_packets": 0.0,
          "link_retransmissions": 0, "naks": 0, "link_given_up": 0, "ctl_bytes": 80, "dupacks_suppressed": 0},
     ],
     "run": {"sim_time_s": 12.5, "end_reason": "all_done", "events": 123456, "wall_time_s": 0.25},

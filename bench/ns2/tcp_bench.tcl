@@ -22,6 +22,8 @@ array set opt {
     bneck_rate 3e6 bneck_delay 0.020 bneck_q 150
     loss 0.0 mss 1000 window 64 iw 1 dupthresh 3
     tick 0.001 minrto 1.0 initrto 1.0 maxrto 60.0 sackblocks 3
+    maxcwnd 0 bneck_kind droptail red_min 5 red_max 15 red_maxp 0.1 red_wq 0.002
+    red_gentle 0 red_ecn 0 red_mean_pkt 1000 qtrace ""
 }
 foreach a $argv {
     set kv [split $a =]
@@ -33,29 +35,35 @@ foreach a $argv {
 }
 
 # --- TCP configuration, as class defaults so every agent gets them --------
-Agent/TCP set packetSize_ $opt(mss)       ;# payload bytes; +40 header bytes on the wire
-Agent/TCP set tcpip_base_hdr_size_ 40
-Agent/TCP set window_ $opt(window)        ;# receiver window, packets
-Agent/TCP set windowInit_ $opt(iw)
-Agent/TCP set syn_ false                  ;# no connection setup: data from t=0 (dupack has no handshake)
-Agent/TCP set singledup_ 0                ;# no limited transmit (ns-2.35 default is on)
-Agent/TCP set numdupacks_ $opt(dupthresh)
-Agent/TCP set tcpTick_ $opt(tick)         ;# RTT clock granularity
-Agent/TCP set minrto_ $opt(minrto)
-Agent/TCP set rtxcur_init_ $opt(initrto)
-Agent/TCP set maxrto_ $opt(maxrto)
-Agent/TCP set maxburst_ 0
-Agent/TCP set timestamps_ false
-Agent/TCP set ecn_ 0
-# RFC 6582: on a full ACK, cwnd = min(ssthresh, outstanding) (dupack's
-# newreno_full_ack = "flightsize"); reset the timer on the first partial ACK
-# only (dupack's newreno_rto_reset = "first"); deflate by the data acked.
-Agent/TCP/Newreno set exit_recovery_fix_ 1
-Agent/TCP/Newreno set newreno_changes1_ 1
-Agent/TCP/Newreno set partial_window_deflation_ 1
-Agent/TCPSink set maxSackBlocks_ $opt(sackblocks)
+# One mirror for the benchmark and the validation suite (the reasons for
+# each setting are there).
+source [file join [file dirname [info script]] .. .. validation ns2 mirror.tcl]
+dupack_mirror $opt(mss) $opt(window) $opt(iw) $opt(dupthresh) $opt(tick) $opt(minrto) $opt(initrto) $opt(maxrto) $opt(sackblocks)
 
 set ns [new Simulator]
+# RED's random draws come from ns-2's default generator: seed it too, so
+# that replications differ (the error models have their own, below).
+global defaultRNG
+$defaultRNG seed [expr {$opt(seed) * 104729 + 17}]
+if {$opt(maxcwnd) > 0} { Agent/TCP set maxcwnd_ $opt(maxcwnd) }
+if {$opt(bneck_kind) eq "red"} {
+    # Queue/RED with every parameter explicit: ns-2.35's automatic
+    # thresholds and weight, adaptive RED and gentle are off unless asked.
+    Queue/RED set thresh_ $opt(red_min)
+    Queue/RED set maxthresh_ $opt(red_max)
+    Queue/RED set linterm_ [expr {1.0 / $opt(red_maxp)}]
+    Queue/RED set q_weight_ $opt(red_wq)
+    Queue/RED set gentle_ $opt(red_gentle)
+    Queue/RED set setbit_ $opt(red_ecn)
+    Queue/RED set mean_pktsize_ $opt(red_mean_pkt)
+    Queue/RED set adaptive_ 0
+    Queue/RED set bytes_ false
+    Queue/RED set queue_in_bytes_ false
+    # FJ93 Fig. 2 as dupack: pa = pb/(1 - count·pb). ns-2's default wait_ true
+    # instead keeps pa = 0 until count·pb reaches 1 (evenly spaced drops).
+    Queue/RED set wait_ false
+    Queue/RED set drop_tail_ true
+}
 
 proc queue_limit {from to limit} {
     global ns
@@ -86,8 +94,26 @@ set senders {}
 if {$opt(topo) eq "dumbbell"} {
     set router [$ns node]
     set sink [$ns node]
-    $ns duplex-link $router $sink $opt(bneck_rate) $opt(bneck_delay) DropTail
-    queue_limit $router $sink $opt(bneck_q)
+    if {$opt(bneck_kind) eq "red"} {
+        $ns simplex-link $router $sink $opt(bneck_rate) $opt(bneck_delay) RED
+        $ns simplex-link $sink $router $opt(bneck_rate) $opt(bneck_delay) DropTail
+    } else {
+        $ns duplex-link $router $sink $opt(bneck_rate) $opt(bneck_delay) DropTail
+    }
+    if {$opt(bneck_kind) eq "red"} {
+        # Queue/RED refuses an arrival when qlen >= limit: it holds `limit`
+        # waiting packets, as dupack does.
+        $ns queue-limit $router $sink $opt(bneck_q)
+    } else {
+        queue_limit $router $sink $opt(bneck_q)
+    }
+    # Arrivals, drops and departures of the bottleneck queue (printed as QUEUE).
+    set qmon [$ns monitor-queue $router $sink [open /dev/null w] 0.1]
+    if {$opt(qtrace) ne ""} {
+        # The bottleneck's own packet trace: validation/peers.py counts ECN
+        # marks and the longest queue from it (ns-2 keeps no such counters).
+        $ns trace-queue $router $sink [open $opt(qtrace) w]
+    }
     queue_limit $sink $router $opt(bneck_q)
     for {set i 0} {$i < $opt(n)} {incr i} {
         set s [$ns node]
@@ -110,9 +136,13 @@ if {$opt(topo) eq "dumbbell"} {
     exit 2
 }
 
+set ecn 0
 switch -- $opt(variant) {
+    reno    { set tcpclass Agent/TCP/Reno;    set sinkclass Agent/TCPSink }
     newreno { set tcpclass Agent/TCP/Newreno; set sinkclass Agent/TCPSink }
+    newreno+ecn { set tcpclass Agent/TCP/Newreno; set sinkclass Agent/TCPSink; set ecn 1 }
     sack    { set tcpclass Agent/TCP/Sack1;   set sinkclass Agent/TCPSink/Sack1 }
+    vegas   { set tcpclass Agent/TCP/Vegas;   set sinkclass Agent/TCPSink }
     default { puts stderr "tcp_bench.tcl: unknown variant '$opt(variant)'"; exit 2 }
 }
 
@@ -120,6 +150,7 @@ set i 0
 foreach s $senders {
     set tcp($i) [new $tcpclass]
     $tcp($i) set fid_ $i
+    $tcp($i) set ecn_ $ecn
     set snk($i) [new $sinkclass]
     $ns attach-agent $s $tcp($i)
     $ns attach-agent $sink $snk($i)
@@ -131,13 +162,21 @@ foreach s $senders {
 }
 
 proc finish {} {
-    global ns opt tcp snk
+    global ns opt tcp snk qmon
     for {set i 0} {$i < [array size tcp]} {incr i} {
         set t $tcp($i)
-        puts [format "FLOW %d ndatapack=%d nackpack=%d nrexmit=%d nrexmitpack=%d ncwndcuts=%d sink_bytes=%d ack=%d" \
+        puts [format "FLOW %d ndatapack=%d nackpack=%d nrexmit=%d nrexmitpack=%d ncwndcuts=%d necn=%d sink_bytes=%d ack=%d" \
             $i [$t set ndatapack_] [$t set nackpack_] [$t set nrexmit_] [$t set nrexmitpack_] \
-            [$t set ncwndcuts_] [$snk($i) set bytes_] [$t set ack_]]
+            [$t set ncwndcuts_] [$t set necnresponses_] [$snk($i) set bytes_] [$t set ack_]]
     }
+    if {[info exists qmon]} {
+        set dur [$ns now]
+        set busy [expr {[$qmon set bdepartures_] * 8.0 / $opt(bneck_rate) / $dur}]
+        set q [[$qmon get-pkts-integrator] set sum_]
+        puts [format "QUEUE arrivals=%d drops=%d departures=%d utilisation=%.6f avg_queue=%.6f" \
+            [$qmon set parrivals_] [$qmon set pdrops_] [$qmon set pdepartures_] $busy [expr {$q / $dur}]]
+    }
+    $ns flush-trace
     puts "END [$ns now]"
     exit 0
 }

@@ -12,8 +12,11 @@ class ScenarioError(ValueError):
 class RunError(RuntimeError):
     """The simulator failed while running a valid scenario."""
 
-def run(scenario_json: str, seed: int | None = None) -> str:
+def run(scenario_json: str, seed: int | None = None, trace: list[str] | None = None) -> str:
     """Validate and run a scenario given as JSON text; return the result as JSON text.
+
+    ``trace`` names flows whose packet-level trace is added as the result's
+    ``trace`` list.
 
     ``seed=None`` uses the scenario's ``run.seed``. The GIL is released while
     the simulation runs.

@@ -49,6 +49,7 @@ def run(
     scenario: str | PathLike[str] | Mapping[str, Any] | Scenario,
     seed: int | None = None,
     overrides: list[str] | None = None,
+    trace: list[str] | None = None,
 ) -> RunResult:
     """Validate and run one scenario.
 
@@ -62,6 +63,16 @@ def run(
     :class:`RunError` if the simulator fails.
     """
     seed = check_seed(seed)
+    names = check_trace(trace)
     sc = as_scenario(scenario).with_overrides(overrides)
-    text = _core.run(sc.canonical_json(), seed)
+    text = _core.run(sc.canonical_json(), seed, names)
     return RunResult.from_json(text, sc)
+
+
+def check_trace(trace: object) -> list[str] | None:
+    """``trace`` is ``None`` or a list of flow names (the core checks that they exist)."""
+    if trace is None:
+        return None
+    if isinstance(trace, str) or not isinstance(trace, list | tuple) or not all(isinstance(t, str) for t in trace):
+        raise TypeError(f"trace must be a list of flow names, not {trace!r}")
+    return list(trace)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from dupack.scenario import Scenario
 
-__all__ = ["RunResult", "FLOW_COLUMNS", "LINK_COLUMNS", "MEDIUM_COLUMNS", "NDUP_COLUMNS"]
+__all__ = ["RunResult", "FLOW_COLUMNS", "LINK_COLUMNS", "MEDIUM_COLUMNS", "NDUP_COLUMNS", "TRACE_COLUMNS", "TRACE_KINDS"]
 
 #: ``ndup_at_timeout`` ([u64; 4]) becomes these four columns.
 NDUP_COLUMNS = ("ndup_0", "ndup_1", "ndup_2", "ndup_3plus")
@@ -78,6 +78,7 @@ _LINK_DTYPES: dict[str, str] = {
     "drops_queue": "uint64",
     "marks": "uint64",
     "max_queue_packets": "uint64",
+    "mean_queue_packets": "float64",
     "link_retransmissions": "uint64",
     "naks": "uint64",
     "link_given_up": "uint64",
@@ -103,7 +104,28 @@ _MEDIUM_DTYPES: dict[str, str] = {
     "medium_busy": "float64",
     "medium_collision_events": "uint64",
 }
+# One row per trace record (``dupack.run(..., trace=[...])``, docs/results.md).
+_TRACE_DTYPES: dict[str, str] = {
+    "time_s": "float64",
+    "time_ns": "uint64",
+    "flow": "str",
+    "kind": "str",
+    "seq": "UInt64",
+    "len": "uint64",
+}
+#: The values of the trace's ``kind`` column.
+TRACE_KINDS = (
+    "send",
+    "retransmit",
+    "drop_error",
+    "drop_queue",
+    "fast_retransmit",
+    "timeout",
+    "recovery_exit",
+    "ecn_reduction",
+)
 FLOW_COLUMNS = tuple(_FLOW_DTYPES)
+TRACE_COLUMNS = tuple(_TRACE_DTYPES)
 LINK_COLUMNS = tuple(_LINK_DTYPES)
 MEDIUM_COLUMNS = tuple(_MEDIUM_DTYPES)
 
@@ -170,7 +192,8 @@ class RunResult:
 
     Attributes: ``raw`` (the JSON document as a dict), ``flows``, ``links``
     and ``media`` (DataFrames, one row per flow / per link direction / per
-    station of a shared medium; ``media`` is empty without one), ``run`` (dict:
+    station of a shared medium; ``media`` is empty without one), ``trace`` (a
+    DataFrame, only for runs with ``trace=[...]``), ``run`` (dict:
     ``sim_time_s``, ``end_reason``, ``events``, ``wall_time_s``), ``seed``,
     ``scenario_name`` and ``scenario`` (the :class:`~dupack.Scenario` that was
     run, when known).
@@ -182,6 +205,7 @@ class RunResult:
         self._flows: pd.DataFrame | None = None
         self._links: pd.DataFrame | None = None
         self._media: pd.DataFrame | None = None
+        self._trace: pd.DataFrame | None = None
 
     @classmethod
     def from_json(cls, text: str, scenario: Scenario | None = None) -> RunResult:
@@ -204,6 +228,23 @@ class RunResult:
         if self._flows is None:
             self._flows = _frame(_flow_rows(self.raw.get("flows", [])), _FLOW_DTYPES, "flows")
         return self._flows
+
+    @property
+    def trace(self) -> pd.DataFrame:
+        """The packet-level trace of the flows named in ``run(..., trace=[...])``.
+
+        Raises :class:`ValueError` if the run was not traced (an empty
+        table would be indistinguishable from a flow that sent nothing).
+        """
+        if "trace" not in self.raw:
+            raise ValueError("this run has no trace; pass trace=[flow names] to dupack.run")
+        if self._trace is None:
+            rows = list(self.raw["trace"])
+            for i, r in enumerate(rows):
+                if r.get("kind") not in TRACE_KINDS:
+                    raise ValueError(f"the core's result has an unknown trace kind {r.get('kind')!r} in trace[{i}]")
+            self._trace = _frame(rows, _TRACE_DTYPES, "trace")
+        return self._trace
 
     @property
     def links(self) -> pd.DataFrame:

@@ -69,15 +69,21 @@ fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<dupack_sim::Scenario> 
     dupack_sim::parse_scenario(&value).map_err(|e| scenario_error(py, e))
 }
 
-/// run(scenario_json, seed=None) -> str
+/// run(scenario_json, seed=None, trace=None) -> str
 ///
 /// Validate the scenario (JSON text of the scenario document), run it with
 /// `seed` (None: the scenario's `run.seed`) and return the result as JSON text.
+/// `trace` names flows whose packet-level trace is added to the result as a
+/// `trace` list (see `trace_json`).
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None))]
-fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<String> {
+#[pyo3(signature = (scenario_json, seed=None, trace=None))]
+fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>, trace: Option<Vec<String>>) -> PyResult<String> {
     let scenario = parse(py, scenario_json)?;
     let seed = seed.unwrap_or(scenario.seed);
+    let traced = match &trace {
+        Some(names) => traced_flows(py, &scenario, names)?,
+        None => vec![],
+    };
     // A panic in the core is a bug, but it must reach the user as a
     // RunError with its message, not as pyo3's PanicException (a
     // BaseException the CLI's error handling would not catch).
@@ -86,10 +92,22 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<Strin
     let mut signal: Option<PyErr> = None;
     let outcome = py.allow_threads(|| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            dupack_sim::run_interruptible(&scenario, seed, || {
+            dupack_sim::run_traced(&scenario, seed, &traced, || {
                 Python::with_gil(|py| py.check_signals()).map_err(|e| signal = Some(e)).is_err()
             })
-            .map(|r| serde_json::to_string(&r))
+            .map(|(r, records)| {
+                // Serialised directly, so the fields keep the order of the
+                // Rust structs (a serde_json::Value would sort them); the
+                // trace is appended as the document's last field.
+                let mut json = serde_json::to_string(&r)?;
+                if trace.is_some() {
+                    json.pop(); // the closing brace
+                    json.push_str(",\"trace\":");
+                    json.push_str(&serde_json::to_string(&trace_json(&scenario, &records))?);
+                    json.push('}');
+                }
+                Ok::<String, serde_json::Error>(json)
+            })
         }))
     });
     if let Some(e) = signal {
@@ -111,6 +129,60 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<Strin
             ))
         }
     }
+}
+
+/// Flow names → indices; an unknown name is a ScenarioError naming it and the flows there are.
+fn traced_flows(py: Python<'_>, scenario: &dupack_sim::Scenario, names: &[String]) -> PyResult<Vec<usize>> {
+    names
+        .iter()
+        .map(|n| {
+            scenario.flows.iter().position(|f| &f.name == n).ok_or_else(|| {
+                let known: Vec<&str> = scenario.flows.iter().map(|f| f.name.as_str()).collect();
+                scenario_error(
+                    py,
+                    dupack_sim::ScenarioError {
+                        path: "trace".into(),
+                        message: format!("no flow named {n:?}; the flows are {known:?}"),
+                    },
+                )
+            })
+        })
+        .collect()
+}
+
+/// One JSON object per trace record: `time_s`, `flow` (name), `kind`, `seq`
+/// (byte offset of the segment; the cumulative ACK for `recovery_exit`;
+/// null for `ecn_reduction`) and `len` (payload bytes; 0 for events that
+/// are not packets). Sender events carry no packet, so they are stamped
+/// with their own instant.
+fn trace_json(scenario: &dupack_sim::Scenario, records: &[dupack_sim::TraceRecord]) -> serde_json::Value {
+    use dupack_sim::tcp::sender::SenderEvent;
+    use dupack_sim::TraceRecord;
+    let rows = records.iter().map(|r| {
+        let (at, flow, kind, seq, len) = match *r {
+            TraceRecord::Send { at, flow, seq, len, retransmit } => {
+                (at, flow, if retransmit { "retransmit" } else { "send" }, Some(seq), len)
+            }
+            TraceRecord::Drop { at, flow, seq, queue } => {
+                (at, flow, if queue { "drop_queue" } else { "drop_error" }, Some(seq), 0)
+            }
+            TraceRecord::Sender { flow, event } => match event {
+                SenderEvent::FastRetransmit { at, seq, .. } => (at, flow, "fast_retransmit", Some(seq), 0),
+                SenderEvent::Timeout { at, seq, .. } => (at, flow, "timeout", Some(seq), 0),
+                SenderEvent::RecoveryExit { at, ack } => (at, flow, "recovery_exit", Some(ack), 0),
+                SenderEvent::EcnReduction { at, .. } => (at, flow, "ecn_reduction", None, 0),
+            },
+        };
+        serde_json::json!({
+            "time_s": at.as_secs_f64(),
+            "time_ns": at.as_nanos(),
+            "flow": scenario.flows[flow as usize].name,
+            "kind": kind,
+            "seq": seq,
+            "len": len,
+        })
+    });
+    serde_json::Value::Array(rows.collect())
 }
 
 /// validate(scenario_json) -> None

@@ -713,14 +713,28 @@ pub const INTERRUPT_CHECK_EVENTS: u64 = 1 << 20;
 /// [`run`], asking `interrupted` every [`INTERRUPT_CHECK_EVENTS`] events
 /// whether to give up (the Python binding checks for Ctrl-C there). The
 /// result does not depend on how often it is asked.
-pub fn run_interruptible(
+pub fn run_interruptible(s: &Scenario, seed: u64, interrupted: impl FnMut() -> bool) -> Result<RunResult, RunError> {
+    run_traced(s, seed, &[], interrupted).map(|(r, _)| r)
+}
+
+/// [`run_interruptible`], also recording the packet-level trace of the
+/// flows whose indices are in `traced` (see [`World::trace_flow`]). Tracing
+/// only observes: the result is the same as without it.
+pub fn run_traced(
     s: &Scenario,
     seed: u64,
+    traced: &[usize],
     mut interrupted: impl FnMut() -> bool,
-) -> Result<RunResult, RunError> {
+) -> Result<(RunResult, Vec<TraceRecord>), RunError> {
     #[allow(clippy::disallowed_methods)]
     let wall = std::time::Instant::now(); // reported only, never used in the simulation
     let mut w = World::new(s, seed)?;
+    for &f in traced {
+        if f >= s.flows.len() {
+            return Err(RunError(format!("cannot trace flow {f}: the scenario has {} flows", s.flows.len())));
+        }
+        w.trace_flow(f);
+    }
     let limit = SimTime::ZERO + s.duration;
     let (end, all_done) = loop {
         if let Some(end) = w.run_events(limit, s.stop_when_done, INTERRUPT_CHECK_EVENTS) {
@@ -734,7 +748,8 @@ pub fn run_interruptible(
         return Err(RunError(format!("delivery invariant violated: {v}")));
     }
     check_invariants(s, &w)?;
-    Ok(collect(s, seed, &w, end, all_done, wall.elapsed().as_secs_f64()))
+    let result = collect(s, seed, &w, end, all_done, wall.elapsed().as_secs_f64());
+    Ok((result, std::mem::take(&mut w.trace)))
 }
 
 /// Every receiver delivered, in order and once, exactly what its sender's
@@ -833,6 +848,7 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
             drops_queue: c.stats.drops_queue,
             marks: c.stats.marks,
             max_queue_packets: c.stats.max_queue_packets,
+            mean_queue_packets: c.stats.mean_queue_packets(end),
             link_retransmissions: c.arq.as_ref().map_or(0, |a| a.stats.retransmissions)
                 + c.snoop.as_ref().map_or(0, |s| s.stats.dupack_retransmissions + s.stats.timeout_retransmissions),
             naks: c.arq.as_ref().map_or(0, |a| a.stats.naks),

@@ -98,6 +98,8 @@ pub struct LinkResult {
     /// Packets marked CE by the queue (ECN-RED) instead of dropped.
     pub marks: u64,
     pub max_queue_packets: u64,
+    /// Time-averaged number of packets waiting, over the whole run.
+    pub mean_queue_packets: f64,
     /// Frames resent by the link layer on this direction: ARQ retransmissions
     /// and Snoop local retransmissions.
     pub link_retransmissions: u64,

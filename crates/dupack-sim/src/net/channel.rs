@@ -53,6 +53,29 @@ pub struct ChannelStats {
     /// (included in `packets_sent` and `bytes_sent`).
     pub ctl_frames: u64,
     pub ctl_bytes: u64,
+    /// ∫ (packets waiting) dt in packet·ns, up to `queue_since`: the
+    /// time-averaged queue of the results (ns-2's queue-monitor integrator).
+    pub queue_area: u128,
+    pub queue_since: SimTime,
+    pub queue_len: u64,
+}
+
+impl ChannelStats {
+    /// The queue holds `len` packets from `now` on.
+    fn queue_changed(&mut self, len: u64, now: SimTime) {
+        self.queue_area += u128::from(self.queue_len) * u128::from(now.saturating_since(self.queue_since).as_nanos());
+        self.queue_since = now;
+        self.queue_len = len;
+    }
+
+    /// Mean number of packets waiting over [0, `end`].
+    pub fn mean_queue_packets(&self, end: SimTime) -> f64 {
+        if end == SimTime::ZERO {
+            return 0.0;
+        }
+        let tail = u128::from(self.queue_len) * u128::from(end.saturating_since(self.queue_since).as_nanos());
+        (self.queue_area + tail) as f64 / end.as_nanos() as f64
+    }
 }
 
 #[derive(Debug)]
@@ -148,6 +171,7 @@ impl Channel {
                 if len > self.stats.max_queue_packets {
                     self.stats.max_queue_packets = len;
                 }
+                self.stats.queue_changed(len, now);
                 Offer::Queued
             }
             Err(p) => {
@@ -196,6 +220,7 @@ impl Channel {
         }
         if self.new_frame_may_start() {
             if let Some(q) = self.queue.dequeue() {
+                self.stats.queue_changed(self.queue.len_packets() as u64, now);
                 return Some(self.start(Frame::Ip { p: q, lseq: 0 }, now));
             }
         }

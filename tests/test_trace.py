@@ -1,0 +1,63 @@
+"""The packet trace of ``dupack.run(..., trace=[...])`` (docs/results.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+import dupack
+from dupack.result import TRACE_COLUMNS, TRACE_KINDS
+from tests.conftest import ROOT
+
+FF2 = ROOT / "scenarios" / "fall-floyd-2-drops.toml"
+
+
+def test_trace_columns_are_exactly_the_documented_ones() -> None:
+    t = dupack.run(FF2, trace=["f0"]).trace
+    assert tuple(t.columns) == TRACE_COLUMNS
+    assert str(t["seq"].dtype) == "UInt64" and str(t["len"].dtype) == "uint64"
+    assert set(t["kind"]) <= set(TRACE_KINDS)
+    text = (ROOT / "docs" / "results.md").read_text()
+    for col in TRACE_COLUMNS:
+        assert f"| `{col}` |" in text
+    for kind in TRACE_KINDS:
+        assert f"| `{kind}` |" in text
+
+
+def test_fall_floyd_newreno_two_drops_packet_by_packet() -> None:
+    # 150 segments, data packets 41 and 43 dropped: NewReno resends exactly
+    # those two, one round trip apart, after one fast retransmit.
+    t = dupack.run(FF2, trace=["f0"]).trace
+    assert (t.kind == "send").sum() == 150
+    assert list(t[t.kind == "drop_error"].seq) == [40_000, 42_000]
+    assert list(t[t.kind == "retransmit"].seq) == [40_000, 42_000]
+    assert (t.kind == "fast_retransmit").sum() == 1 and (t.kind == "timeout").sum() == 0
+    # The first round trip, exact to the nanosecond (tests/fall_floyd.rs).
+    first = t[t.kind == "send"].head(3)
+    assert list(first.time_ns) == [0, 212_080_000, 212_080_000]
+    assert t.time_ns.is_monotonic_increasing
+
+
+def test_tracing_does_not_change_the_run() -> None:
+    plain = dupack.run(FF2, overrides=["tcp.variant=reno"])
+    traced = dupack.run(FF2, overrides=["tcp.variant=reno"], trace=["f0"])
+    assert traced.flows.equals(plain.flows)
+    assert traced.links.equals(plain.links)
+    # The document keeps the core's field order; the trace comes last.
+    assert list(traced.raw) == [*plain.raw, "trace"]
+    assert [list(f) for f in traced.raw["flows"]] == [list(f) for f in plain.raw["flows"]]
+
+
+def test_an_untraced_run_has_no_trace_table() -> None:
+    with pytest.raises(ValueError, match="pass trace="):
+        _ = dupack.run(FF2).trace
+
+
+def test_an_unknown_flow_name_is_a_scenario_error_naming_the_flows() -> None:
+    with pytest.raises(dupack.ScenarioError, match=r"trace: no flow named \"nope\"; the flows are \[\"f0\"\]"):
+        dupack.run(FF2, trace=["nope"])
+
+
+@pytest.mark.parametrize("bad", ["f0", [1], {"f0": 1}])
+def test_trace_must_be_a_list_of_names(bad: object) -> None:
+    with pytest.raises(TypeError, match="trace must be a list of flow names"):
+        dupack.run(FF2, trace=bad)  # type: ignore[arg-type]

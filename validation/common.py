@@ -1,0 +1,124 @@
+"""Helpers shared by the validation scenarios: paths, the benchmark's
+helpers, statistics and running ns-2.
+
+The unit parsing, the TOML override logic, the dumbbell mirror and the
+machine description are those of bench/run.py (loaded from there, not
+copied), so the benchmark and the validation suite mirror ns-2 the same way.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import statistics
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+VALIDATION = ROOT / "validation"
+SCENARIOS = VALIDATION / "scenarios"
+NS2_DIR = VALIDATION / "ns2"
+HEADER_BYTES = 40  # IPv4 20 + TCP 20 on every data packet, both tools
+
+
+def _load_bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("dupack_bench_run", ROOT / "bench" / "run.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+bench = _load_bench()
+
+
+def load_toml(path: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A scenario document with dotted-path overrides applied (bench/run.py's rules)."""
+    doc = tomllib.loads(path.read_text())
+    return bench.apply(doc, overrides or {})
+
+
+def override_strings(overrides: dict[str, Any]) -> list[str]:
+    """The same overrides as dupack's ``"path=value"`` strings."""
+    return [f"{k}={bench.toml_literal(v)}" for k, v in overrides.items()]
+
+
+# --------------------------------------------------------------------------
+# Statistics
+
+# Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom.
+_T95 = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Mean of n replications and the half-width of its 95 % Student-t interval."""
+
+    mean: float
+    half: float
+    n: int
+
+    def fmt(self, spec: str = ".1f") -> str:
+        if self.n < 2:
+            return format(self.mean, spec)
+        return f"{format(self.mean, spec)} ± {format(self.half, spec)}"
+
+
+def estimate(xs: list[float]) -> Estimate:
+    n = len(xs)
+    if n == 0:
+        return Estimate(math.nan, math.nan, 0)
+    m = statistics.fmean(xs)
+    if n < 2:
+        return Estimate(m, math.nan, n)
+    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.960
+    return Estimate(m, t * statistics.stdev(xs) / math.sqrt(n), n)
+
+
+def jain(xs: list[float]) -> float:
+    return float(bench.jain(xs))
+
+
+def rel(a: float, b: float) -> float:
+    """a relative to b, in per cent."""
+    return (a - b) / b * 100 if b else math.nan
+
+
+# --------------------------------------------------------------------------
+# ns-2
+
+
+class Ns2Error(RuntimeError):
+    pass
+
+
+def run_ns(script: Path, args: dict[str, Any], timeout: float = 600) -> str:
+    """Run ``ns script key=value ...`` in /tmp and return its stdout."""
+    cmd = ["ns", str(script)] + [f"{k}={v}" for k, v in args.items()]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd="/tmp")
+    except subprocess.TimeoutExpired as e:
+        raise Ns2Error(f"{' '.join(cmd)}: no answer after {timeout:.0f} s") from e
+    if p.returncode != 0:
+        raise Ns2Error(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()[-500:]}")
+    return p.stdout
+
+
+def parse_kv_line(out: str, tag: str) -> list[dict[str, float]]:
+    """Lines ``TAG [index] k=v k=v ...`` of an OTcl script's output."""
+    rows = []
+    for line in out.splitlines():
+        if line.startswith(tag + " "):
+            kv = dict(x.split("=", 1) for x in line.split()[1:] if "=" in x)
+            rows.append({k: float(v) for k, v in kv.items()})
+    return rows

@@ -1,0 +1,49 @@
+# The ns-2.35 side of the dupack configuration mirror, shared by every OTcl
+# script of validation/ns2/ and by bench/ns2/tcp_bench.tcl.
+#
+#   source [file join [file dirname [info script]] mirror.tcl]
+#   dupack_mirror mss window iw dupthresh tick minrto initrto maxrto sackblocks
+#
+# Sizes: `mss` payload bytes; `window` in segments (ns-2's window_ is in
+# packets). Times in seconds. docs/validation.md lists every pair.
+
+proc dupack_mirror {mss window iw dupthresh tick minrto initrto maxrto sackblocks} {
+    # ns-2.35 adds the 40 header bytes to every data packet but the one with
+    # seqno 0 when syn_ is off (TcpAgent::output: the header is added in the
+    # `else` of the SYN test), so its first packet would be 1000 B instead of
+    # 1040 B. Sizing the packet whole and turning useHeaders_ off gives every
+    # data packet dupack's 1040 B (20 IP + 20 TCP + payload).
+    Agent/TCP set packetSize_ [expr {$mss + 40}]
+    Agent/TCP set useHeaders_ false
+    Agent/TCP set tcpip_base_hdr_size_ 40
+    Agent/TCP set window_ $window         ;# receiver window, packets
+    Agent/TCP set windowInit_ $iw
+    Agent/TCP set syn_ false              ;# dupack has no handshake
+    # With delay_growth_ on (the 2.35 default) the first ACK resets cwnd to
+    # the initial window, as if it acknowledged a SYN; dupack opens cwnd on
+    # it (RFC 5681 §3.1 slow start from the first data ACK).
+    Agent/TCP set delay_growth_ false
+    Agent/TCP set singledup_ 0            ;# no limited transmit (2.35 default is on)
+    Agent/TCP set numdupacks_ $dupthresh
+    Agent/TCP set tcpTick_ $tick          ;# RTT clock granularity
+    Agent/TCP set minrto_ $minrto
+    Agent/TCP set rtxcur_init_ $initrto
+    Agent/TCP set maxrto_ $maxrto
+    Agent/TCP set maxburst_ 0
+    Agent/TCP set timestamps_ false
+    Agent/TCP set ecn_ 0
+    # RFC 6582: on a full ACK cwnd = min(ssthresh, outstanding) (dupack's
+    # newreno_full_ack = "flightsize"); the timer is reset on the first
+    # partial ACK only (newreno_rto_reset = "first"); deflate by the data acked.
+    Agent/TCP/Newreno set exit_recovery_fix_ 1
+    Agent/TCP/Newreno set newreno_changes1_ 1
+    Agent/TCP/Newreno set partial_window_deflation_ 1
+    Agent/TCPSink set maxSackBlocks_ $sackblocks
+    Agent/TCPSink set packetSize_ 40      ;# ACKs: 20 IP + 20 TCP
+}
+
+# The payload bytes a sink's bytes_ counter stands for (every data packet
+# is mss + 40 bytes on the wire).
+proc dupack_payload {bytes mss} {
+    return [expr {$bytes / ($mss + 40) * $mss}]
+}

@@ -1,0 +1,300 @@
+"""The tools a scenario is run through: a registry of peers.
+
+A peer is an object with a `name`, `available()` (None, or why it cannot
+run here), `version()`, and one method per kind of run it supports:
+
+- `fall_floyd(doc) -> packets.Series` (scenario 1, packet level);
+- `greedy(doc, seed) -> list[FlowStats]` (scenarios 2, 3, 4 and 6: greedy
+  flows over a dumbbell or a one-hop chain, per-flow counters at the end);
+- `queue(doc, seed) -> QueueStats` (scenario 4: the bottleneck queue).
+
+A scenario asks every registered peer for what it needs and leaves a peer's
+column empty when the peer lacks the method (`supports`). ns-3 plugs in
+by adding a class here and an entry in PEERS; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import inspect
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from validation import packets
+from validation.common import HEADER_BYTES, NS2_DIR, ROOT, bench, parse_kv_line, run_ns
+
+
+@dataclass(frozen=True)
+class FlowStats:
+    goodput_kbps: float  # payload bytes delivered in order × 8 / duration
+    fast_retransmits: int
+    timeouts: int  # retransmission-timer expiries with data outstanding (each backoff counts)
+    retransmitted: int  # retransmitted segments
+    sent: int  # data segments sent, retransmissions included
+
+
+@dataclass(frozen=True)
+class QueueStats:
+    arrivals: int  # packets offered to the bottleneck queue
+    drops: int  # early and forced drops
+    marks: int  # ECN CE marks
+    utilisation: float
+    max_queue: float  # packets waiting
+    mean_queue: float  # time-averaged packets waiting
+
+
+class Peer(Protocol):
+    name: str
+
+    def available(self) -> str | None: ...
+
+    def version(self) -> str: ...
+
+
+def supports(peer: Peer, kind: str) -> bool:
+    return callable(getattr(peer, kind, None))
+
+
+# --------------------------------------------------------------------------
+# dupack, through its Python API
+
+
+class Dupack:
+    name = "dupack"
+
+    def available(self) -> str | None:
+        try:
+            import dupack
+        except ImportError as e:
+            return f"the dupack package is not importable ({e}); pip install . first"
+        # An older installed dupack lacks what the suite reads (packet traces,
+        # the mean queue): say so rather than fail half-way.
+        if "trace" not in inspect.signature(dupack.run).parameters:
+            where = getattr(dupack, "__file__", "?")
+            return (f"the installed dupack ({where}) predates packet traces (dupack.run(..., trace=...)); "
+                    "pip install . from this checkout")
+        return None
+
+    def version(self) -> str:
+        import dupack
+
+        commit = bench.sh(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
+        return f"dupack {dupack.__version__} (commit {commit})"
+
+    def fall_floyd(self, doc: dict[str, Any]) -> packets.Series:
+        import dupack
+
+        flow = doc["flows"][0]["name"]
+        res = dupack.run(doc, trace=[flow])
+        mss = bench.size(doc["tcp"]["mss"])
+        s = packets.dupack_series(res.trace, mss)
+        f = res.flows.iloc[0]
+        if f["completion_time_s"] == f["completion_time_s"]:  # not NaN
+            s.done_at = float(f["completion_time_s"])
+        return s
+
+    def transfer(self, doc: dict[str, Any]) -> float:
+        """Completion time of the scenario-1 style finite transfer `doc`."""
+        import dupack
+
+        t = float(dupack.run(doc).flows.iloc[0]["completion_time_s"])
+        if t != t:
+            raise RuntimeError(f"{doc['name']}: the transfer did not complete in {doc['run']['duration']}")
+        return t
+
+    def greedy(self, doc: dict[str, Any], seed: int) -> list[FlowStats]:
+        import dupack
+
+        fl = dupack.run(doc, seed=seed).flows
+        return [
+            FlowStats(
+                float(r.goodput_kbps), int(r.fast_retransmits), int(r.timeouts), int(r.retransmitted_segments), int(r.segments_sent)
+            )
+            for r in fl.itertuples(index=False)
+        ]
+
+    def queue(self, doc: dict[str, Any], seed: int) -> QueueStats:
+        import dupack
+
+        links = dupack.run(doc, seed=seed).links
+        b = links[(links.link == "bottleneck") & (links.direction == "fwd")].iloc[0]
+        dropped = int(b.drops_queue)
+        return QueueStats(
+            int(b.packets_sent) + dropped,
+            dropped,
+            int(b.marks),
+            float(b.utilisation),
+            float(b.max_queue_packets),
+            float(b.mean_queue_packets),
+        )
+
+
+# --------------------------------------------------------------------------
+# ns-2.35, through the OTcl mirrors
+
+
+class Ns2:
+    name = "ns-2"
+
+    def available(self) -> str | None:
+        if shutil.which("ns") is None:
+            return "ns-2 (`ns`) is not installed: apt-get install ns2 (Debian/Ubuntu)"
+        return None
+
+    def version(self) -> str:
+        v = bench.sh(["dpkg-query", "-W", "-f", "${Version}", "ns2"]) if shutil.which("dpkg-query") else "?"
+        return f"ns-2 {v} (Debian ns2)"
+
+    def fall_floyd(self, doc: dict[str, Any]) -> packets.Series:
+        args = fall_floyd_args(doc)
+        with tempfile.TemporaryDirectory() as d:
+            tr, vs = Path(d) / "ff.tr", Path(d) / "ff.vars"
+            run_ns(NS2_DIR / "fall_floyd.tcl", dict(args, trace=tr, vars=vs))
+            return packets.ns2_series(tr, vs, args["packets"])
+
+    def transfer(self, doc: dict[str, Any]) -> float:
+        args = fall_floyd_args(doc)
+        with tempfile.NamedTemporaryFile("w", suffix=".drops") as f:
+            # Long drop lists go through a file: a command line has limits.
+            f.write(args.pop("drops"))
+            f.flush()
+            out = run_ns(NS2_DIR / "fall_floyd.tcl", dict(args, dropfile=f.name))
+        done = parse_kv_line(out, "DONE")
+        if not done:
+            raise RuntimeError(f"{doc['name']}: ns-2's transfer did not complete in {args['duration']} s")
+        return done[0]["t"]
+
+    def greedy(self, doc: dict[str, Any], seed: int) -> list[FlowStats]:
+        out = run_ns(ROOT / "bench" / "ns2" / "tcp_bench.tcl", greedy_args(doc, seed))
+        mss = bench.size(doc["tcp"]["mss"])
+        dur = bench.seconds(doc["run"]["duration"])
+        return [ns2_flow(r, mss, dur) for r in parse_kv_line(out, "FLOW")]
+
+    def queue(self, doc: dict[str, Any], seed: int) -> QueueStats:
+        with tempfile.TemporaryDirectory() as d:
+            qtr = Path(d) / "q.tr"
+            out = run_ns(ROOT / "bench" / "ns2" / "tcp_bench.tcl", dict(greedy_args(doc, seed), qtrace=qtr))
+            marks, maxq = queue_trace(qtr)
+        q = parse_kv_line(out, "QUEUE")
+        if not q:
+            raise RuntimeError("tcp_bench.tcl printed no QUEUE line")
+        r = q[0]
+        return QueueStats(int(r["arrivals"]), int(r["drops"]), marks, r["utilisation"], maxq, r["avg_queue"])
+
+
+def queue_trace(path: Path) -> tuple[int, int]:
+    """CE marks and the longest queue (packets waiting) in an ns-2 queue trace.
+
+    '+' is an arrival, '-' the start of a transmission, 'd' a drop of an
+    arrival; the fourth flag character is 'E' on a packet marked CE."""
+    marks = q = maxq = 0
+    with path.open() as f:
+        for line in f:
+            ev = line[0]
+            if ev == "+":
+                q += 1
+            elif ev in "-d":
+                if ev == "-":
+                    # The queue only shrinks here (a drop refuses an arrival
+                    # that never waited), so its largest value is seen here.
+                    maxq = max(maxq, q)
+                q -= 1
+                if ev == "-":
+                    flags = line.split()[6]
+                    marks += flags[4] == "E" if len(flags) > 4 else 0
+    return marks, maxq
+
+
+def sink_packets(sink_bytes: float, ack: float, mss: int) -> float:
+    """Packets the sink delivered in order, from TCPSink's bytes_ (whole
+    packets of mss + 40 bytes). bytes_ is a 32-bit int in ns-2 and wraps
+    after 2 GiB; the sender's highest cumulative ACK (ack_, a packet
+    number) says how many times."""
+    size = mss + HEADER_BYTES
+    wraps = round(((ack + 1) * size - sink_bytes) / 2**32)
+    return (sink_bytes + wraps * 2**32) / size
+
+
+def ns2_flow(r: dict[str, float], mss: int, duration: float) -> FlowStats:
+    good = sink_packets(r["sink_bytes"], r["ack"], mss) * mss * 8 / duration / 1000
+    # ncwndcuts_ counts every slowdown(): one per fast retransmit and one per
+    # timeout of a greedy sender (never idle); ECN responses are counted apart.
+    fr = int(r["ncwndcuts"] - r["nrexmit"] - r.get("necn", 0))
+    return FlowStats(good, fr, int(r["nrexmit"]), int(r["nrexmitpack"]), int(r["ndatapack"]))
+
+
+def fall_floyd_args(doc: dict[str, Any]) -> dict[str, Any]:
+    tcp, rcv = doc["tcp"], doc["receiver"]
+    access, bneck = doc["topology"]["hops"]
+    mss = bench.size(tcp["mss"])
+    rto = tcp["rto"]
+    flow = doc["flows"][0]
+    err = bneck.get("fwd_error", {"model": "none"})
+    drops = err.get("packets", []) if err["model"] == "droplist" else []
+    assert access["queue"]["limit_packets"] == bneck["queue"]["limit_packets"]
+    return {
+        "variant": flow.get("variant", tcp["variant"]),
+        "drops": ",".join(str(d) for d in drops),
+        "packets": bench.size(flow["bytes"]) // mss,
+        "mss": mss,
+        "window": bench.size(rcv["window"]) // mss,
+        "iw": tcp["initial_window"],
+        "queue": bneck["queue"]["limit_packets"],
+        "access_rate": bench.rate(access["rate"]),
+        "access_delay": bench.seconds(access["delay"]),
+        "bneck_rate": bench.rate(bneck["rate"]),
+        "bneck_delay": bench.seconds(bneck["delay"]),
+        "tick": bench.seconds(rto["granularity"]),
+        "minrto": bench.seconds(rto["min"]),
+        "initrto": bench.seconds(rto["initial"]),
+        "maxrto": bench.seconds(rto["max"]),
+        "sackblocks": rcv["max_sack_blocks"],
+        "duration": bench.seconds(doc["run"]["duration"]),
+    }
+
+
+def greedy_args(doc: dict[str, Any], seed: int) -> dict[str, Any]:
+    """tcp_bench.tcl's arguments for a dumbbell or a one-hop chain with
+    Bernoulli loss on data (bench/run.py's mirror), plus RED and ECN."""
+    d = bench.apply(doc, {"run.seed": seed})
+    topo = d["topology"]
+    if topo["kind"] == "chain":
+        # tcp_bench.tcl's `link` topology; bench/run.py reads BER there,
+        # the validation's lossy link is Bernoulli.
+        hop = topo["hops"][0]
+        err = hop.get("fwd_error", {"model": "none"})
+        assert err["model"] in ("none", "bernoulli") and err.get("applies_to", "data") == "data", err
+        d["topology"] = {"kind": "chain", "hops": [dict(hop, fwd_error={"model": "ber", "ber": 0.0})]}
+        args = dict(a.split("=", 1) for a in bench.ns2_args(d))
+        args["loss"] = err.get("p", 0.0)
+    else:
+        args = dict(a.split("=", 1) for a in bench.ns2_args(d))
+        q = topo["bottleneck"]["queue"]
+        if q.get("kind", "droptail") == "red":
+            args.update(red_args(q))
+    if d["tcp"].get("max_cwnd"):
+        args["maxcwnd"] = bench.size(d["tcp"]["max_cwnd"]) // bench.size(d["tcp"]["mss"])
+    variant = d["tcp"]["variant"]
+    args["variant"] = variant
+    return args
+
+
+def red_args(q: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "bneck_kind": "red",
+        "bneck_q": q.get("limit_packets", 50),
+        "red_min": q.get("min_th", 5),
+        "red_max": q.get("max_th", 15),
+        "red_maxp": q.get("maxp", 0.1),
+        "red_wq": q.get("wq", 0.002),
+        "red_gentle": int(bool(q.get("gentle", False))),
+        "red_ecn": int(bool(q.get("ecn", False))),
+        "red_mean_pkt": bench.size(q.get("mean_packet_size", "1000B")),
+    }
+
+
+PEERS: dict[str, Peer] = {"dupack": Dupack(), "ns2": Ns2()}
+# A marked place for the ns-3.44 programs of validation/ns3/: register an
+# `Ns3` peer here (same methods) and every scenario gains its column.

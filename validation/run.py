@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Cross-validate dupack against ns-2.35 and write docs/validation.md (issue 7).
+
+    python3 validation/run.py                 # the quick subset (a few minutes at most)
+    python3 validation/run.py --full          # every case of every scenario
+    python3 validation/run.py --only 1        # one scenario (1, 2, 3, 4, 5, 6)
+    python3 validation/run.py --full --seeds 20
+
+Needs the dupack package (pip install .) and ns-2 (`ns`: apt-get install
+ns2). Each scenario runs every peer of validation/peers.py that supports it;
+a missing peer leaves its columns empty and the report says why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from validation import report, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s6_vegas  # noqa: E402
+from validation.common import ROOT, Ns2Error  # noqa: E402
+from validation.peers import PEERS, Peer  # noqa: E402
+
+SCENARIOS = ("1", "2", "3", "4", "5", "6")
+
+
+def usable_peers(log) -> tuple[dict[str, Peer], dict[str, str]]:
+    ok: dict[str, Peer] = {}
+    missing: dict[str, str] = {}
+    for name, p in PEERS.items():
+        why = p.available()
+        if why is None:
+            ok[name] = p
+        else:
+            missing[name] = why
+            print(f"validation: {name} skipped: {why}", file=log)
+    return ok, missing
+
+
+def positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seeds must be a whole number from 1 to 200, got {text!r}") from None
+    if not 1 <= v <= 200:
+        raise argparse.ArgumentTypeError(f"--seeds must be a whole number from 1 to 200, got {v}")
+    return v
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="the quick subset (the default)")
+    mode.add_argument("--full", action="store_true", help="every case of every scenario")
+    ap.add_argument("--only", choices=SCENARIOS, action="append", metavar="SCENARIO",
+                    help="run only this scenario (1-6; repeatable)")
+    ap.add_argument("--seeds", type=positive, help="replications for scenarios 2-4 (default: 2 quick, 10 full)")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "validation.md", help="the report to write")
+    ap.add_argument("--save", type=Path, metavar="FILE", help="also keep the raw results (pickle) in FILE")
+    ap.add_argument("--render", type=Path, metavar="FILE",
+                    help="write the report from results saved with --save, without running anything")
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse(argv)
+    quick = not args.full
+    seeds = args.seeds or (2 if quick else 10)
+    only = set(args.only or SCENARIOS)
+    log = sys.stderr
+    peers, missing = usable_peers(log)
+    if args.render:
+        return render_saved(args)
+    if "dupack" not in peers:
+        return 2
+    t0 = time.perf_counter()
+    results: dict[str, object] = {}
+    steps = [
+        ("1", lambda: s1_fall_floyd.run(peers, quick)),
+        ("2", lambda: s2_lossy.run(peers, quick, seeds)),
+        ("3", lambda: s3_dumbbell.run(peers, quick, seeds)),
+        ("4", lambda: s4_red.run(peers, quick, seeds)),
+        ("6", lambda: s6_vegas.run(peers, quick)),
+    ]
+    for key, step in steps:
+        if key in only:
+            t = time.perf_counter()
+            try:
+                results[key] = step()
+            except (Ns2Error, RuntimeError, OSError) as e:
+                # A peer failed (ns-2 crashed or timed out, the simulator
+                # refused a scenario): one line, not a traceback.
+                print(f"validation: scenario {key} failed: {e}", file=log)
+                return 3
+            print(f"validation: scenario {key} done in {time.perf_counter() - t:.1f} s", file=log, flush=True)
+    elapsed = time.perf_counter() - t0
+    settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv}
+    if args.save:
+        args.save.write_bytes(pickle.dumps({"results": results, "missing": missing, "settings": settings}))
+    text = report.render(results, peers, missing, **settings)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text)
+    print(f"validation: wrote {args.out} ({elapsed / 60:.1f} min)", file=log)
+    return 0
+
+
+def render_saved(args: argparse.Namespace) -> int:
+    try:
+        saved = pickle.loads(args.render.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError) as e:
+        print(f"validation: --render {args.render}: cannot read saved results ({e})", file=sys.stderr)
+        return 2
+    peers = {n: p for n, p in PEERS.items() if n not in saved["missing"]}
+    args.out.write_text(report.render(saved["results"], peers, saved["missing"], **saved["settings"]))
+    print(f"validation: wrote {args.out} from {args.render}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""Scenario 2: one long flow over a lossy link, goodput against PFTK and Mathis."""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from validation import models
+from validation.common import SCENARIOS, Estimate, bench, estimate, load_toml, rel
+from validation.peers import Peer, supports
+
+PS = (0.001, 0.003, 0.01, 0.03, 0.1)
+RTTS_MS = (20, 100, 300)
+# Reno is the protocol PFTK models (triple-duplicate and timeout loss
+# indications, one loss recovered per fast retransmit); NewReno is the
+# suite's default variant.
+VARIANTS = ("reno", "newreno")
+QUICK = [("reno", 0.01, 100), ("newreno", 0.003, 300)]
+MSS = 1000
+RATE = 100e6
+LOSSES = 2000  # expected losses per run: sets the duration
+
+
+def doc(variant: str, p: float, rtt_ms: int, duration: float) -> dict[str, Any]:
+    d = load_toml(SCENARIOS / "lossy_link.toml")
+    d["tcp"]["variant"] = variant
+    hop = d["topology"]["hops"][0]
+    hop["fwd_error"]["p"] = p
+    hop["delay"] = f"{rtt_ms / 2}ms"
+    d["run"]["duration"] = f"{duration:.0f}s"
+    return d
+
+
+def path_rtt(rtt_ms: int) -> float:
+    """Propagation RTT plus one data packet's and one ACK's serialisation."""
+    return rtt_ms / 1000 + (MSS + 40 + 40) * 8 / RATE
+
+
+def duration(p: float, rtt_ms: int, quick: bool) -> float:
+    rate = models.mathis(p, path_rtt(rtt_ms))  # packets per second, roughly
+    d = LOSSES / (p * rate)
+    return float(min(max(math.ceil(d / 10) * 10, 200), 2000 if quick else 4000))
+
+
+@dataclass
+class Row:
+    variant: str
+    p: float
+    rtt_ms: int
+    duration: float
+    goodput: dict[str, Estimate]  # peer -> kbit/s
+    timeouts: dict[str, Estimate]
+    pftk_kbps: float
+    mathis_kbps: float
+    # dupack relative to the peer (per cent), per seed, when both tools lose
+    # exactly the same data packets (see same_losses).
+    same_losses: dict[str, list[float]] = field(default_factory=dict)
+
+
+def cases(quick: bool) -> list[tuple[str, float, int]]:
+    return list(QUICK) if quick else [(v, p, r) for v in VARIANTS for r in RTTS_MS for p in PS]
+
+
+# At p >= 3 % the flow lives on timeouts (RTO >= 1 s, many RTTs) and the
+# seed-to-seed spread of goodput is several times larger than elsewhere;
+# these runs are short, so they get more replications.
+HIGH_LOSS = 0.03
+HIGH_LOSS_SEEDS = 30
+
+
+def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds: int, quick: bool) -> Row:
+    dur = duration(p, rtt_ms, quick)
+    if p >= HIGH_LOSS and not quick:
+        seeds = max(seeds, HIGH_LOSS_SEEDS)
+    d = doc(variant, p, rtt_ms, dur)
+    good: dict[str, Estimate] = {}
+    tos: dict[str, Estimate] = {}
+    for name, peer in peers.items():
+        if not supports(peer, "greedy"):
+            continue
+        runs = [peer.greedy(d, seed)[0] for seed in range(1, seeds + 1)]
+        good[name] = estimate([r.goodput_kbps for r in runs])
+        tos[name] = estimate([r.timeouts for r in runs])
+    rtt = path_rtt(rtt_ms)
+    # T0: the RTO, which the 1 s minimum sets at every RTT of the grid (RFC 6298 §2.4).
+    t0 = max(1.0, bench.seconds(d["tcp"]["rto"]["min"]))
+    kbps = MSS * 8 / 1000
+    same = {name: [] for name, peer in peers.items() if name != "dupack" and supports(peer, "transfer")}
+    for seed in range(1, min(seeds, SAME_LOSS_SEEDS) + 1):
+        times = same_losses(variant, p, rtt_ms, seed, {n: peers[n] for n in ["dupack", *same]})
+        for name in same:
+            # Goodput is packets / completion time: dupack relative to the peer.
+            same[name].append(rel(times[name], times["dupack"]))
+    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same)
+
+
+SAME_LOSS_SEEDS = 3
+SAME_LOSS_EVENTS = 400  # losses per same-loss transfer
+
+
+def same_losses(variant: str, p: float, rtt_ms: int, seed: int, peers: dict[str, Peer]) -> dict[str, float]:
+    """Completion times of one transfer in which every tool loses exactly the
+    same data packets: a Bernoulli(p) list drawn here, given to dupack's
+    `droplist` and to ns-2's ErrorModel/List (validation/ns2/fall_floyd.tcl).
+    This removes the two tools' different random streams from the
+    comparison, so what differs is the model alone.
+
+    The path is scenario 2's link behind a 10 Gbit/s, zero-delay first hop
+    (the scenario-1 mirror has two hops)."""
+    packets = int(SAME_LOSS_EVENTS / p)
+    rng = random.Random(f"{variant}/{p}/{rtt_ms}/{seed}")
+    # Retransmissions are counted too: draw for 1.5× the segments.
+    drops = [i for i in range(1, int(packets * 1.5)) if rng.random() < p]
+    d = copy.deepcopy(s1_doc())
+    d["name"] = f"validation-same-losses-{variant}-{p}-{rtt_ms}-{seed}"
+    d["tcp"]["variant"] = variant
+    d["receiver"]["window"] = "1000000B"
+    access, link = d["topology"]["hops"]
+    access.update(rate="10Gbps", delay="0ms", queue={"limit_packets": 2000})
+    link.update(rate=f"{RATE / 1e6:g}Mbps", delay=f"{rtt_ms / 2}ms", queue={"limit_packets": 2000})
+    link["fwd_error"]["packets"] = drops
+    d["flows"][0]["bytes"] = f"{packets * MSS}B"
+    d["run"]["duration"] = "20000s"
+    return {name: peer.transfer(d) for name, peer in peers.items()}
+
+
+def s1_doc() -> dict[str, Any]:
+    return load_toml(SCENARIOS / "fall_floyd.toml")
+
+
+def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
+    return [run_case(v, p, r, peers, seeds, quick) for v, p, r in cases(quick)]

@@ -1,0 +1,64 @@
+"""Scenario 3: the unfairness paper's dumbbell (bench/scenarios/unfairness.toml).
+
+N greedy flows, Bernoulli loss p on the access links, 200 s; per tool the
+mean over seeds of aggregate goodput, Jain's index, timeouts and
+retransmitted segments, with 95 % Student-t intervals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from validation.common import ROOT, Estimate, estimate, jain, load_toml
+from validation.peers import Peer, supports
+
+SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"
+NS = (10, 40)
+PS = (0.0, 0.01, 0.05)
+VARIANTS = ("newreno", "sack")
+QUICK = [(10, 0.01, "newreno"), (10, 0.01, "sack")]
+QUICK_DURATION = 50
+
+
+def doc(n: int, p: float, variant: str, duration: float) -> dict[str, Any]:
+    return load_toml(
+        SCENARIO,
+        {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": variant, "run.duration": f"{duration:g}s"},
+    )
+
+
+@dataclass
+class Row:
+    n: int
+    p: float
+    variant: str
+    duration: float
+    metrics: dict[str, dict[str, Estimate]]  # peer -> metric -> estimate
+
+
+def cases(quick: bool) -> list[tuple[int, float, str]]:
+    return list(QUICK) if quick else [(n, p, v) for n in NS for p in PS for v in VARIANTS]
+
+
+def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int, duration: float) -> Row:
+    d = doc(n, p, variant, duration)
+    out: dict[str, dict[str, Estimate]] = {}
+    for name, peer in peers.items():
+        if not supports(peer, "greedy"):
+            continue
+        per_seed = [peer.greedy(d, seed) for seed in range(1, seeds + 1)]
+        g = [[f.goodput_kbps for f in flows] for flows in per_seed]
+        out[name] = {
+            "goodput": estimate([sum(x) for x in g]),
+            "jain": estimate([jain(x) for x in g]),
+            "timeouts": estimate([sum(f.timeouts for f in flows) for flows in per_seed]),
+            "fast_retransmits": estimate([sum(f.fast_retransmits for f in flows) for flows in per_seed]),
+            "retransmitted": estimate([sum(f.retransmitted for f in flows) for flows in per_seed]),
+        }
+    return Row(n, p, variant, duration, out)
+
+
+def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
+    dur = QUICK_DURATION if quick else 200
+    return [run_case(n, p, v, peers, seeds, dur) for n, p, v in cases(quick)]
