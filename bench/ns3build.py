@@ -19,7 +19,7 @@ From Python (bench/run.py, validation/):
     out = ns3build.run(exe, ["p=0.01", "rtt=0.1"])
 
 Executables are cached under $DUPACK_NS3_CACHE, else $CARGO_TARGET_DIR/ns3,
-else <repo>/target/ns3, named by a hash of the source, the compiler command
+else <repo>/target/ns3, named by a hash of the source, bench/ns3/*.h, the compiler command
 and the ns-3 directory: a program is compiled once (about a minute on two
 cores) and rebuilt only when one of those changes.
 
@@ -40,6 +40,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Our shared header (common.h) lives here; it is on every program's include path.
+COMMON = ROOT / "bench" / "ns3"
 NS3_VERSION = "3.44"
 WHEEL = "ns3==3.44.post0"
 
@@ -112,7 +114,7 @@ def compile_cmd(src: Path, exe: Path, ns3dir: Path) -> list[str]:
     ver = version(ns3dir)
     lib = ns3dir / "lib64"
     return (
-        [cxx, "-std=c++20", "-O2", "-w", "-o", str(exe), str(src), f"-I{ns3dir / 'include'}"]
+        [cxx, "-std=c++20", "-O2", "-w", "-o", str(exe), str(src), f"-I{COMMON}", f"-I{ns3dir / 'include'}"]
         + [f"-D{d}" for d in DEFINES]
         + [f"-L{lib}", f"-Wl,-rpath,{lib}"]
         + [f"-lns{ver}-{m}" for m in MODULES]
@@ -128,6 +130,8 @@ def build(src: str | os.PathLike, log=sys.stderr) -> Path:
     cxx_ver = subprocess.run([cmd_key[0], "--version"], capture_output=True, text=True).stdout
     h = hashlib.sha256()
     h.update(src.read_bytes())
+    for header in sorted(COMMON.glob("*.h")):
+        h.update(header.read_bytes())
     h.update("\0".join(cmd_key).encode())
     h.update(cxx_ver.encode())
     exe = cache_dir() / f"{src.stem}-{h.hexdigest()[:16]}"
