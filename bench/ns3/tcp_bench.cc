@@ -10,7 +10,9 @@
 // cc=newreno|linuxreno, duration [s], seed, mss [B], window [B], iw [segments],
 // dupthresh, minrto/initrto [s], tick [s] (clock granularity), access_rate,
 // bneck_rate [bit/s], access_delay, bneck_delay [s], access_q, bneck_q
-// [packets waiting], loss (per data packet) or ber (per bit of a data packet).
+// [packets waiting], loss (per data packet) or ber (per bit of a data packet),
+// recovery=classic|prr (ns-3's recovery algorithm; classic is the mirror, prr
+// is ns-3's default and serves as a control run in bench/run.py).
 //
 // topo=dumbbell: n senders -- access link -- router -- bottleneck -- sink;
 //   losses on the access links' sender->router direction.
@@ -92,6 +94,7 @@ struct Options
         {"bneck_q", "150"},
         {"loss", "0"},
         {"ber", "0"},
+        {"recovery", "classic"},
     };
 
     std::string S(const std::string& k) const
@@ -145,9 +148,12 @@ main(int argc, char** argv)
     }
     const std::string variant = o.S("variant");
     const std::string cc = o.S("cc");
-    if ((variant != "newreno" && variant != "sack") || (cc != "newreno" && cc != "linuxreno"))
+    const std::string recovery = o.S("recovery");
+    if ((variant != "newreno" && variant != "sack") || (cc != "newreno" && cc != "linuxreno") ||
+        (recovery != "classic" && recovery != "prr"))
     {
-        std::fprintf(stderr, "tcp_bench: variant must be newreno|sack, cc newreno|linuxreno\n");
+        std::fprintf(stderr,
+                     "tcp_bench: variant must be newreno|sack, cc newreno|linuxreno, recovery classic|prr\n");
         return 2;
     }
 
@@ -160,7 +166,8 @@ main(int argc, char** argv)
                        TypeIdValue(useLinux ? Counting<TcpLinuxReno>::GetTypeId()
                                             : Counting<TcpNewReno>::GetTypeId()));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
-                       TypeIdValue(TcpClassicRecovery::GetTypeId()));
+                       TypeIdValue(recovery == "prr" ? TcpPrrRecovery::GetTypeId()
+                                                     : TcpClassicRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(o.U("mss")));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(o.U("iw")));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
