@@ -157,7 +157,7 @@ def s2_section(rows, peers) -> list[str]:
          "most 4000 s). Goodput in kbit/s "
          "(payload), mean ± 95 % CI over the seeds. Models with the path RTT (propagation + serialisation), "
          "b = 1, T0 = 1 s (the minimum RTO) and no window limit. "
-         f"Targets: dupack within ±{GOODPUT_TOL:g} % of ns-2; each tool within ±{models.PFTK_ACCURACY * 100:.0f} % of PFTK "
+         f"Targets: dupack within ±{GOODPUT_TOL:g} % of ns-2 and of ns-3; each tool within ±{models.PFTK_ACCURACY * 100:.0f} % of PFTK "
          "(the model's own published accuracy, Padhye et al. 1998 §4) — outside it, the table says so.\n",
          "The two tools draw their losses from different random generators, so the goodput columns compare "
          "two samples of the same process. \"Same losses\" removes that: one transfer of 400/p segments per "
