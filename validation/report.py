@@ -259,8 +259,8 @@ segments):
 - `ns3_stale_scoreboard` (some seeds; ns-3 *faster*, with several times the retransmissions): when ns-3
   leaves recovery it keeps the emulated SACK marks that duplicate ACKs put on segments above the
   recovery point (it clears them on a timeout only). The next duplicate ACK then finds the head already
-  "lost" and enters recovery at once: 194 of the 1654 recoveries of seed 1, each right after an exit
-  that left marks (seed 2: 2 of 1542). In seed 1, from 689 s to 760 s, this fed on itself: every
+  "lost" and enters recovery at once: 194 of the 1654 recoveries of seed 1, as many as the exits that
+  left marks (seed 2: 2 of 1542, and 2). In seed 1, from 689 s to 760 s, this fed on itself: every
   segment was retransmitted as soon as the cumulative ACK reached it, each duplicate arrival made one
   more ACK, and 10 000 segments left per 10 s with a pipe of at most 20 (about 1000 otherwise). Seed 1
   ends with 8142 retransmitted segments and 1097 kbit/s; seed 3 (not traced further) with 3541 and
@@ -358,12 +358,26 @@ def s3_met(r, peer: str) -> bool | None:
 NS3_S3_CAUSES = """\
 Against ns-3 the SACK rows are the clean comparison: with SACK, ns-3 runs RFC 6675 with a real
 scoreboard, the algorithm of dupack's `sack` variant. The NewReno rows carry the two ns-3 behaviours of
-scenario 2. Traced for N = 10, p = 1 %, 200 s, seed 1: dupack 2878 kbit/s with 941 retransmitted
-segments, ns-2 2881 and 946, ns-3 2829 and 2043 — 40 of ns-3's 686 recoveries were entered on the first
-duplicate ACK, each right after a recovery that left emulated SACK marks (`ns3_stale_scoreboard`), and
-the retransmissions of already-delivered segments that follow make most of the extra 1100. With ns-3's
-PRR recovery (`recovery=prr`) the same run gives 2865 kbit/s and 1150 retransmitted segments (22 such
-recoveries). docs/performance.md's benchmark shows the same on its dumbbells.
+scenario 2, and `ns3_stale_scoreboard` is much stronger here, where queue overflow loses segments in
+bursts. Traced with the same trace sources, N = 10, 200 s, seed 1:
+
+| p | tool | goodput kbit/s | timeouts | fast retransmits | retransmitted | recoveries entered on the first duplicate ACK |
+|---:|---|---:|---:|---:|---:|---:|
+| 0 | dupack | 2875 | 25 | 388 | 1005 | — |
+| 0 | ns-2 | 2878 | 15 | 380 | 830 | — |
+| 0 | ns-3 (classic, the mirror) | 1998 | 264 | 785 | 23740 | 343 |
+| 0 | ns-3 with PRR (control) | 2856 | 17 | 408 | 1244 | 34 |
+| 0.01 | dupack | 2878 | 29 | 616 | 941 | — |
+| 0.01 | ns-2 | 2881 | 27 | 611 | 946 | — |
+| 0.01 | ns-3 (classic, the mirror) | 2829 | 30 | 686 | 2043 | 40 |
+| 0.01 | ns-3 with PRR (control) | 2865 | 22 | 674 | 1150 | 22 |
+
+In every traced run (these four and the four of scenario 2) the recoveries ns-3 entered on the first
+duplicate ACK were exactly as many as its recoveries that ended with emulated SACK marks left above the
+recovery point. At p = 0 the retransmissions of segments the receiver already had
+are a third of what crossed the bottleneck (23 740 of 73 874 data packets), which is the goodput ns-3
+loses; the extra queue overflow they cause brings the timeouts. docs/performance.md's benchmark shows the
+same on its dumbbells, with the same PRR control.
 """
 
 
