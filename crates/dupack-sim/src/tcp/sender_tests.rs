@@ -712,6 +712,42 @@ fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
 }
 
 #[test]
+fn rfc6675_a_new_recovery_may_start_once_highack_reaches_the_old_recovery_point() {
+    // RFC 6675 ends a recovery on the ACK of RecoveryPoint and allows a new
+    // one from there (§5.1: HighACK ≥ RecoveryPoint). The case: the first
+    // new segment sent during a recovery is lost, and the ACK that ends the
+    // recovery is exactly the old RecoveryPoint.
+    let mut h = Harness::new("rfc6675", 8);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    // 0 lost: 1 to 7 SACKed one by one; the fast retransmit on the third.
+    h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+    assert_eq!(h.s.recover(), Some(8000));
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    let mut sent = Vec::new();
+    for k in 5..=8 {
+        h.ack(0, &[(1, k)]);
+        sent.extend(h.tx());
+    }
+    assert_eq!(sent.first(), Some(&(8, false)), "{sent:?}");
+    // The retransmission of 0 arrives: ACK 8 = RecoveryPoint ends the recovery.
+    h.ack(8, &[]);
+    assert!(!h.s.in_recovery());
+    sent.extend(h.tx());
+    // 8 was lost; everything sent after it is SACKed, one dupack each.
+    let after: Vec<u64> = sent.iter().map(|&(s, _)| s).filter(|&s| s > 8).collect();
+    assert!(after.len() >= 3, "{sent:?}");
+    for (i, &s) in after.iter().enumerate().take(3) {
+        h.ack(8, &[(after[0], s + 1)]);
+        if i < 2 {
+            assert!(!h.s.in_recovery());
+        }
+    }
+    assert!(h.s.in_recovery(), "the third dupack at HighACK = old RecoveryPoint starts a recovery");
+    assert_eq!(h.tx().first(), Some(&rexmit(8)));
+    assert_eq!((h.s.stats().fast_retransmits, h.s.stats().timeouts), (2, 0));
+}
+
+#[test]
 fn rfc6675_5_1_after_a_timeout_sacked_segments_are_not_sent_again() {
     let mut h = Harness::new("rfc6675", 6);
     assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5]));

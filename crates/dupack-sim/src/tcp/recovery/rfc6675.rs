@@ -23,7 +23,7 @@
 //! Choice: duplicate ACKs are counted per RFC 5681 §2 as for every variant
 //! (RFC 6675 §2 counts only ACKs that carry new SACK information).
 
-use super::{may_enter, window_allows, LossRecovery, Response, View};
+use super::{window_allows, LossRecovery, Response, View};
 use crate::tcp::scoreboard::Scoreboard;
 use std::collections::VecDeque;
 
@@ -97,7 +97,18 @@ impl LossRecovery for Rfc6675 {
             return Response::default();
         }
         let lost = Self::is_lost(v, sb, v.snd_una);
-        if !(v.dupacks >= v.dupthresh || lost) || !may_enter(self.recovery_point, v.snd_una) {
+        // §5.1: no new recovery until HighACK ≥ RecoveryPoint, i.e. until
+        // RecoveryPoint itself is acknowledged (RFC 6582's `recover` guard,
+        // `may_enter`, wants the ACK to go beyond it). At exactly
+        // RecoveryPoint the duplicate ACKs may be the echoes of this
+        // recovery's own rule-(3) retransmissions, which RFC 6675 would not
+        // count (no new SACK information) and RFC 5681 §2, our count, does:
+        // there only SACK evidence, IsLost(HighACK), starts a recovery.
+        let may_enter = match self.recovery_point {
+            None => true,
+            Some(r) => v.snd_una > r || (v.snd_una == r && lost),
+        };
+        if !(v.dupacks >= v.dupthresh || lost) || !may_enter {
             return Response::default();
         }
         // §5 step 4.
