@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Sweep throughput: runs per second of a grid of short runs on 2 cores.
+
+    python bench/sweep.py [--runs 40] [--workers 2] [--out docs/img/sweep_throughput.png]
+
+The grid is one scenario (bench/scenarios/unfairness.toml with N = 10 and
+p = 1 %) run for seeds 1..RUNS, at three simulated durations. Each grid is
+run four ways, each with WORKERS workers:
+
+  rust        the `sweep_grid` example: WORKERS threads calling dupack_sim::run
+              in one process (no serialisation, nothing written);
+  api         a process pool calling dupack.run(scenario, seed): Python, the
+              PyO3 call, the JSON result and the pandas tables, nothing written;
+  api+store   the same plus RunResult.save(dir) (result.json, two Parquet
+              files, a CSV, scenario.json): the result store;
+  cli         WORKERS concurrent `dupack run FILE -s ... --seed N -q -o DIR`
+              processes: interpreter start-up, imports, the run and the store.
+
+The overhead of a path is (its wall time - rust's) / its wall time, the share
+of the sweep not spent simulating; per run it is
+(wall - rust wall) x WORKERS / RUNS. bench/run.py calls measure() and puts
+the table and the figure into docs/performance.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"
+OVERRIDES = {"topology.senders": "10", "topology.access.fwd_error.p": "0.01"}
+DURATIONS = ["1s", "10s", "100s"]
+METHODS = ["rust", "api", "api+store", "cli"]
+
+
+def _over(duration: str) -> list[str]:
+    return [f"{k}={v}" for k, v in OVERRIDES.items()] + [f"run.duration={duration}"]
+
+
+# --- workers (module level so that the process pool can pickle them) --------
+
+def _api_one(args: tuple[str, list[str], int, str | None]) -> tuple[float, float, float]:
+    """(whole call, simulation alone as the core measured it, store) in seconds."""
+    import dupack
+
+    path, over, seed, store = args
+    t = time.perf_counter()
+    r = dupack.run(path, seed=seed, overrides=over)
+    t_store = time.perf_counter()
+    if store:
+        r.save(Path(store) / f"seed{seed}")
+    t_end = time.perf_counter()
+    return t_end - t, float(r.run["wall_time_s"]), t_end - t_store
+
+
+def _warm(args: tuple[str, list[str], str]) -> None:
+    """One small run and save per worker before the clock starts: imports (dupack, pandas, pyarrow) and
+    first-use set-up are paid once per process, as in any long sweep."""
+    path, over, tmp = args
+    _api_one((path, over, 0, tmp))
+
+
+def build(log=sys.stderr) -> Path:
+    subprocess.run(
+        ["cargo", "build", "--release", "--quiet", "-p", "dupack-sim", "--example", "sweep_grid"], cwd=ROOT, check=True
+    )
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    if not target.is_absolute():
+        target = ROOT / target
+    return target / "release" / "examples" / "sweep_grid"
+
+
+def run_rust(exe: Path, duration: str, runs: int, workers: int) -> float:
+    # sweep_grid takes TOML values: quote the duration string.
+    over = [f"{k}={v}" for k, v in OVERRIDES.items()] + [f'run.duration="{duration}"']
+    out = subprocess.run([str(exe), str(SCENARIO), str(runs), str(workers), *over], capture_output=True, text=True,
+                         check=True).stdout
+    return json.loads(out)["wall_s"]
+
+
+def run_api(duration: str, runs: int, workers: int, store: bool) -> tuple[float, dict]:
+    """Wall time of the grid through a process pool, and the per-call split."""
+    with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp, ProcessPoolExecutor(workers) as pool:
+        for f in [pool.submit(_warm, (str(SCENARIO), _over("10ms"), tmp)) for _ in range(workers * 2)]:
+            f.result()
+        jobs = [(str(SCENARIO), _over(duration), s, tmp if store else None) for s in range(1, runs + 1)]
+        t = time.perf_counter()
+        parts = list(pool.map(_api_one, jobs))
+        wall = time.perf_counter() - t
+    split = {
+        "call": sum(p[0] for p in parts),
+        "core": sum(p[1] for p in parts),
+        "store": sum(p[2] for p in parts),
+    }
+    return wall, split
+
+
+def run_cli(duration: str, runs: int, workers: int) -> float:
+    exe = shutil.which("dupack") or str(Path(sys.executable).parent / "dupack")
+    with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp:
+        def one(seed: int) -> None:
+            cmd = [exe, "run", str(SCENARIO), "--seed", str(seed), "-q", "-o", f"{tmp}/seed{seed}"]
+            for o in _over(duration):
+                cmd += ["-s", o]
+            subprocess.run(cmd, check=True, capture_output=True)
+
+        t = time.perf_counter()
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(one, range(1, runs + 1)))
+        return time.perf_counter() - t
+
+
+def measure(runs: int = 40, workers: int = 2, png: Path | None = None, log=sys.stderr) -> dict:
+    exe = build(log)
+    rows = []
+    for d in DURATIONS:
+        # Best of 3 for the in-process paths (a shared machine's load comes and
+        # goes); the CLI grid takes a minute and runs once.
+        api = min((run_api(d, runs, workers, store=False) for _ in range(3)), key=lambda x: x[0])
+        store = min((run_api(d, runs, workers, store=True) for _ in range(3)), key=lambda x: x[0])
+        w = {
+            "rust": min(run_rust(exe, d, runs, workers) for _ in range(3)),
+            "api": api[0],
+            "api+store": store[0],
+            "cli": run_cli(d, runs, workers),
+        }
+        rows.append({"duration": d, "wall": w, "split_api": api[1], "split_store": store[1]})
+        print(f"[sweep] {runs} runs of {d}: " + ", ".join(f"{m} {w[m]:.3f} s" for m in METHODS), file=log, flush=True)
+    res = {"runs": runs, "workers": workers, "scenario": "unfairness.toml, N = 10, p = 0.01", "rows": rows}
+    if png:
+        try:
+            figure(res, png)
+            res["png"] = str(png)
+        except ImportError:
+            print("[sweep] matplotlib is not installed: no figure", file=log)
+    return res
+
+
+def figure(res: dict, png: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    labels = [r["duration"] for r in res["rows"]]
+    x = range(len(labels))
+    width = 0.2
+    for i, m in enumerate(METHODS):
+        rps = [res["runs"] / r["wall"][m] for r in res["rows"]]
+        ax1.bar([k + (i - 1.5) * width for k in x], rps, width, label=m)
+        if m != "rust":
+            ov = [100 * (r["wall"][m] - r["wall"]["rust"]) / r["wall"][m] for r in res["rows"]]
+            ax2.plot(labels, ov, marker="o", label=m)
+    ax1.set_yscale("log")
+    ax1.set_xticks(list(x), labels)
+    ax1.set_xlabel("simulated time per run (10 flows)")
+    ax1.set_ylabel(f"runs per second ({res['workers']} workers)")
+    ax1.set_title(f"Sweep throughput, {res['runs']} runs per grid")
+    ax1.legend()
+    ax2.axhline(5, color="grey", linestyle="--", linewidth=1, label="5 % target")
+    ax2.set_ylim(0, 100)
+    ax2.set_xlabel("simulated time per run (10 flows)")
+    ax2.set_ylabel("overhead, % of the sweep's wall time")
+    ax2.set_title("Share not spent in the simulator")
+    ax2.legend()
+    fig.tight_layout()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+
+
+def table(res: dict) -> list[str]:
+    n, w = res["runs"], res["workers"]
+    t = [
+        "| simulated time per run | rust runs/s | api runs/s | api+store runs/s | cli runs/s | overhead api | "
+        "overhead api+store | overhead cli | per-run overhead ms api / api+store / cli |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in res["rows"]:
+        wl = r["wall"]
+        ov = {m: 100 * (wl[m] - wl["rust"]) / wl[m] for m in METHODS[1:]}
+        per = {m: (wl[m] - wl["rust"]) * w / n * 1000 for m in METHODS[1:]}
+        t.append(
+            f"| {r['duration']} | {n / wl['rust']:.0f} | {n / wl['api']:.0f} | {n / wl['api+store']:.1f} | "
+            f"{n / wl['cli']:.2f} | {ov['api']:.0f} % | {ov['api+store']:.0f} % | {ov['cli']:.0f} % | "
+            f"{per['api']:.1f} / {per['api+store']:.1f} / {per['cli']:.0f} |"
+        )
+    return t
+
+
+def split_table(res: dict) -> list[str]:
+    """Inside each API call: the simulation as the core timed it, the rest (Python, the PyO3 call, the
+    JSON result and its tables) and the store. Independent of pool scheduling and of the machine's load
+    between calls."""
+    n = res["runs"]
+    t = [
+        "| simulated time per run | per call ms: simulation / Python+PyO3+result / store | "
+        "Python+PyO3+result, % of a call without store | Python+PyO3+result+store, % of a call with store |",
+        "|---|---:|---:|---:|",
+    ]
+    for r in res["rows"]:
+        a, s = r["split_api"], r["split_store"]
+        sim, rest = a["core"] / n * 1000, (a["call"] - a["core"]) / n * 1000
+        st = s["store"] / n * 1000
+        t.append(
+            f"| {r['duration']} | {sim:.2f} / {rest:.2f} / {st:.1f} | {100 * (a['call'] - a['core']) / a['call']:.1f} % | "
+            f"{100 * (s['call'] - s['core']) / s['call']:.1f} % |"
+        )
+    return t
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "sweep_throughput.png")
+    args = ap.parse_args()
+    res = measure(args.runs, args.workers, args.out)
+    print("\n".join(table(res)))
+    print("\n".join(split_table(res)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
