@@ -1529,6 +1529,8 @@ const TCP_KEYS: &[&str] = &[
     "reno_avoid_multiple_fr",
     "newreno_full_ack",
     "newreno_rto_reset",
+    "ca_increase",
+    "loss_ssthresh",
     "rto",
 ];
 const RTO_KEYS: &[&str] = &["timer", "granularity", "tick", "initial", "min", "max", "max_backoff_shift"];
@@ -1568,6 +1570,8 @@ struct TcpRaw {
     timestamps: Option<At<bool>>,
     reno_avoid_multiple_fr: Option<At<bool>>,
     newreno_full_ack: Option<At<FullAckRule>>,
+    ca_increase: Option<At<CaIncrease>>,
+    loss_ssthresh: Option<At<LossSsthresh>>,
     newreno_rto_reset: Option<At<PartialAckRtoReset>>,
     timer: Option<At<Timer>>,
     granularity: Option<At<SimDuration>>,
@@ -1641,6 +1645,12 @@ fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<TcpRaw> {
         reno_avoid_multiple_fr: t.opt("reno_avoid_multiple_fr", v_bool)?,
         newreno_full_ack: t.opt("newreno_full_ack", |v, p| {
             v_enum(v, p, &[("flightsize", FullAckRule::FlightSize), ("ssthresh", FullAckRule::Ssthresh)])
+        })?,
+        ca_increase: t.opt("ca_increase", |v, p| {
+            v_enum(v, p, &[("integer", CaIncrease::Integer), ("fractional", CaIncrease::Fractional)])
+        })?,
+        loss_ssthresh: t.opt("loss_ssthresh", |v, p| {
+            v_enum(v, p, &[("flightsize", LossSsthresh::FlightSize), ("window", LossSsthresh::Window)])
         })?,
         newreno_rto_reset: t.opt("newreno_rto_reset", |v, p| {
             v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
@@ -1869,6 +1879,8 @@ fn resolve_config<'a>(
         },
         reno_avoid_multiple_fr: pick(&f.reno_avoid_multiple_fr, &g.reno_avoid_multiple_fr).is_none_or(|a| a.v),
         newreno_full_ack: pick(&f.newreno_full_ack, &g.newreno_full_ack).map_or(d.newreno_full_ack, |a| a.v),
+        ca_increase: pick(&f.ca_increase, &g.ca_increase).map_or(d.ca_increase, |a| a.v),
+        loss_ssthresh: pick(&f.loss_ssthresh, &g.loss_ssthresh).map_or(d.loss_ssthresh, |a| a.v),
         newreno_rto_reset: pick(&f.newreno_rto_reset, &g.newreno_rto_reset).map_or(d.newreno_rto_reset, |a| a.v),
     };
 
