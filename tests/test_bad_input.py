@@ -63,6 +63,19 @@ def set_flow(i: int, key: str, value: Any) -> Callable[[dict[str, Any]], None]:
     return apply
 
 
+def set_medium(**keys: Any) -> Callable[[dict[str, Any]], None]:
+    """Replace the document by scenarios/efr_wlan.toml, then change keys of its medium."""
+
+    def apply(doc: dict[str, Any]) -> None:
+        import tomllib
+
+        doc.clear()
+        doc.update(tomllib.loads((QUICKSTART.parent / "efr_wlan.toml").read_text(encoding="utf-8")))
+        doc["topology"]["media"][0].update(keys)
+
+    return apply
+
+
 DOC_CASES = [
     # Unknown keys are rejected (with a did-you-mean from the parser).
     Case("unknown-top-level-key", ["unknown key 'tpc'", "did you mean 'tcp'?"], path="tpc",
@@ -94,9 +107,20 @@ DOC_CASES = [
     # Files a scenario refers to: a relative trace path is looked up next to the scenario.
     Case("missing-trace-file", ["cannot read trace file", "missing.trace"], path="topology.bottleneck.fwd_trace.file",
          mutate=setter("topology.bottleneck.fwd_trace", {"file": "missing.trace"})),
+    Case("arq-negative-retry-limit", ["retry_limit", "-1"], path="topology.bottleneck.arq.retry_limit",
+         mutate=setter("topology.bottleneck.arq", {"retry_limit": -1})),
+    Case("snoop-unknown-key", ["unknown key 'timeout'", "min_timeout"], path="topology.bottleneck.snoop.timeout",
+         mutate=setter("topology.bottleneck.snoop", {"timeout": "10ms"})),
     Case("gilbert-elliott-both-forms", ["not both", "p_gb is given too"], path="topology.bottleneck.fwd_error.mean_bad_packets",
          mutate=setter("topology.bottleneck.fwd_error",
                        {"model": "gilbert_elliott", "p_gb": 0.1, "p_bg": 0.5, "mean_bad_packets": 2})),
+    # The shared wireless medium.
+    Case("medium-negative-slot", ['"-20us"', "negative"], path="topology.media[0].slot",
+         mutate=set_medium(slot="-20us")),
+    Case("medium-cw-min-above-cw-max", ["at least cw_min (63)", "got 31"], path="topology.media[0].cw_max",
+         mutate=set_medium(cw_min=63, cw_max=31)),
+    Case("medium-unknown-station", ["no node named 'mh9'", "did you mean 'mh1'?"], path="topology.media[0].nodes[1]",
+         mutate=set_medium(nodes=["ap", "mh9"])),
 ]
 
 # Nesting: 130 levels is past what the core's JSON reader accepts (128) but

@@ -309,3 +309,15 @@ def test_subprocess_ctrl_c_exits_130_with_one_line(tmp_path):
     assert stdout == ""
     assert time.monotonic() - started < 30
     assert not (tmp_path / "o").exists()
+
+
+def test_run_summarises_each_shared_medium(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    wlan = QUICKSTART.parent / "efr_wlan.toml"
+    r = run_cli("run", str(wlan), "--out", str(tmp_path / "o"))
+    assert r.exit_code == 0, r.output
+    res = RunResult.from_json((tmp_path / "o" / "result.json").read_text())
+    sent, collided = int(res.media["frames_sent"].sum()), int(res.media["collisions"].sum())
+    events = int(res.media["medium_collision_events"].iloc[0])
+    assert f"medium wavelan: {sent:,} frames sent, {collided:,} collided ({events:,} collisions)" in r.stdout
+    assert (tmp_path / "o" / "media.parquet").exists()

@@ -43,9 +43,9 @@ EXAMPLES = doc_examples(DOCS.read_text(encoding="utf-8"))
 
 def test_the_extraction_finds_every_complete_example():
     # As in the Rust test: one complete example per topology kind.
-    assert len(EXAMPLES) == 3
+    assert len(EXAMPLES) == 4
     kinds = {dupack.Scenario.from_toml(t).to_dict()["topology"]["kind"] for t in EXAMPLES}
-    assert kinds == {"dumbbell", "chain", "custom"}
+    assert kinds == {"dumbbell", "chain", "star", "custom"}
 
 
 def test_fragments_are_left_out():

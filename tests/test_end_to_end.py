@@ -8,8 +8,10 @@ import pandas as pd
 import pytest
 
 import dupack
-from dupack.result import FLOW_COLUMNS, LINK_COLUMNS, NDUP_COLUMNS
-from tests.conftest import QUICKSTART, run_cli, run_subprocess
+from dupack.result import FLOW_COLUMNS, LINK_COLUMNS, MEDIUM_COLUMNS, NDUP_COLUMNS
+from tests.conftest import QUICKSTART, ROOT, run_cli, run_subprocess
+
+EFR_WLAN = ROOT / "scenarios" / "efr_wlan.toml"
 
 
 @pytest.fixture(scope="module")
@@ -166,3 +168,17 @@ def test_json_via_subprocess_is_only_json(tmp_path):
     doc = json.loads(r.stdout)
     assert len(doc["flows"]) == 4
     assert "Traceback" not in r.stderr
+
+
+def test_efr_wlan_reports_the_shared_medium(tmp_path):
+    res = dupack.run(EFR_WLAN, seed=1)
+    media = res.media
+    assert list(media.columns) == list(MEDIUM_COLUMNS)
+    assert [list(m) for m in res.raw["media"]] == [list(MEDIUM_COLUMNS)] * len(media)
+    assert media["station"].tolist() == ["ap", "mh1", "mh2", "mh3", "mh4"]
+    assert (media["medium"] == "wavelan").all()
+    assert media["collisions"].sum() > 0
+    assert media["drops_error"].sum() == res.flows["drops_error"].sum()
+    assert res.flows["goodput_kbps"].sum() < 2000
+    out = res.save(tmp_path / "w")
+    assert pd.read_parquet(out / "media.parquet")["station"].tolist() == media["station"].tolist()

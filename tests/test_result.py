@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from dupack import RunResult, Scenario
-from dupack.result import FLOW_COLUMNS, LINK_COLUMNS, NDUP_COLUMNS
+from dupack.result import FLOW_COLUMNS, LINK_COLUMNS, MEDIUM_COLUMNS, NDUP_COLUMNS
 
 U64_MAX = 2**64 - 1
 
@@ -39,10 +39,12 @@ RAW = {
     "links": [
         {"link": "bottleneck", "direction": "fwd", "from": "r0", "to": "r1", "rate_bps": 2_000_000,
          "packets_sent": 1500, "bytes_sent": 2_100_000, "utilisation": 0.84, "drops_error": 14,
-         "drops_queue": 10, "marks": 3, "max_queue_packets": 25, "mean_queue_packets": 7.5},
+         "drops_queue": 10, "marks": 3, "max_queue_packets": 25, "mean_queue_packets": 7.5,
+         "link_retransmissions": 4, "naks": 5, "link_given_up": 1, "ctl_bytes": 0, "dupacks_suppressed": 0},
         {"link": "bottleneck", "direction": "rev", "from": "r1", "to": "r0", "rate_bps": 2_000_000,
          "packets_sent": 1400, "bytes_sent": 56_000, "utilisation": 0.02, "drops_error": 0,
-         "drops_queue": 0, "marks": 0, "max_queue_packets": 1, "mean_queue_packets": 0.0},
+         "drops_queue": 0, "marks": 0, "max_queue_packets": 1, "mean_queue_packets": 0.0,
+         "link_retransmissions": 0, "naks": 0, "link_given_up": 0, "ctl_bytes": 80, "dupacks_suppressed": 0},
     ],
     "run": {"sim_time_s": 12.5, "end_reason": "all_done", "events": 123456, "wall_time_s": 0.25},
 }
@@ -154,6 +156,42 @@ def test_null_in_a_non_nullable_column_raises(column, table):
     res = RunResult({**RAW, table: rows})
     with pytest.raises(ValueError, match=rf"null for {table}\[1\]\.{column}"):
         getattr(res, table)
+
+
+def station(name: str, **kw):
+    m = {
+        "medium": "wlan", "station": name, "rate_bps": 2_000_000, "frames_sent": 1000, "bytes_sent": 1_500_000,
+        "frames_delivered": 950, "bytes_delivered": 1_425_000, "collisions": 48, "frame_losses": 2, "retries": 0,
+        "drops_error": 50, "drops_queue": 3, "marks": 0, "max_queue_packets": 50, "airtime": 0.4,
+        "medium_busy": 0.9, "medium_collision_events": 30,
+    }
+    m.update(kw)
+    return m
+
+
+WLAN = {**RAW, "media": [station("ap", bytes_sent=40_000), station("m1")]}
+
+
+def test_media_table_is_empty_without_a_medium_and_filled_with_one(tmp_path):
+    none = RunResult(RAW)
+    assert list(none.media.columns) == list(MEDIUM_COLUMNS) and len(none.media) == 0
+    res = RunResult(WLAN)
+    df = res.media
+    assert list(df.columns) == list(MEDIUM_COLUMNS)
+    assert df["station"].tolist() == ["ap", "m1"]
+    assert df["collisions"].dtype == "uint64" and df["medium_busy"].dtype == "float64"
+    out = res.save(tmp_path / "w")
+    assert "media.parquet" in {p.name for p in out.iterdir()}
+    assert pd.read_parquet(out / "media.parquet")["bytes_sent"].tolist() == [40_000, 1_500_000]
+    assert not (RunResult(RAW).save(tmp_path / "plain") / "media.parquet").exists()
+
+
+@pytest.mark.parametrize("column", MEDIUM_COLUMNS)
+def test_a_medium_field_missing_from_the_core_raises(column):
+    rows = [dict(m) for m in WLAN["media"]]
+    del rows[1][column]
+    with pytest.raises(ValueError, match=rf"no field '{column}' in media\[1\]"):
+        RunResult({**WLAN, "media": rows}).media
 
 
 def test_too_long_ndup_lists_raise():

@@ -1,9 +1,10 @@
 """The result of one run, as tables.
 
 The core returns a JSON document (``RunResult`` in
-``crates/dupack-sim/src/metrics/result.rs``); this module turns its ``flows``
-and ``links`` lists into pandas DataFrames whose columns are the Rust field
-names (see ``docs/results.md``), and saves everything to a directory.
+``crates/dupack-sim/src/metrics/result.rs``); this module turns its ``flows``,
+``links`` and (for scenarios with a shared medium) ``media`` lists into
+pandas DataFrames whose columns are the Rust field names (see
+``docs/results.md``), and saves everything to a directory.
 
 pandas is imported on first use, so ``import dupack`` and ``dupack --help``
 stay fast.
@@ -21,7 +22,15 @@ if TYPE_CHECKING:
 
     from dupack.scenario import Scenario
 
-__all__ = ["RunResult", "FLOW_COLUMNS", "LINK_COLUMNS", "NDUP_COLUMNS", "TRACE_COLUMNS", "TRACE_KINDS"]
+__all__ = [
+    "RunResult",
+    "FLOW_COLUMNS",
+    "LINK_COLUMNS",
+    "MEDIUM_COLUMNS",
+    "NDUP_COLUMNS",
+    "TRACE_COLUMNS",
+    "TRACE_KINDS",
+]
 
 #: ``ndup_at_timeout`` ([u64; 4]) becomes these four columns.
 NDUP_COLUMNS = ("ndup_0", "ndup_1", "ndup_2", "ndup_3plus")
@@ -78,6 +87,30 @@ _LINK_DTYPES: dict[str, str] = {
     "marks": "uint64",
     "max_queue_packets": "uint64",
     "mean_queue_packets": "float64",
+    "link_retransmissions": "uint64",
+    "naks": "uint64",
+    "link_given_up": "uint64",
+    "ctl_bytes": "uint64",
+    "dupacks_suppressed": "uint64",
+}
+_MEDIUM_DTYPES: dict[str, str] = {
+    "medium": "str",
+    "station": "str",
+    "rate_bps": "uint64",
+    "frames_sent": "uint64",
+    "bytes_sent": "uint64",
+    "frames_delivered": "uint64",
+    "bytes_delivered": "uint64",
+    "collisions": "uint64",
+    "frame_losses": "uint64",
+    "retries": "uint64",
+    "drops_error": "uint64",
+    "drops_queue": "uint64",
+    "marks": "uint64",
+    "max_queue_packets": "uint64",
+    "airtime": "float64",
+    "medium_busy": "float64",
+    "medium_collision_events": "uint64",
 }
 # One row per trace record (``dupack.run(..., trace=[...])``, docs/results.md).
 _TRACE_DTYPES: dict[str, str] = {
@@ -102,6 +135,7 @@ TRACE_KINDS = (
 FLOW_COLUMNS = tuple(_FLOW_DTYPES)
 TRACE_COLUMNS = tuple(_TRACE_DTYPES)
 LINK_COLUMNS = tuple(_LINK_DTYPES)
+MEDIUM_COLUMNS = tuple(_MEDIUM_DTYPES)
 
 
 def _missing(table: str, index: int, field: str) -> ValueError:
@@ -164,8 +198,9 @@ def _frame(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> pd
 class RunResult:
     """One run's result.
 
-    Attributes: ``raw`` (the JSON document as a dict), ``flows`` and ``links``
-    (DataFrames, one row per flow / per link direction), ``trace`` (a
+    Attributes: ``raw`` (the JSON document as a dict), ``flows``, ``links``
+    and ``media`` (DataFrames, one row per flow / per link direction / per
+    station of a shared medium; ``media`` is empty without one), ``trace`` (a
     DataFrame, only for runs with ``trace=[...]``), ``run`` (dict:
     ``sim_time_s``, ``end_reason``, ``events``, ``wall_time_s``), ``seed``,
     ``scenario_name`` and ``scenario`` (the :class:`~dupack.Scenario` that was
@@ -178,6 +213,7 @@ class RunResult:
         self._flows: pd.DataFrame | None = None
         self._links: pd.DataFrame | None = None
         self._trace: pd.DataFrame | None = None
+        self._media: pd.DataFrame | None = None
 
     @classmethod
     def from_json(cls, text: str, scenario: Scenario | None = None) -> RunResult:
@@ -224,19 +260,29 @@ class RunResult:
             self._links = _frame(list(self.raw.get("links", [])), _LINK_DTYPES, "links")
         return self._links
 
+    @property
+    def media(self) -> pd.DataFrame:
+        if self._media is None:
+            # The core leaves the key out when the scenario has no medium.
+            self._media = _frame(list(self.raw.get("media", [])), _MEDIUM_DTYPES, "media")
+        return self._media
+
     def to_json(self, indent: int | None = 2) -> str:
         """The result document as JSON text (the core's field names)."""
         return json.dumps(self.raw, indent=indent, ensure_ascii=False)
 
     def save(self, directory: str | PathLike[str]) -> Path:
         """Write ``result.json``, ``flows.parquet``, ``links.parquet``,
-        ``flows.csv`` and (if the scenario is known) ``scenario.json`` into
+        ``flows.csv``, ``media.parquet`` (if the scenario has a shared
+        medium) and (if the scenario is known) ``scenario.json`` into
         ``directory`` (created if needed). Returns the directory."""
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         (out / "result.json").write_text(self.to_json() + "\n", encoding="utf-8")
         self.flows.to_parquet(out / "flows.parquet", index=False)
         self.links.to_parquet(out / "links.parquet", index=False)
+        if self.raw.get("media"):
+            self.media.to_parquet(out / "media.parquet", index=False)
         self.flows.to_csv(out / "flows.csv", index=False)
         if self.scenario is not None:
             doc = {"hash": self.scenario.hash(), "scenario": self.scenario.to_dict()}

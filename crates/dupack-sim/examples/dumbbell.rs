@@ -17,6 +17,8 @@ fn link(name: String, a: usize, b: usize, rate_bps: u64, delay: SimDuration, q: 
         rev_error: ErrorSpec::none(),
         fwd_trace: None,
         rev_trace: None,
+        arq: None,
+        snoop: None,
     }
 }
 
@@ -53,8 +55,16 @@ fn main() {
             receiver: receiver.clone(),
         })
         .collect();
-    let s =
-        Scenario { name: "dumbbell".into(), duration: secs(200), seed: 1, stop_when_done: true, nodes, links, flows };
+    let s = Scenario {
+        name: "dumbbell".into(),
+        duration: secs(200),
+        seed: 1,
+        stop_when_done: true,
+        nodes,
+        links,
+        media: vec![],
+        flows,
+    };
     let r = dupack_sim::run(&s, 1).expect("run");
     let goodput: f64 = r.flows.iter().map(|f| f.goodput_kbps).sum();
     println!(

@@ -15,6 +15,6 @@ pub mod tcp;
 pub mod time;
 
 pub use engine::sim::{run, run_interruptible, run_traced, RunError, TraceRecord, World};
-pub use metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
+pub use metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 pub use scenario::model::Scenario;
 pub use scenario::{parse_scenario, parse_scenario_toml, ScenarioError};

@@ -72,6 +72,7 @@ fn two_senders(with_second: bool) -> Scenario {
             common::link("access1", 1, 2, 10_000_000, ms(5), 1000),
             bottleneck,
         ],
+        media: vec![],
         flows,
     }
 }

@@ -71,9 +71,54 @@ bottleneck = { rate = "1Mbps", delay = "10ms" }
 // ---------------------------------------------------------------------------
 
 #[test]
+fn documented_star_example_means_what_it_says() {
+    let ex = doc_examples().into_iter().find(|e| e.contains("kind = \"star\"")).expect("a star example");
+    let s = ok(&ex);
+    assert_eq!(names(&s), ["server", "hub", "m0", "m1", "m2", "m3"]);
+    assert_eq!(s.nodes[1].kind, NodeKind::Router);
+    let up = link(&s, "uplink");
+    assert_eq!((up.a, up.b, up.rate_bps), (0, 1, 100_000_000));
+    for i in 0..4 {
+        let l = link(&s, &format!("leaf{i}"));
+        assert_eq!((l.a, l.b, l.rate_bps), (1, 2 + i, 384_000));
+        let arq = l.arq.as_ref().expect("rlc-am on every leaf");
+        assert_eq!((arq.window, arq.retry_limit, arq.in_order), (Some(32), 3, false));
+        assert_eq!(arq.discard, Some(ms(1500)));
+        let lossy = matches!(l.fwd_error.model, ErrorModelSpec::Bernoulli { p } if p == 0.05);
+        assert_eq!(lossy, i >= 2, "leaf{i}: only the overridden leaves lose packets");
+        assert!(l.arq.is_some(), "an override replaces only the keys it gives");
+    }
+    assert_eq!(s.flows.len(), 4, "one download per leaf");
+    for (i, f) in s.flows.iter().enumerate() {
+        assert_eq!((f.name.as_str(), f.src, f.dst), (format!("f{i}").as_str(), 0, 2 + i));
+        assert_eq!(f.variant, "reno+eplr");
+    }
+}
+
+#[test]
+fn a_star_without_uplink_sends_from_the_hub() {
+    let s = ok("[topology]\nkind = \"star\"\nleaves = 2\nleaf = { rate = \"2Mbps\", delay = \"1ms\" }\n");
+    assert_eq!(names(&s), ["hub", "m0", "m1"]);
+    assert_eq!(s.nodes[0].kind, NodeKind::Host);
+    assert_eq!(s.flows.iter().map(|f| (f.src, f.dst)).collect::<Vec<_>>(), [(0, 1), (0, 2)]);
+}
+
+#[test]
+fn a_dumbbell_with_one_receiver_per_sender() {
+    let s = ok(&dumbbell_with("receivers = 2\nexit = { rate = \"10Mbps\", delay = \"3ms\" }"));
+    assert_eq!(names(&s), ["s0", "s1", "router", "router2", "k0", "k1"]);
+    let b = link(&s, "bottleneck");
+    assert_eq!((b.a, b.b), (2, 3));
+    assert_eq!(s.nodes[3].kind, NodeKind::Router);
+    let e1 = link(&s, "exit1");
+    assert_eq!((e1.a, e1.b, e1.delay), (3, 5, ms(3)));
+    assert_eq!(s.flows.iter().map(|f| (f.src, f.dst)).collect::<Vec<_>>(), [(0, 4), (1, 5)]);
+}
+
+#[test]
 fn every_documented_example_parses() {
     let examples = doc_examples();
-    assert_eq!(examples.len(), 3, "one complete example per topology kind");
+    assert_eq!(examples.len(), 4, "one complete example per topology kind");
     for text in &examples {
         ok(text);
     }
@@ -124,7 +169,7 @@ fn documented_chain_and_custom_examples_mean_what_they_say() {
     assert_eq!(f0.receiver.ack, AckMode::Delayed { timeout: ms(100), every: 2 });
     assert!(f0.tcp.timestamps);
 
-    let s = ok(&ex[2]);
+    let s = ok(&ex[3]);
     assert_eq!(names(&s), ["alice", "bob", "r1", "r2", "server"]);
     let link_names: Vec<&str> = s.links.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(link_names, ["alice-r1", "bob-r1", "wireless", "r2-server"]);
@@ -640,6 +685,48 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             &["unknown value \"RED\"; did you mean \"red\"?"],
         ),
         (
+            "arq: unknown preset",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { preset = "rlc" }"#),
+            "topology.bottleneck.arq.preset",
+            &["unknown value \"rlc\"", "\"rlc-am\""],
+        ),
+        (
+            "arq: negative nak_timeout",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { nak_timeout = "-5ms" }"#),
+            "topology.bottleneck.arq.nak_timeout",
+            &["\"-5ms\"", "negative", "or \"auto\""],
+        ),
+        (
+            "arq: zero window",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { window = 0 }"#),
+            "topology.bottleneck.arq.window",
+            &["got 0", "or \"unlimited\""],
+        ),
+        (
+            "arq: misspelt key",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { retries = 3 }"#),
+            "topology.bottleneck.arq.retries",
+            &["unknown key 'retries'", "retry_limit"],
+        ),
+        (
+            "arq: bad direction",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", arq = { directions = "down" }"#),
+            "topology.bottleneck.arq.directions",
+            &["unknown value \"down\"", "\"fwd\""],
+        ),
+        (
+            "snoop: zero min_timeout",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", snoop = { min_timeout = "0ms" }"#),
+            "topology.bottleneck.snoop.min_timeout",
+            &["must be greater than 0", "or \"auto\""],
+        ),
+        (
+            "snoop: not a table",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", snoop = true"#),
+            "topology.bottleneck.snoop",
+            &["table"],
+        ),
+        (
             "red: min_th = max_th",
             bottleneck(r#"rate = "2Mbps", delay = "1ms", queue = { kind = "red", min_th = 15, max_th = 15 }"#),
             "topology.bottleneck.queue.max_th",
@@ -1032,9 +1119,35 @@ fn malformed_inputs_name_the_path_and_the_problem() {
         ),
         (
             "unknown topology kind",
-            "[topology]\nkind = \"star\"\n".into(),
+            "[topology]\nkind = \"ring\"\n".into(),
             "topology.kind",
-            &["unknown value \"star\"", "\"dumbbell\", \"chain\", \"custom\""],
+            &["unknown value \"ring\"", "\"dumbbell\", \"chain\", \"star\", \"custom\""],
+        ),
+        (
+            "star without leaves",
+            "[topology]\nkind = \"star\"\nleaf = { rate = \"2Mbps\", delay = \"1ms\" }\n".into(),
+            "topology.leaves",
+            &["missing required key 'leaves'"],
+        ),
+        (
+            "star leaf override out of range",
+            "[topology]\nkind = \"star\"\nleaves = 4\nleaf = { rate = \"2Mbps\", delay = \"1ms\" }\n\
+             [[topology.leaf_override]]\nleaves = [4]\ndelay = \"5ms\"\n"
+                .into(),
+            "topology.leaf_override[0].leaves[0]",
+            &["must be between 0 and 3, got 4", "4 leaves"],
+        ),
+        (
+            "dumbbell receivers neither 1 nor senders",
+            dumbbell_with("receivers = 3\nexit = { rate = \"10Mbps\", delay = \"1ms\" }"),
+            "topology.receivers",
+            &["must be 1 (one shared sink) or 2 (one receiver per sender), got 3"],
+        ),
+        (
+            "dumbbell exit without receivers",
+            dumbbell_with("exit = { rate = \"10Mbps\", delay = \"1ms\" }"),
+            "topology.exit",
+            &["only used with one receiver per sender"],
         ),
     ];
     assert!(cases.len() >= 20);

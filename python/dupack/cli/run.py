@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -120,8 +120,9 @@ def run_cmd(
 ) -> None:
     """Run one scenario: print a per-flow summary and save the results.
 
-    Saved files: result.json, flows.parquet, links.parquet, flows.csv and
-    scenario.json (the scenario after overrides, with its hash).
+    Saved files: result.json, flows.parquet, links.parquet, flows.csv,
+    media.parquet (with a shared medium) and scenario.json (the scenario
+    after overrides, with its hash).
     """
     from dupack._core import RunError, ScenarioError
     from dupack.api import run
@@ -237,6 +238,20 @@ def _print_summary(result: RunResult, file: Path) -> None:
             f"{_num(f.get('drops_error'))}/{_num(f.get('drops_queue'))}",
         )
     console.print(table)
+    # One line per shared medium: how much of its traffic collided.
+    media: dict[str, list[dict[str, Any]]] = {}
+    for m in result.raw.get("media", []):
+        media.setdefault(str(m.get("medium", "")), []).append(m)
+    for name, rows in media.items():
+        sent = sum(int(r.get("frames_sent") or 0) for r in rows)
+        collided = sum(int(r.get("collisions") or 0) for r in rows)
+        console.print(
+            Text(
+                f"medium {name}: {sent:,} frames sent, {collided:,} collided"
+                f" ({_num(rows[0].get('medium_collision_events'), '{:,}')} collisions)"
+                f" · busy {_num(rows[0].get('medium_busy'), '{:.0%}')}"
+            )
+        )
     info = result.run
     console.print(
         Text(

@@ -19,13 +19,16 @@
 
 use super::queue::{Class, EventQueue};
 use super::rng::StreamRng;
-use crate::metrics::result::{FlowResult, LinkResult, RunInfo, RunResult};
+use crate::metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
-use crate::net::channel::{Channel, ChannelStats, Offer};
+use crate::net::arq::{Arq, LinkCtl, RxOutput};
+use crate::net::channel::{Channel, ChannelStats, Frame, Offer};
 use crate::net::error::ErrorModel;
+use crate::net::medium::{self, Medium};
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet};
 use crate::net::queue::Qdisc;
 use crate::net::routing::{Routes, NO_ROUTE};
+use crate::net::snoop::{AckVerdict, Snoop};
 use crate::net::trace::TraceLink;
 use crate::scenario::model::Scenario;
 use crate::tcp::receiver::Receiver;
@@ -51,7 +54,16 @@ enum Ev {
     Arrive(ChannelId),
     /// Timer of flow `.0`'s sender (`false`) or receiver (`true`).
     Timer(FlowId, bool),
+    /// NAK timer of channel `.0`'s ARQ receiving half.
+    ArqTimer(ChannelId),
+    /// Local retransmission timer of the Snoop agent on channel `.0`, for flow `.1`.
+    SnoopTimer(ChannelId, FlowId),
     AppStart(FlowId),
+    /// Medium `.0`'s tick of generation `.1` (net::medium: end of a
+    /// contention or of a transmission).
+    MediumTick(u32, u32),
+    /// The head frame propagating on medium `.0` reaches its receiver.
+    MediumArrive(u32),
 }
 
 struct Flow {
@@ -81,6 +93,10 @@ struct Flow {
 pub struct World {
     q: EventQueue<Ev>,
     channels: Vec<Channel>,
+    /// Shared media; their routing edges follow the channels' ids.
+    media: Vec<Medium>,
+    /// Routing edge `channels.len() + i` → (medium, sending station, receiving node).
+    medium_hops: Vec<(u32, u32, NodeId)>,
     flows: Vec<Flow>,
     flow_names: Vec<String>,
     routes: Routes,
@@ -92,6 +108,12 @@ pub struct World {
     /// Flows whose transmissions and sender events are recorded.
     traced: Vec<bool>,
     trace: Vec<TraceRecord>,
+    /// Pending ARQ timer event per channel.
+    arq_tmr: Vec<Option<SimTime>>,
+    /// Pending Snoop timer events per (channel, flow).
+    snoop_tmr: std::collections::HashMap<(ChannelId, FlowId), SimTime>,
+    /// Scratch for an ARQ receiver's output (kept to reuse its buffers).
+    arq_out: RxOutput,
 }
 
 /// One entry of a packet-level trace (enabled per flow with [`World::trace_flow`]).
@@ -130,13 +152,29 @@ impl World {
                         StreamRng::new(seed, &format!("link/{}/{dir}/queue", l.name)),
                     ),
                     error: ErrorModel::new(err, format!("link/{}/{dir}", l.name), seed),
+                    prio: Default::default(),
+                    arq: l.arq.as_ref().filter(|a| if fwd { a.fwd } else { a.rev }).map(|a| Box::new(Arq::new(a))),
+                    ctl_frame_bytes: l.arq.as_ref().map_or(0, |a| a.nak_bytes),
+                    snoop: if fwd { l.snoop.as_ref().map(|sp| Box::new(Snoop::new(sp))) } else { None },
                     on_wire: None,
                     propagating: Default::default(),
                     stats: ChannelStats::default(),
                 });
             }
         }
-        let ends: Vec<(NodeId, NodeId)> = channels.iter().map(|c| (c.from, c.to)).collect();
+        let mut ends: Vec<(NodeId, NodeId)> = channels.iter().map(|c| (c.from, c.to)).collect();
+        let mut media = Vec::with_capacity(s.media.len());
+        let mut medium_hops = Vec::new();
+        for (mi, m) in s.media.iter().enumerate() {
+            let names: Vec<&str> = m.stations.iter().map(|&n| s.nodes[n].name.as_str()).collect();
+            media.push(Medium::new(m, &names, seed));
+            let stations: Vec<NodeId> = m.stations.iter().map(|&n| n as NodeId).collect();
+            for (from, to) in medium::hops(&stations, m.access_point.map(|a| a as NodeId)) {
+                let station = stations.iter().position(|&n| n == from).expect("a hop leaves a station");
+                medium_hops.push((mi as u32, station as u32, to));
+                ends.push((from, to));
+            }
+        }
         let mut dests: Vec<NodeId> = Vec::new();
         for f in &s.flows {
             dests.push(f.dst as NodeId);
@@ -179,9 +217,12 @@ impl World {
             });
         }
         let unfinished = flows.iter().filter(|f| f.app_bytes.is_some()).count();
+        let n_channels = channels.len();
         Ok(World {
             q,
             channels,
+            media,
+            medium_hops,
             flows,
             flow_names: s.flows.iter().map(|f| f.name.clone()).collect(),
             routes,
@@ -191,6 +232,9 @@ impl World {
             violation: None,
             traced: vec![false; s.flows.len()],
             trace: Vec::new(),
+            arq_tmr: vec![None; n_channels],
+            snoop_tmr: Default::default(),
+            arq_out: RxOutput::default(),
         })
     }
 
@@ -219,10 +263,14 @@ impl World {
                 Ev::TxDone(c) => self.on_tx_done(c, now),
                 Ev::Arrive(c) => self.on_arrive(c, now),
                 Ev::Timer(f, rx) => self.on_timer(f, rx, now),
+                Ev::ArqTimer(c) => self.on_arq_timer(c, now),
+                Ev::SnoopTimer(c, f) => self.on_snoop_timer(c, f, now),
                 Ev::AppStart(f) => {
                     self.flows[f as usize].sender.start();
                     self.service(f, false, now);
                 }
+                Ev::MediumTick(m, gen) => self.on_medium_tick(m, gen, now),
+                Ev::MediumArrive(m) => self.on_medium_arrive(m, now),
             }
             if self.violation.is_some() {
                 return Some((now, false));
@@ -240,6 +288,16 @@ impl World {
     fn send(&mut self, p: Packet, from: NodeId, now: SimTime) {
         let c = self.routes.next_hop(from, p.dst);
         debug_assert_ne!(c, NO_ROUTE, "routes were checked when the world was built");
+        if c as usize >= self.channels.len() {
+            return self.send_medium(c as usize - self.channels.len(), p, now);
+        }
+        let ch = &mut self.channels[c as usize];
+        if let Some(snoop) = &mut ch.snoop {
+            if p.seg.is_data() {
+                snoop.on_data(&p, now);
+                self.arm_snoop(c, p.flow, now);
+            }
+        }
         let ch = &mut self.channels[c as usize];
         match ch.offer(p, now) {
             Offer::StartedTx(done) => self.q.schedule(done, Class::TxDone, Ev::TxDone(c)),
@@ -251,23 +309,38 @@ impl World {
         }
     }
 
+    /// Queue `f` ahead of everything else on channel `c`.
+    fn send_priority(&mut self, c: ChannelId, f: Frame, now: SimTime) {
+        if let Some(done) = self.channels[c as usize].offer_priority(f, now) {
+            self.q.schedule(done, Class::TxDone, Ev::TxDone(c));
+        }
+    }
+
     fn on_tx_done(&mut self, c: ChannelId, now: SimTime) {
         let ch = &mut self.channels[c as usize];
-        let (p, next) = ch.finish_tx(now);
+        let (f, next) = ch.finish_tx(now);
         if let Some(t) = next {
             self.q.schedule(t, Class::TxDone, Ev::TxDone(c));
         }
-        if ch.error.is_lost(&p, &self.flow_names) {
-            ch.stats.drops_error += 1;
-            self.flows[p.flow as usize].drops_error += 1;
-            self.record_drop(&p, now, false);
-            return;
+        // Link-layer control frames are never lost (irw §4; net::arq).
+        if let Frame::Ip { p, .. } = &f {
+            if ch.error.is_lost(p, &self.flow_names) {
+                ch.stats.drops_error += 1;
+                // Under ARQ the frame is not lost yet: the sending half still
+                // holds it, and it counts as gone only if it is given up.
+                if ch.arq.is_none() {
+                    let p = *p;
+                    self.flows[p.flow as usize].drops_error += 1;
+                    self.record_drop(&p, now, false);
+                }
+                return;
+            }
         }
         let at = now + ch.delay;
-        // One arrival event per channel at a time: the packets propagate in
+        // One arrival event per channel at a time: the frames propagate in
         // FIFO order, so only the head needs to be in the event queue.
         let idle = ch.propagating.is_empty();
-        ch.propagating.push_back((at, p));
+        ch.propagating.push_back((at, f));
         if idle {
             self.q.schedule(at, Class::Arrival, Ev::Arrive(c));
         }
@@ -275,12 +348,143 @@ impl World {
 
     fn on_arrive(&mut self, c: ChannelId, now: SimTime) {
         let ch = &mut self.channels[c as usize];
-        let (at, p) = ch.propagating.pop_front().expect("arrival without a packet");
+        let (at, f) = ch.propagating.pop_front().expect("arrival without a frame");
         debug_assert_eq!(at, now);
         if let Some(&(next, _)) = ch.propagating.front() {
             self.q.schedule(next, Class::Arrival, Ev::Arrive(c));
         }
-        let node = ch.to;
+        match f {
+            Frame::Ip { p, lseq } => {
+                if ch.arq.is_some() {
+                    let mut out = std::mem::take(&mut self.arq_out);
+                    self.channels[c as usize].arq.as_mut().expect("arq").on_frame(lseq, p, now, &mut out);
+                    self.after_arq_rx(c, &mut out, now);
+                    self.arq_out = out;
+                } else {
+                    self.deliver(c, p, now);
+                }
+            }
+            // A NAK travels opposite to the frames it names.
+            Frame::Ctl(LinkCtl::Nak(m)) => {
+                let data = c ^ 1;
+                if let Some(p) = self.channels[data as usize].arq.as_mut().and_then(|a| a.on_nak(m, now)) {
+                    self.send_priority(data, Frame::Ip { p, lseq: m }, now);
+                }
+            }
+            Frame::Ctl(LinkCtl::Poll(next)) => {
+                let mut out = std::mem::take(&mut self.arq_out);
+                if let Some(a) = self.channels[c as usize].arq.as_mut() {
+                    a.on_poll(next, now, &mut out);
+                }
+                self.after_arq_rx(c, &mut out, now);
+                self.arq_out = out;
+            }
+        }
+    }
+
+    /// Carry out what channel `c`'s ARQ receiving half asked for.
+    fn after_arq_rx(&mut self, c: ChannelId, out: &mut RxOutput, now: SimTime) {
+        let resolved = !out.deliver.is_empty() || !out.given_up.is_empty();
+        for m in out.naks.drain(..) {
+            self.send_priority(c ^ 1, Frame::Ctl(LinkCtl::Nak(m)), now);
+        }
+        for m in out.given_up.drain(..) {
+            if let Some(p) = self.channels[c as usize].arq.as_mut().and_then(|a| a.resolve(m)) {
+                self.flows[p.flow as usize].drops_error += 1;
+                self.record_drop(&p, now, false);
+            }
+        }
+        for (m, p) in out.deliver.drain(..) {
+            if let Some(a) = self.channels[c as usize].arq.as_mut() {
+                a.resolve(m);
+            }
+            self.deliver(c, p, now);
+            if self.violation.is_some() {
+                return;
+            }
+        }
+        // A finite window may have been holding new frames back.
+        if resolved {
+            if let Some(done) = self.channels[c as usize].restart(now) {
+                self.q.schedule(done, Class::TxDone, Ev::TxDone(c));
+            }
+        }
+        self.arm_arq(c, now);
+    }
+
+    fn arm_arq(&mut self, c: ChannelId, now: SimTime) {
+        let Some(want) = self.channels[c as usize].arq.as_ref().and_then(|a| a.poll_timeout()) else { return };
+        let pending = &mut self.arq_tmr[c as usize];
+        if pending.is_none_or(|p| want < p) {
+            let d = want.max(now);
+            *pending = Some(d);
+            self.q.schedule(d, Class::Timer, Ev::ArqTimer(c));
+        }
+    }
+
+    fn on_arq_timer(&mut self, c: ChannelId, now: SimTime) {
+        if self.arq_tmr[c as usize] != Some(now) {
+            return;
+        }
+        self.arq_tmr[c as usize] = None;
+        let mut out = std::mem::take(&mut self.arq_out);
+        self.channels[c as usize].arq.as_mut().expect("arq timer without arq").on_timer(now, &mut out);
+        self.after_arq_rx(c, &mut out, now);
+        self.arq_out = out;
+    }
+
+    fn arm_snoop(&mut self, c: ChannelId, f: FlowId, now: SimTime) {
+        let Some(want) = self.channels[c as usize].snoop.as_ref().and_then(|s| s.deadline(f)) else { return };
+        let pending = self.snoop_tmr.get(&(c, f)).copied();
+        if pending.is_none_or(|p| want < p) {
+            let d = want.max(now);
+            self.snoop_tmr.insert((c, f), d);
+            self.q.schedule(d, Class::Timer, Ev::SnoopTimer(c, f));
+        }
+    }
+
+    fn on_snoop_timer(&mut self, c: ChannelId, f: FlowId, now: SimTime) {
+        if self.snoop_tmr.get(&(c, f)) != Some(&now) {
+            return;
+        }
+        self.snoop_tmr.remove(&(c, f));
+        if let Some(p) = self.channels[c as usize].snoop.as_mut().and_then(|s| s.on_timer(f, now)) {
+            self.local_retransmit(c, p, now);
+        }
+        self.arm_snoop(c, f, now);
+    }
+
+    /// A Snoop agent resends a cached segment: a new copy in the network.
+    fn local_retransmit(&mut self, c: ChannelId, mut p: Packet, now: SimTime) {
+        p.id = self.next_packet_id;
+        self.next_packet_id += 1;
+        self.flows[p.flow as usize].copies.sent(p.seg.seq);
+        self.send_priority(c, Frame::Ip { p, lseq: 0 }, now);
+    }
+
+    /// Packet `p` came off channel `c` at its far node: forward it, or hand
+    /// it to its endpoint.
+    fn deliver(&mut self, c: ChannelId, p: Packet, now: SimTime) {
+        let node = self.channels[c as usize].to;
+        // An ACK coming back over a snooped link passes the agent.
+        if p.dst != node && !p.seg.is_data() && c & 1 == 1 && self.channels[(c ^ 1) as usize].snoop.is_some() {
+            let data = c ^ 1;
+            let verdict = self.channels[data as usize].snoop.as_mut().expect("snoop").on_ack(&p, now);
+            self.arm_snoop(data, p.flow, now);
+            match verdict {
+                AckVerdict::Forward => {}
+                AckVerdict::Discard => return,
+                AckVerdict::Retransmit(q) => {
+                    self.local_retransmit(data, q, now);
+                    return;
+                }
+            }
+        }
+        self.arrive_at(p, node, now);
+    }
+
+    /// Packet `p` reached `node`: forward it, or hand it to its endpoint.
+    fn arrive_at(&mut self, p: Packet, node: NodeId, now: SimTime) {
         if p.dst != node {
             self.send(p, node, now);
             return;
@@ -310,6 +514,46 @@ impl World {
             f.sender.on_segment(&p.seg, now);
             self.service(fi, false, now);
         }
+    }
+
+    fn send_medium(&mut self, hop: usize, p: Packet, now: SimTime) {
+        let (m, station, _) = self.medium_hops[hop];
+        let (accepted, tick) = self.media[m as usize].offer(station as usize, p, now);
+        if let Some((at, gen)) = tick {
+            self.q.schedule(at, Class::TxDone, Ev::MediumTick(m, gen));
+        }
+        if let Err(p) = accepted {
+            self.flows[p.flow as usize].drops_queue += 1;
+            self.record_drop(&p, now, true);
+        }
+    }
+
+    fn on_medium_tick(&mut self, m: u32, gen: u32, now: SimTime) {
+        let medium = &mut self.media[m as usize];
+        let out = medium.on_tick(gen, now);
+        if let Some((at, gen)) = out.next {
+            self.q.schedule(at, Class::TxDone, Ev::MediumTick(m, gen));
+        }
+        if let Some(at) = out.arrival {
+            self.q.schedule(at, Class::Arrival, Ev::MediumArrive(m));
+        }
+        // Collided or corrupted frames the MAC gave up: losses on the way,
+        // like an error model's.
+        for p in medium.take_dropped() {
+            self.flows[p.flow as usize].drops_error += 1;
+            self.record_drop(&p, now, false);
+        }
+    }
+
+    fn on_medium_arrive(&mut self, m: u32, now: SimTime) {
+        let (p, from, next) = self.media[m as usize].pop_arrival(now);
+        if let Some(at) = next {
+            self.q.schedule(at, Class::Arrival, Ev::MediumArrive(m));
+        }
+        // The receiving station is the next hop the sender routed the frame to.
+        let edge = self.routes.next_hop(from, p.dst) as usize;
+        let (_, _, to) = self.medium_hops[edge - self.channels.len()];
+        self.arrive_at(p, to, now);
     }
 
     fn on_timer(&mut self, fi: FlowId, rx: bool, now: SimTime) {
@@ -442,6 +686,15 @@ impl World {
 
     pub fn receiver(&self, f: usize) -> &Receiver {
         &self.flows[f].receiver
+    }
+
+    /// Shared medium `i` (in scenario order), e.g. to read its frame log.
+    pub fn medium(&self, i: usize) -> &Medium {
+        &self.media[i]
+    }
+
+    pub fn medium_mut(&mut self, i: usize) -> &mut Medium {
+        &mut self.media[i]
     }
 
     pub fn events(&self) -> u64 {
@@ -596,13 +849,47 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
             marks: c.stats.marks,
             max_queue_packets: c.stats.max_queue_packets,
             mean_queue_packets: c.stats.mean_queue_packets(end),
+            link_retransmissions: c.arq.as_ref().map_or(0, |a| a.stats.retransmissions)
+                + c.snoop.as_ref().map_or(0, |s| s.stats.dupack_retransmissions + s.stats.timeout_retransmissions),
+            naks: c.arq.as_ref().map_or(0, |a| a.stats.naks),
+            link_given_up: c.arq.as_ref().map_or(0, |a| a.stats.given_up),
+            ctl_bytes: c.stats.ctl_bytes,
+            dupacks_suppressed: c.snoop.as_ref().map_or(0, |s| s.stats.dupacks_suppressed),
         })
         .collect();
+    let frac = |d: SimDuration| if run_s > 0.0 { d.as_secs_f64() / run_s } else { 0.0 };
+    let mut media = Vec::new();
+    for m in &w.media {
+        let busy = frac(m.busy_until(end));
+        for i in 0..m.stations() {
+            let st = m.station_stats(i);
+            media.push(MediumResult {
+                medium: m.name.clone(),
+                station: node(m.station_node(i)),
+                rate_bps: m.rate_bps(),
+                frames_sent: st.frames_sent,
+                bytes_sent: st.bytes_sent,
+                frames_delivered: st.frames_delivered,
+                bytes_delivered: st.bytes_delivered,
+                collisions: st.collisions,
+                frame_losses: st.frame_losses,
+                retries: st.retries,
+                drops_error: st.drops_error,
+                drops_queue: st.drops_queue,
+                marks: st.marks,
+                max_queue_packets: st.max_queue_packets,
+                airtime: frac(st.airtime),
+                medium_busy: busy,
+                medium_collision_events: m.stats.collision_events,
+            });
+        }
+    }
     RunResult {
         scenario: s.name.clone(),
         seed,
         flows,
         links,
+        media,
         run: RunInfo {
             sim_time_s: run_s,
             end_reason: if all_done { "all_done" } else { "time_limit" }.into(),

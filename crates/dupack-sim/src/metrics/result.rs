@@ -1,4 +1,5 @@
-//! What a run reports: per flow, per link (one row per direction), per run.
+//! What a run reports: per flow, per link (one row per direction), per
+//! station of a shared medium, per run.
 //!
 //! These structs serialise to JSON for the Python front, which turns
 //! `flows` and `links` into DataFrames. Field names are column names: keep
@@ -12,6 +13,10 @@ pub struct RunResult {
     pub seed: u64,
     pub flows: Vec<FlowResult>,
     pub links: Vec<LinkResult>,
+    /// One row per station of each shared medium; left out of the JSON when
+    /// the scenario has no medium, so such results are unchanged.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub media: Vec<MediumResult>,
     pub run: RunInfo,
 }
 
@@ -95,6 +100,51 @@ pub struct LinkResult {
     pub max_queue_packets: u64,
     /// Time-averaged number of packets waiting, over the whole run.
     pub mean_queue_packets: f64,
+    /// Frames resent by the link layer on this direction: ARQ retransmissions
+    /// and Snoop local retransmissions.
+    pub link_retransmissions: u64,
+    /// NAKs sent about this direction's frames (they travel the other way).
+    pub naks: u64,
+    /// Frames the ARQ receiver gave up on (retry limit, discard timer, window).
+    pub link_given_up: u64,
+    /// Bytes of link-layer control frames (NAKs, polls) this direction carried.
+    pub ctl_bytes: u64,
+    /// Duplicate ACKs a Snoop agent on this direction kept from the sender.
+    pub dupacks_suppressed: u64,
+}
+
+/// One station of a shared medium (`net::medium`). The last two columns
+/// describe the whole medium and repeat on each of its rows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MediumResult {
+    pub medium: String,
+    /// The station's node.
+    pub station: String,
+    pub rate_bps: u64,
+    /// Transmission attempts (MAC retries included).
+    pub frames_sent: u64,
+    /// IP bytes of those attempts.
+    pub bytes_sent: u64,
+    /// Frames that reached their receiver.
+    pub frames_delivered: u64,
+    pub bytes_delivered: u64,
+    /// Attempts that overlapped another station's frame.
+    pub collisions: u64,
+    /// Attempts that did not collide but were lost to `frame_loss`.
+    pub frame_losses: u64,
+    /// MAC retransmissions (`retry_limit > 0`).
+    pub retries: u64,
+    /// Frames given up after a collision or loss (no retry left).
+    pub drops_error: u64,
+    pub drops_queue: u64,
+    pub marks: u64,
+    pub max_queue_packets: u64,
+    /// Fraction of the run this station's frames were on the air.
+    pub airtime: f64,
+    /// Fraction of the run the medium was busy.
+    pub medium_busy: f64,
+    /// Rounds of the medium in which frames collided.
+    pub medium_collision_events: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -12,13 +12,30 @@
 //! leaves when the opportunities from its arrival at the head on have
 //! carried all its bytes. Everything else (queue, error model, delay) is
 //! the same.
+//!
+//! Frames that must go first — link-level retransmissions and NAKs
+//! (`net::arq`, irw §4) and a Snoop agent's local retransmissions — wait in
+//! a priority FIFO served before the queue discipline. With ARQ, every IP
+//! packet put on the wire gets a link sequence number and the ARQ keeps a
+//! copy; a finite ARQ window may hold new frames back (the channel then
+//! idles with packets queued until the world restarts it).
 
+use super::arq::{Arq, LinkCtl};
 use super::error::ErrorModel;
 use super::packet::{NodeId, Packet};
 use super::queue::{Qdisc, Verdict};
+use super::snoop::Snoop;
 use super::trace::TraceLink;
 use crate::time::{tx_time, SimDuration, SimTime};
 use std::collections::VecDeque;
+
+/// What a channel carries: an IP packet (with its link sequence number when
+/// the channel runs ARQ, 0 otherwise) or a link-layer control frame.
+#[derive(Copy, Clone, Debug)]
+pub enum Frame {
+    Ip { p: Packet, lseq: u32 },
+    Ctl(LinkCtl),
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct ChannelStats {
@@ -37,6 +54,10 @@ pub struct ChannelStats {
     pub queue_area: u128,
     pub queue_since: SimTime,
     pub queue_len: u64,
+    /// Link-layer control frames (NAKs, polls) sent, and their bytes
+    /// (included in `packets_sent` and `bytes_sent`).
+    pub ctl_frames: u64,
+    pub ctl_bytes: u64,
 }
 
 impl ChannelStats {
@@ -72,10 +93,19 @@ pub struct Channel {
     pub trace: Option<TraceLink>,
     pub queue: Qdisc,
     pub error: ErrorModel,
-    /// The packet being serialised.
-    pub on_wire: Option<Packet>,
-    /// Packets propagating, with their arrival instants.
-    pub propagating: VecDeque<(SimTime, Packet)>,
+    /// Frames served before the queue discipline.
+    pub prio: VecDeque<Frame>,
+    /// Link-level ARQ of this direction (`None`: plain link).
+    pub arq: Option<Box<Arq>>,
+    /// Size of a link-layer control frame on this direction (the link's
+    /// `arq.nak_bytes`; NAKs may travel a direction without ARQ of its own).
+    pub ctl_frame_bytes: u32,
+    /// A Snoop agent at `from` caching this direction's data (fwd only).
+    pub snoop: Option<Box<Snoop>>,
+    /// The frame being serialised.
+    pub on_wire: Option<Frame>,
+    /// Frames propagating, with their arrival instants.
+    pub propagating: VecDeque<(SimTime, Frame)>,
     pub stats: ChannelStats,
 }
 
@@ -89,22 +119,41 @@ pub enum Offer {
 }
 
 impl Channel {
-    pub fn tx_time(&self, p: &Packet) -> SimDuration {
-        tx_time(p.size as u64, self.rate_bps)
+    pub fn frame_size(&self, f: &Frame) -> u32 {
+        match f {
+            Frame::Ip { p, .. } => p.size,
+            Frame::Ctl(_) => self.ctl_frame_bytes,
+        }
     }
 
-    /// `p` starts service at `now`: when does it leave the transmitter?
-    fn service_end(&mut self, p: &Packet, now: SimTime) -> SimTime {
+    /// `f` starts service at `now`: when does it leave the transmitter?
+    fn service_end(&mut self, f: &Frame, now: SimTime) -> SimTime {
+        let size = self.frame_size(f);
         match &mut self.trace {
-            Some(t) => t.serve(p.size, now),
-            None => now + self.tx_time(p),
+            Some(t) => t.serve(size, now),
+            None => now + tx_time(size as u64, self.rate_bps),
         }
+    }
+
+    /// Can a new (not priority) packet start now?
+    fn new_frame_may_start(&self) -> bool {
+        self.arq.as_ref().is_none_or(|a| a.window_open())
+    }
+
+    /// Put `f` on the wire at `now`; returns when its serialisation ends.
+    fn start(&mut self, mut f: Frame, now: SimTime) -> SimTime {
+        if let (Some(arq), Frame::Ip { p, lseq }) = (&mut self.arq, &mut f) {
+            *lseq = arq.register(p, now);
+        }
+        let done = self.service_end(&f, now);
+        self.on_wire = Some(f);
+        done
     }
 
     /// Hand a packet to the channel at `now`. The queue sees every arrival,
     /// also one that finds the transmitter idle (nothing waits then).
     pub fn offer(&mut self, mut p: Packet, now: SimTime) -> Offer {
-        if self.on_wire.is_none() {
+        if self.on_wire.is_none() && self.new_frame_may_start() {
             match self.queue.arrive_idle(&mut p, now) {
                 Verdict::Drop => {
                     self.stats.drops_queue += 1;
@@ -113,9 +162,7 @@ impl Channel {
                 Verdict::Mark => self.stats.marks += 1,
                 Verdict::Accept => {}
             }
-            let done = self.service_end(&p, now);
-            self.on_wire = Some(p);
-            return Offer::StartedTx(done);
+            return Offer::StartedTx(self.start(Frame::Ip { p, lseq: 0 }, now));
         }
         match self.queue.enqueue(p, now) {
             Ok(marked) => {
@@ -134,26 +181,200 @@ impl Channel {
         }
     }
 
-    /// Serialisation of the packet on the wire ended at `now`. Returns the
-    /// finished packet, and when the next one (if any) will finish.
-    pub fn finish_tx(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
-        let p = self.on_wire.take().expect("TxDone without a packet on the wire");
-        self.stats.packets_sent += 1;
-        self.stats.bytes_sent += p.size as u64;
-        if self.trace.is_none() {
-            self.stats.busy = self.stats.busy + self.tx_time(&p);
+    /// Queue a frame ahead of the queue discipline (never dropped). Returns
+    /// when its serialisation ends if the transmitter was idle.
+    pub fn offer_priority(&mut self, f: Frame, now: SimTime) -> Option<SimTime> {
+        if self.on_wire.is_none() {
+            return Some(self.start_priority(f, now));
         }
-        let next = self.queue.dequeue().map(|q| {
-            let done = self.service_end(&q, now);
-            self.on_wire = Some(q);
-            done
-        });
-        if next.is_some() {
-            self.stats.queue_changed(self.queue.len_packets() as u64, now);
+        self.prio.push_back(f);
+        None
+    }
+
+    fn start_priority(&mut self, f: Frame, now: SimTime) -> SimTime {
+        match (&mut self.arq, &f) {
+            // An ARQ retransmission keeps its number.
+            (Some(arq), Frame::Ip { lseq, .. }) => arq.retransmission_started(*lseq),
+            (None, Frame::Ip { .. }) => {}
+            (_, Frame::Ctl(_)) => {}
         }
-        if next.is_none() {
+        let done = self.service_end(&f, now);
+        self.on_wire = Some(f);
+        done
+    }
+
+    /// If idle with work waiting (an ARQ window just opened), start the
+    /// next frame; returns when it finishes.
+    pub fn restart(&mut self, now: SimTime) -> Option<SimTime> {
+        if self.on_wire.is_some() {
+            return None;
+        }
+        self.next_frame(now)
+    }
+
+    /// The next frame to serialise: priority frames first, then the queue
+    /// (if the ARQ window allows), then a due ARQ poll.
+    fn next_frame(&mut self, now: SimTime) -> Option<SimTime> {
+        if let Some(f) = self.prio.pop_front() {
+            return Some(self.start_priority(f, now));
+        }
+        if self.new_frame_may_start() {
+            if let Some(q) = self.queue.dequeue() {
+                self.stats.queue_changed(self.queue.len_packets() as u64, now);
+                return Some(self.start(Frame::Ip { p: q, lseq: 0 }, now));
+            }
+        }
+        if self.queue.len_packets() == 0 {
             self.queue.on_idle(now);
         }
-        (p, next)
+        let poll = self.arq.as_mut().and_then(|a| a.take_poll())?;
+        Some(self.start_priority(Frame::Ctl(poll), now))
+    }
+
+    /// Serialisation of the frame on the wire ended at `now`. Returns the
+    /// finished frame, and when the next one (if any) will finish.
+    pub fn finish_tx(&mut self, now: SimTime) -> (Frame, Option<SimTime>) {
+        let f = self.on_wire.take().expect("TxDone without a frame on the wire");
+        let size = self.frame_size(&f);
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += size as u64;
+        if let Frame::Ctl(_) = f {
+            self.stats.ctl_frames += 1;
+            self.stats.ctl_bytes += size as u64;
+        }
+        if self.trace.is_none() {
+            self.stats.busy = self.stats.busy + tx_time(size as u64, self.rate_bps);
+        }
+        let next = self.next_frame(now);
+        (f, next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::StreamRng;
+    use crate::net::packet::Ecn;
+    use crate::scenario::model::{ArqSpec, ErrorSpec, QueueLimit, QueueSpec};
+    use crate::tcp::segment::TcpSegment;
+    use crate::time::ms;
+
+    fn channel(arq: Option<ArqSpec>) -> Channel {
+        let spec = QueueSpec::DropTail { limit: QueueLimit::Packets(10) };
+        Channel {
+            link: 0,
+            fwd: true,
+            from: 0,
+            to: 1,
+            rate_bps: 8_000_000, // 1 µs per byte
+            delay: ms(1),
+            trace: None,
+            queue: Qdisc::from_spec(&spec, 8_000_000, StreamRng::new(1, "q")),
+            error: ErrorModel::new(&ErrorSpec::none(), "e".into(), 1),
+            prio: VecDeque::new(),
+            arq: arq.as_ref().map(|a| Box::new(Arq::new(a))),
+            ctl_frame_bytes: 16,
+            snoop: None,
+            on_wire: None,
+            propagating: VecDeque::new(),
+            stats: ChannelStats::default(),
+        }
+    }
+
+    fn pkt(id: u64) -> Packet {
+        Packet {
+            id,
+            flow: 0,
+            src: 0,
+            dst: 1,
+            size: 1000,
+            ecn: Ecn::NotEct,
+            created: SimTime::ZERO,
+            seg: TcpSegment { seq: id * 960, len: 960, ..TcpSegment::default() },
+        }
+    }
+
+    fn ip_id(f: &Frame) -> Option<u64> {
+        match f {
+            Frame::Ip { p, .. } => Some(p.id),
+            Frame::Ctl(_) => None,
+        }
+    }
+
+    #[test]
+    fn priority_frames_preempt_queued_packets_but_not_the_one_on_the_wire() {
+        let mut c = channel(None);
+        let t0 = SimTime::ZERO;
+        assert!(matches!(c.offer(pkt(0), t0), Offer::StartedTx(_)));
+        for i in 1..5 {
+            assert!(matches!(c.offer(pkt(i), t0), Offer::Queued));
+        }
+        assert_eq!(c.offer_priority(Frame::Ip { p: pkt(99), lseq: 0 }, t0), None, "the wire is busy");
+        let mut order = vec![];
+        let mut now = t0 + ms(1);
+        loop {
+            let (f, next) = c.finish_tx(now);
+            order.push(ip_id(&f).unwrap());
+            match next {
+                Some(t) => now = t,
+                None => break,
+            }
+        }
+        assert_eq!(order, vec![0, 99, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn an_arq_channel_numbers_frames_and_polls_when_it_runs_dry() {
+        let spec = ArqSpec {
+            retry_limit: 3,
+            nak_bytes: 16,
+            in_order: true,
+            nak_timeout: ms(5),
+            window: None,
+            discard: None,
+            poll: true,
+            fwd: true,
+            rev: true,
+        };
+        let mut c = channel(Some(spec));
+        let t0 = SimTime::ZERO;
+        c.offer(pkt(0), t0);
+        c.offer(pkt(1), t0);
+        let (f0, next) = c.finish_tx(t0 + ms(1));
+        assert!(matches!(f0, Frame::Ip { lseq: 0, .. }));
+        let (f1, next) = c.finish_tx(next.unwrap());
+        assert!(matches!(f1, Frame::Ip { lseq: 1, .. }));
+        let t = next.expect("a poll follows the last data frame");
+        let (poll, next) = c.finish_tx(t);
+        assert!(matches!(poll, Frame::Ctl(LinkCtl::Poll(2))));
+        assert!(next.is_none());
+        assert_eq!((c.stats.ctl_frames, c.stats.ctl_bytes), (1, 16));
+        assert_eq!(c.stats.bytes_sent, 2016);
+    }
+
+    #[test]
+    fn a_closed_arq_window_holds_new_frames_until_restart() {
+        let spec = ArqSpec {
+            retry_limit: 3,
+            nak_bytes: 16,
+            in_order: true,
+            nak_timeout: ms(5),
+            window: Some(1),
+            discard: None,
+            poll: false,
+            fwd: true,
+            rev: true,
+        };
+        let mut c = channel(Some(spec));
+        let t0 = SimTime::ZERO;
+        assert!(matches!(c.offer(pkt(0), t0), Offer::StartedTx(_)));
+        assert!(matches!(c.offer(pkt(1), t0), Offer::Queued));
+        let (_, next) = c.finish_tx(t0 + ms(1));
+        assert!(next.is_none(), "frame 0 unresolved: the window of 1 is closed");
+        assert!(matches!(c.offer(pkt(2), t0 + ms(2)), Offer::Queued), "idle but closed: queue");
+        assert!(c.restart(t0 + ms(3)).is_none());
+        c.arq.as_mut().unwrap().resolve(0);
+        assert!(c.restart(t0 + ms(4)).is_some(), "resolution reopens the window");
+        assert_eq!(c.on_wire.as_ref().and_then(ip_id), Some(1));
     }
 }

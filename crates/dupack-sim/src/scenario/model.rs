@@ -56,6 +56,50 @@ pub mod defaults {
     /// Bytes per delivery opportunity of a trace-driven link direction.
     /// mahimahi's `mm-link` counts 1504 (its TUN MTU plus a 4-byte header).
     pub const TRACE_MTU: u32 = 1500;
+    /// ARQ (irw §4 gives the NAK size; the rest are this simulator's choices,
+    /// documented in docs/scenario.md).
+    pub const ARQ_RETRY_LIMIT: u32 = 3;
+    pub const ARQ_NAK_BYTES: u32 = 16;
+    /// RLC acknowledged mode after eplr Table II: windows of 32, MaxDAT 4
+    /// (3 retransmissions), timer-based discard after 1500 ms, no in-sequence delivery.
+    pub const RLC_WINDOW: u32 = 32;
+    pub const RLC_RETRY_LIMIT: u32 = 3;
+    pub const RLC_DISCARD: SimDuration = SimDuration::from_millis(1500);
+    /// `nak_timeout = "auto"`: the link's round trip (2 × delay) plus the
+    /// serialisation of two 1500-byte frames (the retransmission may wait
+    /// for the frame on the wire) and 1 ms of slack.
+    pub fn arq_nak_timeout(delay: SimDuration, rate_bps: u64) -> SimDuration {
+        let frame = if rate_bps > 0 { crate::time::tx_time(1500, rate_bps) } else { SimDuration::ZERO };
+        delay + delay + frame + frame + SimDuration::from_millis(1)
+    }
+    /// Snoop's local timer: never below 2 link round trips (and 10 ms), and
+    /// that much before the first sample.
+    pub fn snoop_min_timeout(delay: SimDuration) -> SimDuration {
+        delay.saturating_mul(4).max(SimDuration::from_millis(10))
+    }
+    /// Shared wireless medium (`[[topology.media]]`): the efr testbed's
+    /// 2 Mbps WaveLAN (efr §4.1) with IEEE 802.11 DSSS timing (slot 20 µs,
+    /// SIFS 10 µs, DIFS = SIFS + 2 slots; long PLCP preamble and header,
+    /// 192 bits at 1 Mbit/s; aCWmin 31, aCWmax 1023).
+    pub const MEDIUM_RATE_BPS: u64 = 2_000_000;
+    pub const MEDIUM_SLOT: SimDuration = SimDuration::from_micros(20);
+    pub const MEDIUM_SIFS: SimDuration = SimDuration::from_micros(10);
+    pub const MEDIUM_DIFS: SimDuration = SimDuration::from_micros(50);
+    pub const MEDIUM_PREAMBLE: SimDuration = SimDuration::from_micros(192);
+    /// 802.11 MAC header (24) + FCS (4) + LLC/SNAP (8) bytes around the IP datagram.
+    pub const MEDIUM_MAC_OVERHEAD: u32 = 36;
+    pub const MEDIUM_CW_MIN: u32 = 31;
+    pub const MEDIUM_CW_MAX: u32 = 1023;
+    /// No MAC retransmission: a collided frame is lost to TCP, as on the
+    /// paper's WaveLAN (efr §7.3 contrasts it with Ethernet's CSMA/CD retries).
+    pub const MEDIUM_RETRY_LIMIT: u32 = 0;
+    /// efr §4.1: segment loss rate between one mobile and CH without other traffic.
+    pub const MEDIUM_FRAME_LOSS: f64 = 3.0e-4;
+    /// Propagation across a room (300 m in 1 µs); must not exceed the slot.
+    pub const MEDIUM_DELAY: SimDuration = SimDuration::from_micros(1);
+    /// Per-station interface queue: BSD's `IFQ_MAXLEN` (50), as on the
+    /// testbed's FreeBSD hosts and its access point's buffer stand-in.
+    pub const MEDIUM_QUEUE_LIMIT: QueueLimit = QueueLimit::Packets(50);
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +114,8 @@ pub struct Scenario {
     pub stop_when_done: bool,
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
+    /// Shared multiple-access media (`net::medium`), after the links.
+    pub media: Vec<MediumSpec>,
     pub flows: Vec<FlowSpec>,
 }
 
@@ -105,6 +151,103 @@ pub struct LinkSpec {
     /// no rate was given).
     pub fwd_trace: Option<TraceSpec>,
     pub rev_trace: Option<TraceSpec>,
+    /// Link-level ARQ in both directions (`net::arq`), NAKs of one direction
+    /// carried by the other.
+    pub arq: Option<ArqSpec>,
+    /// A Snoop agent at node `a` for the data this link carries a→b.
+    pub snoop: Option<SnoopSpec>,
+}
+
+/// NAK-based selective-repeat ARQ (irw §4; `net::arq`), per direction of
+/// a link; the NAKs about one direction's frames travel on the other.
+/// Checked by the parser.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArqSpec {
+    /// Retransmissions per frame at most (RLC's MaxDAT − 1).
+    pub retry_limit: u32,
+    /// Size of a NAK or poll frame (irw §4: 16 bytes).
+    pub nak_bytes: u32,
+    /// Deliver to IP in link order (holding frames behind a gap), or at once.
+    pub in_order: bool,
+    /// How long the receiver waits for a NAKed frame before NAKing again
+    /// (resolved from "auto": see `defaults::arq_nak_timeout`).
+    pub nak_timeout: SimDuration,
+    /// Transmission/receive window in frames; `None` = unbounded.
+    pub window: Option<u32>,
+    /// A frame older than this is not retransmitted any more (RLC's
+    /// timer-based SDU discard); `None` = no discard timer.
+    pub discard: Option<SimDuration>,
+    /// Send a poll when the transmitter runs dry after data (tail losses).
+    pub poll: bool,
+    /// Which directions run ARQ (`directions = "both"`, `"fwd"` or `"rev"`).
+    pub fwd: bool,
+    pub rev: bool,
+}
+
+/// Snoop (Balakrishnan, Seshan, Amir, Katz 1995; irw §2.1; `net::snoop`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SnoopSpec {
+    /// Lower bound of the local retransmission timer.
+    pub min_timeout: SimDuration,
+    /// Local retransmission timer before the first RTT sample.
+    pub initial_timeout: SimDuration,
+}
+
+/// A shared half-duplex wireless medium with CSMA/CA access (`net::medium`;
+/// efr §4.1, Fig. 1). Every station has its own transmit queue; any two
+/// stations (or, with `access_point`, a station and the access point) are
+/// one hop apart. Checked: at least two distinct stations, `cw_min ≤ cw_max`,
+/// `delay ≤ slot`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MediumSpec {
+    pub name: String,
+    /// Node indices, in the order written.
+    pub stations: Vec<usize>,
+    /// Infrastructure mode: the node (one of `stations`) every other station
+    /// talks to; `None` = any two stations talk directly.
+    pub access_point: Option<usize>,
+    pub rate_bps: u64,
+    pub slot: SimDuration,
+    pub sifs: SimDuration,
+    pub difs: SimDuration,
+    /// PHY preamble and header, sent before every frame (and MAC ACK).
+    pub preamble: SimDuration,
+    /// Bytes the MAC adds to each IP datagram.
+    pub mac_overhead: u32,
+    pub cw_min: u32,
+    pub cw_max: u32,
+    /// MAC retransmissions of a frame that was not acknowledged; 0 = no MAC
+    /// ACKs at all (collided and corrupted frames are simply lost).
+    pub retry_limit: u32,
+    /// Probability that a frame that did not collide is lost anyway.
+    pub frame_loss: f64,
+    /// Propagation delay between any two stations.
+    pub delay: SimDuration,
+    /// Each station's queue.
+    pub queue: QueueSpec,
+}
+
+impl MediumSpec {
+    /// A medium with every parameter at its default (the efr WaveLAN).
+    pub fn wavelan(name: &str, stations: Vec<usize>) -> Self {
+        MediumSpec {
+            name: name.into(),
+            stations,
+            access_point: None,
+            rate_bps: defaults::MEDIUM_RATE_BPS,
+            slot: defaults::MEDIUM_SLOT,
+            sifs: defaults::MEDIUM_SIFS,
+            difs: defaults::MEDIUM_DIFS,
+            preamble: defaults::MEDIUM_PREAMBLE,
+            mac_overhead: defaults::MEDIUM_MAC_OVERHEAD,
+            cw_min: defaults::MEDIUM_CW_MIN,
+            cw_max: defaults::MEDIUM_CW_MAX,
+            retry_limit: defaults::MEDIUM_RETRY_LIMIT,
+            frame_loss: defaults::MEDIUM_FRAME_LOSS,
+            delay: defaults::MEDIUM_DELAY,
+            queue: QueueSpec::DropTail { limit: defaults::MEDIUM_QUEUE_LIMIT },
+        }
+    }
 }
 
 /// A mahimahi delivery-opportunity trace (see `net::trace`), read and

@@ -439,7 +439,16 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
     let flows = parse_flows(top.get("flows"), &top.at("flows"), &topo, &gtcp, &grx)?;
     resolve_droplists(&mut topo, &flows)?;
 
-    Ok(Scenario { name, duration, seed, stop_when_done, nodes: topo.nodes, links: topo.links, flows })
+    Ok(Scenario {
+        name,
+        duration,
+        seed,
+        stop_when_done,
+        nodes: topo.nodes,
+        links: topo.links,
+        media: topo.media,
+        flows,
+    })
 }
 
 /// Parse TOML text, then [`parse_scenario`]. Syntax errors carry the line
@@ -506,17 +515,21 @@ fn toml_to_json(v: &toml::Value, path: &str) -> R<Value> {
 enum TopoKind {
     Dumbbell,
     Chain,
+    Star,
     Custom,
 }
 
-const LINK_KEYS: &[&str] = &["rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
-const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override"];
+const LINK_KEYS: &[&str] =
+    &["rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
+const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override", "receivers", "exit"];
+const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
-const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links"];
-const OVERRIDE_KEYS: &[&str] =
-    &["senders", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
+const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links", "media"];
 const CUSTOM_LINK_KEYS: &[&str] =
-    &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace"];
+    &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
+const ARQ_KEYS: &[&str] =
+    &["preset", "directions", "retry_limit", "nak_bytes", "in_order", "nak_timeout", "window", "discard", "poll"];
+const SNOOP_KEYS: &[&str] = &["min_timeout", "initial_timeout"];
 const TRACE_KEYS: &[&str] = &["file", "mtu"];
 const NODE_KEYS: &[&str] = &["name", "kind"];
 const DROPTAIL_KEYS: &[&str] = &["kind", "limit_packets", "limit_bytes"];
@@ -532,6 +545,28 @@ const RED_KEYS: &[&str] = &[
     "mark_above_max_th",
     "mean_packet_size",
 ];
+const MEDIUM_KEYS: &[&str] = &[
+    "name",
+    "nodes",
+    "access_point",
+    "rate",
+    "slot",
+    "sifs",
+    "difs",
+    "preamble",
+    "mac_overhead",
+    "cw_min",
+    "cw_max",
+    "retry_limit",
+    "frame_loss",
+    "delay",
+    "queue",
+];
+/// Stations on one medium: an ad-hoc medium adds N·(N−1) routing edges.
+const MAX_STATIONS: usize = 1000;
+/// Contention windows fit the 16 bits of 802.11's counters.
+const MAX_CW: u32 = 65_535;
+const MAX_RETRY_LIMIT: u32 = 255;
 /// Queue lengths in packets: thresholds and limits.
 const MAX_QUEUE_PACKETS: u32 = 1_000_000;
 const MAX_SENDERS: u64 = 100_000;
@@ -540,6 +575,7 @@ struct Topo {
     kind: TopoKind,
     nodes: Vec<NodeSpec>,
     links: Vec<LinkSpec>,
+    media: Vec<MediumSpec>,
     index: HashMap<String, usize>,
     /// Droplist error models whose flow name is resolved once flows are known.
     drops: Vec<PendingDrop>,
@@ -561,6 +597,22 @@ struct LinkRaw {
     rev_error: Option<ErrRaw>,
     fwd_trace: Option<TraceSpec>,
     rev_trace: Option<TraceSpec>,
+    arq: Option<ArqRaw>,
+    snoop: Option<SnoopRaw>,
+}
+
+/// `arq` as written: `nak_timeout = None` means "auto" (resolved per link).
+#[derive(Clone)]
+struct ArqRaw {
+    spec: ArqSpec,
+    nak_timeout: Option<SimDuration>,
+}
+
+/// `snoop` as written; `None` = the default for the link (`auto`).
+#[derive(Clone)]
+struct SnoopRaw {
+    min_timeout: Option<SimDuration>,
+    initial_timeout: Option<SimDuration>,
 }
 
 impl LinkRaw {
@@ -578,6 +630,8 @@ impl LinkRaw {
             rev_error: self.rev_error.clone().or_else(|| base.rev_error.clone()),
             fwd_trace,
             rev_trace,
+            arq: self.arq.clone().or_else(|| base.arq.clone()),
+            snoop: self.snoop.clone().or_else(|| base.snoop.clone()),
         }
     }
 }
@@ -592,21 +646,40 @@ struct ErrRaw {
 fn parse_topology(v: &Value, path: &str) -> R<Topo> {
     let t = table(v, path)?;
     let kind = t
-        .req("kind", "\"dumbbell\", \"chain\" or \"custom\"", |v, p| {
-            v_enum(v, p, &[("dumbbell", TopoKind::Dumbbell), ("chain", TopoKind::Chain), ("custom", TopoKind::Custom)])
+        .req("kind", "\"dumbbell\", \"chain\", \"star\" or \"custom\"", |v, p| {
+            v_enum(
+                v,
+                p,
+                &[
+                    ("dumbbell", TopoKind::Dumbbell),
+                    ("chain", TopoKind::Chain),
+                    ("star", TopoKind::Star),
+                    ("custom", TopoKind::Custom),
+                ],
+            )
         })?
         .v;
-    let kinds: [(&str, &[&str]); 3] = [("dumbbell", DUMBBELL_KEYS), ("chain", CHAIN_KEYS), ("custom", CUSTOM_KEYS)];
+    let kinds: [(&str, &[&str]); 4] =
+        [("dumbbell", DUMBBELL_KEYS), ("chain", CHAIN_KEYS), ("star", STAR_KEYS), ("custom", CUSTOM_KEYS)];
     let (kname, keys) = match kind {
         TopoKind::Dumbbell => kinds[0],
         TopoKind::Chain => kinds[1],
-        TopoKind::Custom => kinds[2],
+        TopoKind::Star => kinds[2],
+        TopoKind::Custom => kinds[3],
     };
     t.allow_explained(keys, |k| belongs_elsewhere(k, "topology kind", kname, &kinds))?;
-    let mut topo = Topo { kind, nodes: Vec::new(), links: Vec::new(), index: HashMap::new(), drops: Vec::new() };
+    let mut topo = Topo {
+        kind,
+        nodes: Vec::new(),
+        links: Vec::new(),
+        media: Vec::new(),
+        index: HashMap::new(),
+        drops: Vec::new(),
+    };
     match kind {
         TopoKind::Dumbbell => build_dumbbell(&t, &mut topo)?,
         TopoKind::Chain => build_chain(&t, &mut topo)?,
+        TopoKind::Star => build_star(&t, &mut topo)?,
         TopoKind::Custom => build_custom(&t, &mut topo)?,
     }
     Ok(topo)
@@ -647,6 +720,17 @@ impl Topo {
             rev_error,
             fwd_trace: raw.fwd_trace.clone(),
             rev_trace: raw.rev_trace.clone(),
+            arq: raw.arq.as_ref().map(|a| {
+                let mut spec = a.spec.clone();
+                let (delay, rate) = (raw.delay.unwrap_or(SimDuration::ZERO), raw.rate.unwrap_or(0));
+                spec.nak_timeout = a.nak_timeout.unwrap_or_else(|| defaults::arq_nak_timeout(delay, rate));
+                spec
+            }),
+            snoop: raw.snoop.as_ref().map(|sn| {
+                let auto = defaults::snoop_min_timeout(raw.delay.unwrap_or(SimDuration::ZERO));
+                let min_timeout = sn.min_timeout.unwrap_or(auto);
+                SnoopSpec { min_timeout, initial_timeout: sn.initial_timeout.unwrap_or(min_timeout).max(min_timeout) }
+            }),
         });
     }
 
@@ -687,6 +771,8 @@ fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
     let rev_error = t.opt("rev_error", parse_error_model)?;
     let fwd_trace = t.opt("fwd_trace", parse_trace_table)?;
     let rev_trace = t.opt("rev_trace", parse_trace_table)?;
+    let arq = t.opt("arq", parse_arq)?;
+    let snoop = t.opt("snoop", parse_snoop)?;
     Ok(LinkRaw {
         rate: rate.map(|a| a.v),
         delay: delay.map(|a| a.v),
@@ -695,7 +781,80 @@ fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
         rev_error: rev_error.map(|a| a.v),
         fwd_trace: fwd_trace.map(|a| a.v),
         rev_trace: rev_trace.map(|a| a.v),
+        arq: arq.map(|a| a.v),
+        snoop: snoop.map(|a| a.v),
     })
+}
+
+/// A duration, or `"auto"` (`None`).
+fn v_dur_or_auto(v: &Value, path: &str) -> R<Option<SimDuration>> {
+    if v.as_str() == Some("auto") {
+        return Ok(None);
+    }
+    v_dur_pos(v, path).map(Some).map_err(|e| err(path, format!("{}, or \"auto\"", e.message)))
+}
+
+/// `arq = { ... }` on a link (irw §4; `net::arq`). `preset = "rlc-am"` sets
+/// eplr Table II's values; keys given next to it override them.
+fn parse_arq(v: &Value, path: &str) -> R<ArqRaw> {
+    let t = table(v, path)?;
+    t.allow(ARQ_KEYS)?;
+    let rlc = t.opt("preset", |v, p| v_enum(v, p, &[("nak", false), ("rlc-am", true)]))?.is_some_and(|a| a.v);
+    let mut spec = ArqSpec {
+        retry_limit: if rlc { defaults::RLC_RETRY_LIMIT } else { defaults::ARQ_RETRY_LIMIT },
+        nak_bytes: defaults::ARQ_NAK_BYTES,
+        in_order: !rlc,
+        nak_timeout: SimDuration::ZERO,
+        window: rlc.then_some(defaults::RLC_WINDOW),
+        discard: rlc.then_some(defaults::RLC_DISCARD),
+        poll: true,
+        fwd: true,
+        rev: true,
+    };
+    if let Some(a) = t.opt("directions", |v, p| {
+        v_enum(v, p, &[("both", (true, true)), ("fwd", (true, false)), ("rev", (false, true))])
+    })? {
+        (spec.fwd, spec.rev) = a.v;
+    }
+    if let Some(a) = t.opt("retry_limit", |v, p| v_u32(v, p, 0, 1000))? {
+        spec.retry_limit = a.v;
+    }
+    if let Some(a) = t.opt("nak_bytes", |v, p| v_size(v, p, 1, 65_535))? {
+        spec.nak_bytes = a.v as u32;
+    }
+    if let Some(a) = t.opt("in_order", v_bool)? {
+        spec.in_order = a.v;
+    }
+    if let Some(a) = t.opt("poll", v_bool)? {
+        spec.poll = a.v;
+    }
+    if let Some(a) = t.opt("window", |v, p| {
+        if v.as_str() == Some("unlimited") {
+            return Ok(None);
+        }
+        v_u32(v, p, 1, 1 << 30).map(Some).map_err(|e| err(p, format!("{}, or \"unlimited\"", e.message)))
+    })? {
+        spec.window = a.v;
+    }
+    if let Some(a) = t.opt("discard", |v, p| {
+        if v.as_str() == Some("never") {
+            return Ok(None);
+        }
+        v_dur_pos(v, p).map(Some).map_err(|e| err(p, format!("{}, or \"never\"", e.message)))
+    })? {
+        spec.discard = a.v;
+    }
+    let nak_timeout = t.opt("nak_timeout", v_dur_or_auto)?.and_then(|a| a.v);
+    Ok(ArqRaw { spec, nak_timeout })
+}
+
+/// `snoop = { ... }` (or `snoop = {}`) on a link: an agent at node `a`.
+fn parse_snoop(v: &Value, path: &str) -> R<SnoopRaw> {
+    let t = table(v, path)?;
+    t.allow(SNOOP_KEYS)?;
+    let min_timeout = t.opt("min_timeout", v_dur_or_auto)?.and_then(|a| a.v);
+    let initial_timeout = t.opt("initial_timeout", v_dur_or_auto)?.and_then(|a| a.v);
+    Ok(SnoopRaw { min_timeout, initial_timeout })
 }
 
 /// A `fwd_trace`/`rev_trace` table: the file is read and checked here, so
@@ -951,48 +1110,108 @@ fn build_dumbbell(t: &Table, topo: &mut Topo) -> R<()> {
     let access = t.req("access", "a link table for every sender's access link", parse_link_table)?.v;
     let bottleneck = t.req("bottleneck", "a link table", parse_link_table)?.v;
 
-    // Which override (if any) applies to each sender.
-    let mut per_sender: Vec<Option<usize>> = vec![None; n];
-    let mut overrides: Vec<LinkRaw> = Vec::new();
-    if let Some(v) = t.get("access_override") {
-        let opath = t.at("access_override");
-        for (k, item) in v_array(v, &opath, "tables")?.iter().enumerate() {
-            let ipath = index_path(&opath, k);
-            let o = table(item, &ipath)?;
-            o.allow(OVERRIDE_KEYS)?;
-            let spath = o.at("senders");
-            let list = v_array(o.required("senders", "an array of sender indices")?, &spath, "sender indices")?;
-            if list.is_empty() {
-                return fail(&spath, "must list at least one sender index");
-            }
-            for (j, x) in list.iter().enumerate() {
-                let xpath = index_path(&spath, j);
-                let s = v_int(x, &xpath, 0, n as u64 - 1).map_err(|e| {
-                    err(&e.path, format!("{}; this dumbbell has {n} senders, numbered from 0", e.message))
-                })? as usize;
-                if let Some(prev) = per_sender[s] {
-                    let where_ = if prev == k { "earlier in this list".to_string() } else { index_path(&opath, prev) };
-                    return fail(&xpath, format!("sender {s} is already overridden ({where_})"));
-                }
-                per_sender[s] = Some(k);
-            }
-            overrides.push(parse_link_keys(&o, false)?);
+    let per_sender = parse_overrides(t, "access_override", "senders", "sender", n)?;
+    let receivers = match t.opt("receivers", |v, p| v_int(v, p, 1, MAX_SENDERS))? {
+        None => 1,
+        Some(r) if r.v == 1 || r.v == n as u64 => r.v as usize,
+        Some(r) => {
+            return fail(&r.path, format!("must be 1 (one shared sink) or {n} (one receiver per sender), got {}", r.v))
         }
-    }
+    };
+    let exit = if receivers > 1 {
+        Some(t.req("exit", "a link table for every receiver's link (needed with receivers > 1)", parse_link_table)?.v)
+    } else {
+        if let Some(e) = t.opt("exit", parse_link_table)? {
+            return fail(&e.path, "only used with one receiver per sender (receivers = senders)");
+        }
+        None
+    };
 
     for i in 0..n {
         topo.add_node(format!("s{i}"), NodeKind::Host);
     }
     let router = topo.add_node("router".into(), NodeKind::Router);
-    let sink = topo.add_node("sink".into(), NodeKind::Host);
+    let far = match exit {
+        None => topo.add_node("sink".into(), NodeKind::Host),
+        Some(_) => topo.add_node("router2".into(), NodeKind::Router),
+    };
     for (i, o) in per_sender.iter().enumerate() {
-        let raw = match o {
-            Some(k) => overrides[*k].over(&access),
-            None => access.clone(),
-        };
-        topo.add_link(format!("access{i}"), i, router, &raw);
+        topo.add_link(format!("access{i}"), i, router, &o.as_ref().unwrap_or(&access).over(&access));
     }
-    topo.add_link("bottleneck".into(), router, sink, &bottleneck);
+    topo.add_link("bottleneck".into(), router, far, &bottleneck);
+    if let Some(exit) = exit {
+        for i in 0..n {
+            let k = topo.add_node(format!("k{i}"), NodeKind::Host);
+            topo.add_link(format!("exit{i}"), far, k, &exit);
+        }
+    }
+    Ok(())
+}
+
+/// `[[<key>]]` tables that override a template link for some of `n`
+/// numbered links: which override (if any) applies to each, as the
+/// override's keys laid over nothing (the caller lays them over the template).
+fn parse_overrides(t: &Table, key: &str, index_key: &str, what: &str, n: usize) -> R<Vec<Option<LinkRaw>>> {
+    let mut per: Vec<Option<usize>> = vec![None; n];
+    let mut overrides: Vec<LinkRaw> = Vec::new();
+    let Some(v) = t.get(key) else { return Ok(vec![None; n]) };
+    let opath = t.at(key);
+    let allowed: Vec<&str> = std::iter::once(index_key).chain(LINK_KEYS.iter().copied()).collect();
+    for (k, item) in v_array(v, &opath, "tables")?.iter().enumerate() {
+        let ipath = index_path(&opath, k);
+        let o = table(item, &ipath)?;
+        o.allow(&allowed)?;
+        let spath = o.at(index_key);
+        let list = v_array(
+            o.required(index_key, &format!("an array of {what} indices"))?,
+            &spath,
+            &format!("{what} indices"),
+        )?;
+        if list.is_empty() {
+            return fail(&spath, format!("must list at least one {what} index"));
+        }
+        for (j, x) in list.iter().enumerate() {
+            let xpath = index_path(&spath, j);
+            let s = v_int(x, &xpath, 0, n as u64 - 1)
+                .map_err(|e| err(&e.path, format!("{}; there are {n} {index_key}, numbered from 0", e.message)))?
+                as usize;
+            if let Some(prev) = per[s] {
+                let where_ = if prev == k { "earlier in this list".to_string() } else { index_path(&opath, prev) };
+                return fail(&xpath, format!("{what} {s} is already overridden ({where_})"));
+            }
+            per[s] = Some(k);
+        }
+        overrides.push(parse_link_keys(&o, false)?);
+    }
+    Ok(per.into_iter().map(|o| o.map(|k| overrides[k].clone())).collect())
+}
+
+/// How many nodes a builder named `<prefix>0`, `<prefix>1`, …
+fn numbered(topo: &Topo, prefix: &str) -> usize {
+    (0..).take_while(|i| topo.index.contains_key(&format!("{prefix}{i}"))).count()
+}
+
+/// A hub with `leaves` links to hosts `m0`…, optionally fed by a `server`
+/// over an `uplink`: an access point and its mobiles (efr Fig. 1), a base
+/// station (irw Fig. 2), an RNC and its UEs (eplr Fig. 4).
+fn build_star(t: &Table, topo: &mut Topo) -> R<()> {
+    let n = t.req("leaves", "the number of leaf hosts, 1 to 100000", |v, p| v_int(v, p, 1, MAX_SENDERS))?.v as usize;
+    let leaf = t.req("leaf", "a link table for every hub→leaf link", parse_link_table)?.v;
+    let per_leaf = parse_overrides(t, "leaf_override", "leaves", "leaf", n)?;
+    let uplink = t.opt("uplink", parse_link_table)?.map(|a| a.v);
+    let hub = match &uplink {
+        Some(up) => {
+            let server = topo.add_node("server".into(), NodeKind::Host);
+            let hub = topo.add_node("hub".into(), NodeKind::Router);
+            topo.add_link("uplink".into(), server, hub, up);
+            hub
+        }
+        None => topo.add_node("hub".into(), NodeKind::Host),
+    };
+    for (i, o) in per_leaf.iter().enumerate() {
+        let m = topo.add_node(format!("m{i}"), NodeKind::Host);
+        topo.add_link(format!("leaf{i}"), hub, m, &o.as_ref().unwrap_or(&leaf).over(&leaf));
+    }
     Ok(())
 }
 
@@ -1040,9 +1259,14 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
     }
 
     let lpath = t.at("links");
-    let links = v_array(t.required("links", "an array of [[topology.links]] tables")?, &lpath, "link tables")?;
-    if links.is_empty() {
-        return fail(&lpath, "a custom topology needs at least one link");
+    // A shared medium may be the only connection (a wireless LAN on its own).
+    let has_media = t.get("media").is_some();
+    let links = match t.get("links") {
+        None if has_media => &[][..],
+        _ => v_array(t.required("links", "an array of [[topology.links]] tables")?, &lpath, "link tables")?,
+    };
+    if links.is_empty() && !has_media {
+        return fail(&lpath, "a custom topology needs at least one link (or a [[topology.media]] table)");
     }
     let mut link_names: HashMap<String, String> = HashMap::new();
     for (i, item) in links.iter().enumerate() {
@@ -1071,6 +1295,143 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
         link_names.insert(name.clone(), ipath);
         topo.add_link(name, ai, bi, &raw);
     }
+    if let Some(v) = t.get("media") {
+        build_media(v, &t.at("media"), topo)?;
+    }
+    Ok(())
+}
+
+/// `[[topology.media]]`: shared media (`net::medium`). Defaults are
+/// [`MediumSpec::wavelan`]'s.
+fn build_media(v: &Value, path: &str, topo: &mut Topo) -> R<()> {
+    let items = v_array(v, path, "medium tables")?;
+    if items.is_empty() {
+        return fail(path, "must contain at least one medium table (or leave the key out)");
+    }
+    let mut names: HashMap<String, String> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let ipath = index_path(path, i);
+        let t = table(item, &ipath)?;
+        t.allow(MEDIUM_KEYS)?;
+        let name = t.opt("name", v_nonempty_str)?;
+        let npath = t.at("nodes");
+        let what = "an array of the names of the nodes that share the medium (at least two)";
+        let nodes = v_array(t.required("nodes", what)?, &npath, "node names")?;
+        let mut stations: Vec<usize> = Vec::with_capacity(nodes.len());
+        for (j, n) in nodes.iter().enumerate() {
+            let jpath = index_path(&npath, j);
+            let node = v_str(n, &jpath)?;
+            let k = topo.lookup(node, &jpath)?;
+            if let Some(prev) = stations.iter().position(|&x| x == k) {
+                return fail(&jpath, format!("node '{node}' is already a station of this medium ({npath}[{prev}])"));
+            }
+            stations.push(k);
+        }
+        if stations.len() < 2 {
+            return fail(&npath, format!("a medium needs at least two stations, got {}", stations.len()));
+        }
+        if stations.len() > MAX_STATIONS {
+            return fail(&npath, format!("at most {MAX_STATIONS} stations per medium, got {}", stations.len()));
+        }
+        let access_point = match t.opt("access_point", |v, p| v_str(v, p).map(str::to_string))? {
+            None => None,
+            Some(a) => match topo.index.get(&a.v).filter(|k| stations.contains(k)) {
+                Some(&k) => Some(k),
+                None => {
+                    let on: Vec<&str> = stations.iter().map(|&k| topo.nodes[k].name.as_str()).collect();
+                    return fail(
+                        &a.path,
+                        format!(
+                            "'{}' is not a station of this medium{}; allowed: one of its nodes ({})",
+                            a.v,
+                            did_you_mean(&a.v, &on),
+                            list(&on)
+                        ),
+                    );
+                }
+            },
+        };
+        let d = MediumSpec::wavelan("", Vec::new());
+        let rate_bps = t.opt("rate", v_rate_pos)?.map_or(d.rate_bps, |a| a.v);
+        let slot = t.opt("slot", v_dur_pos)?;
+        let sifs = t.opt("sifs", v_dur)?.map_or(d.sifs, |a| a.v);
+        let difs = t.opt("difs", v_dur)?.map_or(d.difs, |a| a.v);
+        let preamble = t.opt("preamble", v_dur)?.map_or(d.preamble, |a| a.v);
+        let mac_overhead =
+            t.opt("mac_overhead", |v, p| v_size(v, p, 0, 65_535))?.map_or(d.mac_overhead, |a| a.v as u32);
+        let cw_min = t.opt("cw_min", |v, p| v_u32(v, p, 0, MAX_CW))?;
+        let cw_max = t.opt("cw_max", |v, p| v_u32(v, p, 0, MAX_CW))?;
+        let retry_limit = t.opt("retry_limit", |v, p| v_u32(v, p, 0, MAX_RETRY_LIMIT))?.map_or(d.retry_limit, |a| a.v);
+        let frame_loss = t.opt("frame_loss", v_prob)?.map_or(d.frame_loss, |a| a.v);
+        let delay = t.opt("delay", v_dur)?;
+        let queue = t.opt("queue", parse_queue)?.map_or(d.queue, |a| a.v);
+        // Cross-key checks blame a key that was written.
+        let (lo, hi) = (cw_min.as_ref().map_or(d.cw_min, |a| a.v), cw_max.as_ref().map_or(d.cw_max, |a| a.v));
+        if lo > hi {
+            return match (&cw_max, &cw_min) {
+                (Some(_), Some(_)) => fail(&t.at("cw_max"), format!("must be at least cw_min ({lo}), got {hi}")),
+                (Some(_), None) => {
+                    fail(&t.at("cw_max"), format!("must be at least cw_min ({lo}, the default), got {hi}"))
+                }
+                _ => fail(&t.at("cw_min"), format!("must be at most cw_max ({hi}, the default), got {lo}")),
+            };
+        }
+        let slot_v = slot.as_ref().map_or(d.slot, |a| a.v);
+        let delay_v = delay.as_ref().map_or(d.delay, |a| a.v);
+        if delay_v > slot_v {
+            // 802.11's slot time includes the air propagation delay: a
+            // longer delay would let stations miss each other's carrier.
+            let (p, slot_text) = match (&delay, &slot) {
+                (Some(a), Some(_)) => (a.path.clone(), fmt_dur(slot_v)),
+                (Some(a), None) => (a.path.clone(), format!("{}, the default", fmt_dur(slot_v))),
+                (None, _) => (t.at("slot"), String::new()),
+            };
+            return if delay.is_some() {
+                fail(
+                    &p,
+                    format!(
+                        "must not exceed the slot ({slot_text}): carrier sense works only if every station \
+                         hears a frame within one slot; got {}",
+                        fmt_dur(delay_v)
+                    ),
+                )
+            } else {
+                fail(
+                    &p,
+                    format!(
+                        "must be at least the propagation delay ({}, the default), got {}",
+                        fmt_dur(delay_v),
+                        fmt_dur(slot_v)
+                    ),
+                )
+            };
+        }
+        let (name, name_path) = match name {
+            Some(n) => (n.v, n.path),
+            None => (format!("medium{i}"), ipath.clone()),
+        };
+        if let Some(prev) = names.get(&name) {
+            return fail(&name_path, format!("duplicate medium name '{name}' (also used by {prev})"));
+        }
+        names.insert(name.clone(), ipath);
+        topo.media.push(MediumSpec {
+            name,
+            stations,
+            access_point,
+            rate_bps,
+            slot: slot_v,
+            sifs,
+            difs,
+            preamble,
+            mac_overhead,
+            cw_min: lo,
+            cw_max: hi,
+            retry_limit,
+            frame_loss,
+            delay: delay_v,
+            queue,
+        });
+    }
     Ok(())
 }
 
@@ -1084,8 +1445,11 @@ fn components(topo: &Topo) -> Vec<usize> {
         x
     }
     let mut parent: Vec<usize> = (0..topo.nodes.len()).collect();
-    for l in &topo.links {
-        let (ra, rb) = (find(&mut parent, l.a), find(&mut parent, l.b));
+    let pairs = topo.links.iter().map(|l| (l.a, l.b));
+    // Every station of a medium reaches its first one (directly or via the access point).
+    let media = topo.media.iter().flat_map(|m| m.stations.iter().map(|&s| (m.stations[0], s)));
+    for (a, b) in pairs.chain(media) {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
         parent[ra.max(rb)] = ra.min(rb);
     }
     (0..parent.len()).map(|x| find(&mut parent, x)).collect()
@@ -1319,13 +1683,28 @@ fn v_dda(v: &Value, path: &str) -> R<DdaSetting> {
     }
 }
 
-/// The link that carries a flow's data into its receiver: the last hop of
-/// the route from `src` to `dst`, found with the engine's own routing (so
-/// ties go the way the packets will). `routes` caches one table per `dst`.
-fn last_hop_link(topo: &Topo, routes: &mut HashMap<usize, Routes>, src: usize, dst: usize) -> Option<usize> {
-    // Channels as the engine numbers them: link i is 2i (a→b) and 2i+1 (b→a).
-    let ends: Vec<(NodeId, NodeId)> =
+/// A link or a medium, as the last hop of a flow: its name and one-way delay.
+struct Hop<'a> {
+    name: &'a str,
+    delay: SimDuration,
+}
+
+/// The link (or medium) that carries a flow's data into its receiver: the
+/// last hop of the route from `src` to `dst`, found with the engine's own
+/// routing (so ties go the way the packets will). `routes` caches one table
+/// per `dst`.
+fn last_hop_link<'a>(topo: &'a Topo, routes: &mut HashMap<usize, Routes>, src: usize, dst: usize) -> Option<Hop<'a>> {
+    // Edges as the engine numbers them: link i is 2i (a→b) and 2i+1 (b→a),
+    // then each medium's hops.
+    let mut ends: Vec<(NodeId, NodeId)> =
         topo.links.iter().flat_map(|l| [(l.a as NodeId, l.b as NodeId), (l.b as NodeId, l.a as NodeId)]).collect();
+    let mut medium_of = Vec::new();
+    for (m, spec) in topo.media.iter().enumerate() {
+        let stations: Vec<NodeId> = spec.stations.iter().map(|&s| s as NodeId).collect();
+        let hops = crate::net::medium::hops(&stations, spec.access_point.map(|a| a as NodeId));
+        medium_of.extend(std::iter::repeat_n(m, hops.len()));
+        ends.extend(hops);
+    }
     let r = routes.entry(dst).or_insert_with(|| Routes::compute(topo.nodes.len(), &ends, &[dst as NodeId]));
     let mut node = src as NodeId;
     for _ in 0..topo.nodes.len() {
@@ -1335,7 +1714,14 @@ fn last_hop_link(topo: &Topo, routes: &mut HashMap<usize, Routes>, src: usize, d
         }
         node = ends[c as usize].1;
         if node as usize == dst {
-            return Some(c as usize / 2);
+            let c = c as usize;
+            return Some(match c.checked_sub(2 * topo.links.len()) {
+                None => Hop { name: &topo.links[c / 2].name, delay: topo.links[c / 2].delay },
+                Some(h) => {
+                    let m = &topo.media[medium_of[h]];
+                    Hop { name: &m.name, delay: m.delay }
+                }
+            });
         }
     }
     None
@@ -1345,7 +1731,7 @@ fn last_hop_link(topo: &Topo, routes: &mut HashMap<usize, Routes>, src: usize, d
 /// wireless link; the receiver's side of that is the link the data arrives
 /// on, so this is [`defaults::DDA_AUTO_ROUND_TRIPS`] × 2 × that link's
 /// (one-way) propagation delay.
-fn dda_auto(link: &LinkSpec) -> SimDuration {
+fn dda_auto(link: &Hop) -> SimDuration {
     SimDuration::from_nanos(link.delay.as_nanos().saturating_mul(2 * defaults::DDA_AUTO_ROUND_TRIPS))
 }
 
@@ -1374,7 +1760,7 @@ fn resolve_config<'a>(
     frx: &RxRaw,
     variant: &At<String>,
     flow_name: &str,
-    last_hop: impl FnOnce() -> Result<&'a LinkSpec, String>,
+    last_hop: impl FnOnce() -> Result<Hop<'a>, String>,
 ) -> R<(TcpConfig, ReceiverConfig)> {
     let d = TcpConfig::default();
     let cross = |path: String, msg: String| -> ScenarioError {
@@ -1514,7 +1900,7 @@ fn resolve_config<'a>(
         Some(At { v: DdaSetting::Fixed(d), .. }) => Some(*d),
         Some(a @ At { v: DdaSetting::Auto, .. }) => {
             let link = last_hop().map_err(|m| cross(a.path.clone(), m))?;
-            let d = dda_auto(link);
+            let d = dda_auto(&link);
             if d == SimDuration::ZERO {
                 return Err(cross(
                     a.path.clone(),
@@ -1573,8 +1959,9 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
         }
         None => {
             let n = match topo.kind {
-                TopoKind::Dumbbell => topo.nodes.len() - 2,
+                TopoKind::Dumbbell => numbered(topo, "s"),
                 TopoKind::Chain => 1,
+                TopoKind::Star => numbered(topo, "m"),
                 TopoKind::Custom => {
                     return fail(
                         path,
@@ -1663,7 +2050,6 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
 
         let last_hop = || {
             last_hop_link(topo, &mut routes, src, dst)
-                .map(|l| &topo.links[l])
                 .ok_or_else(|| format!("dda = \"auto\": no route from '{}' to '{}'", from.v, to.v))
         };
         let (tcp, receiver) = resolve_config(gtcp, &ftcp, grx, &frx, &variant, &name, last_hop)?;
@@ -1685,9 +2071,20 @@ fn flow_endpoints(
     let (dfrom, dto) = match topo.kind {
         TopoKind::Dumbbell => {
             let s = format!("s{i}");
-            (topo.index.contains_key(&s).then_some(s), Some("sink".to_string()))
+            let k = format!("k{i}");
+            let to = if topo.index.contains_key("sink") {
+                Some("sink".to_string())
+            } else {
+                topo.index.contains_key(&k).then_some(k)
+            };
+            (topo.index.contains_key(&s).then_some(s), to)
         }
         TopoKind::Chain => (Some("n0".to_string()), topo.nodes.last().map(|n| n.name.clone())),
+        TopoKind::Star => {
+            let m = format!("m{i}");
+            let from = if topo.index.contains_key("server") { "server" } else { "hub" };
+            (Some(from.to_string()), topo.index.contains_key(&m).then_some(m))
+        }
         TopoKind::Custom => (None, None),
     };
     let from = match (from, dfrom) {
@@ -1696,6 +2093,7 @@ fn flow_endpoints(
         (None, None) => {
             let why = match topo.kind {
                 TopoKind::Dumbbell => format!("there is no sender s{i} to default to"),
+                TopoKind::Star => unreachable!("a star always has a hub"),
                 _ => "custom topologies have no default".to_string(),
             };
             return fail(&t.at("from"), format!("missing required key 'from' (the sending host; {why})"));
@@ -1705,10 +2103,12 @@ fn flow_endpoints(
         (Some(a), _) => a,
         (None, Some(d)) => implied("to", d),
         (None, None) => {
-            return fail(
-                &t.at("to"),
-                "missing required key 'to' (the receiving host; custom topologies have no default)",
-            )
+            let why = match topo.kind {
+                TopoKind::Dumbbell => format!("there is no receiver k{i} to default to"),
+                TopoKind::Star => format!("there is no leaf m{i} to default to"),
+                _ => "custom topologies have no default".to_string(),
+            };
+            return fail(&t.at("to"), format!("missing required key 'to' (the receiving host; {why})"));
         }
     };
     Ok((from, to))

@@ -22,6 +22,8 @@ pub fn link(name: &str, a: usize, b: usize, rate_bps: u64, delay: SimDuration, q
         rev_error: ErrorSpec::none(),
         fwd_trace: None,
         rev_trace: None,
+        arq: None,
+        snoop: None,
     }
 }
 
@@ -70,6 +72,7 @@ pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
         stop_when_done: true,
         nodes: vec![node("s1", NodeKind::Host), node("r1", NodeKind::Router), node("k1", NodeKind::Host)],
         links: vec![link("access", 0, 1, 8_000_000, us(100), 100), bottleneck],
+        media: vec![],
         flows: vec![FlowSpec { bytes: Some(150 * 1000), ..flow("f0", 0, 2, variant, tcp, receiver) }],
     }
 }
@@ -96,6 +99,7 @@ pub fn lossy_path(variant: &str, p: f64, rate_bps: u64, delay: SimDuration, dura
         stop_when_done: true,
         nodes: vec![node("snd", NodeKind::Host), node("r", NodeKind::Router), node("rcv", NodeKind::Host)],
         links: vec![link("access", 0, 1, 100_000_000, ms(1), 10_000), l2],
+        media: vec![],
         flows: vec![flow("f0", 0, 2, variant, tcp, receiver)],
     }
 }

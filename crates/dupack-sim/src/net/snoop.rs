@@ -1,0 +1,196 @@
+//! Snoop (Balakrishnan, Seshan, Amir and Katz, "Improving TCP/IP
+//! performance over wireless networks", MobiCom 1995; compared in irw §2.1):
+//! a TCP-aware agent at the base station that caches data segments on their
+//! way to the mobile host, retransmits them locally when the mobile's
+//! duplicate ACKs or a local timer show a wireless loss, and hides those
+//! duplicate ACKs from the fixed sender — "to keep any occurrence of packet
+//! loss due to link error transparent to the sender until time-out occurs"
+//! (irw §2.1).
+//!
+//! Per flow, following the paper's data and ACK procedures (§3):
+//! - data toward the mobile: a segment above everything seen is cached and
+//!   forwarded; a segment below that (a sender retransmission) is cached,
+//!   marked as retransmitted by the sender, and forwarded; a segment already
+//!   acknowledged is forwarded only.
+//! - ACKs from the mobile: a new ACK frees the cache below it, gives an RTT
+//!   sample (Karn: not from a locally retransmitted segment) and is
+//!   forwarded; an ACK below the last one is discarded; a duplicate ACK for
+//!   a segment not in the cache, or marked as retransmitted by the sender,
+//!   is forwarded (the sender handles that loss). The first duplicate ACK
+//!   for a cached segment triggers a local retransmission, ahead of queued
+//!   packets, and is discarded; so are the duplicates expected from the
+//!   segments already in flight behind it, and any later ones until new
+//!   data is acknowledged (the local timer repairs a lost local
+//!   retransmission).
+//! - the local timer: while the cache holds unacknowledged segments, a
+//!   timer of max(`min_timeout`, srtt + 4·rttvar) (RFC 6298's form;
+//!   `initial_timeout` before a sample), doubled on each expiry, retransmits
+//!   the first unacknowledged segment.
+
+use super::packet::{FlowId, Packet};
+use crate::scenario::model::SnoopSpec;
+use crate::time::{SimDuration, SimTime};
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SnoopStats {
+    /// Local retransmissions triggered by a duplicate ACK.
+    pub dupack_retransmissions: u64,
+    /// Local retransmissions on a local timer expiry.
+    pub timeout_retransmissions: u64,
+    /// Duplicate ACKs discarded instead of forwarded.
+    pub dupacks_suppressed: u64,
+}
+
+#[derive(Debug)]
+struct Cached {
+    p: Packet,
+    /// When the agent last forwarded it.
+    sent: SimTime,
+    local_rexmits: u32,
+    sender_rexmit: bool,
+}
+
+#[derive(Debug, Default)]
+struct FlowState {
+    cache: BTreeMap<u64, Cached>,
+    /// One past the highest byte seen going to the mobile.
+    high: u64,
+    last_ack: u64,
+    /// A local retransmission for `last_ack` is under way.
+    recovering: bool,
+    expected_dupacks: u32,
+    srtt: Option<(SimDuration, SimDuration)>,
+    backoff: u32,
+    /// When the local timer fires (`None`: not running).
+    deadline: Option<SimTime>,
+}
+
+/// What to do with an ACK coming back from the mobile host.
+pub enum AckVerdict {
+    Forward,
+    Discard,
+    /// Discard it and retransmit this cached packet toward the mobile.
+    Retransmit(Packet),
+}
+
+#[derive(Debug)]
+pub struct Snoop {
+    spec: SnoopSpec,
+    flows: HashMap<FlowId, FlowState>,
+    pub stats: SnoopStats,
+}
+
+impl Snoop {
+    pub fn new(spec: &SnoopSpec) -> Self {
+        Snoop { spec: spec.clone(), flows: HashMap::new(), stats: SnoopStats::default() }
+    }
+
+    fn timeout(spec: &SnoopSpec, st: &FlowState) -> SimDuration {
+        let base = match st.srtt {
+            None => spec.initial_timeout,
+            Some((srtt, rttvar)) => (srtt + rttvar.saturating_mul(4)).max(spec.min_timeout),
+        };
+        base.saturating_mul(1u64 << st.backoff.min(16))
+    }
+
+    /// A data segment of `p.flow` is about to be sent toward the mobile.
+    pub fn on_data(&mut self, p: &Packet, now: SimTime) {
+        let (seq, end) = (p.seg.seq, p.seg.end());
+        let st = self.flows.entry(p.flow).or_default();
+        if end <= st.last_ack {
+            return; // already acknowledged by the mobile
+        }
+        let sender_rexmit = seq < st.high;
+        st.high = st.high.max(end);
+        st.cache.insert(seq, Cached { p: *p, sent: now, local_rexmits: 0, sender_rexmit });
+        if st.deadline.is_none() {
+            st.deadline = Some(now + Self::timeout(&self.spec, st));
+        }
+    }
+
+    /// An ACK of `p.flow` arrived from the mobile.
+    pub fn on_ack(&mut self, p: &Packet, now: SimTime) -> AckVerdict {
+        let ack = p.seg.ack;
+        let Some(st) = self.flows.get_mut(&p.flow) else { return AckVerdict::Forward };
+        if ack > st.last_ack {
+            // Karn: sample only a segment forwarded once by the agent.
+            let sample = st
+                .cache
+                .range(..ack)
+                .next_back()
+                .filter(|(_, c)| c.local_rexmits == 0 && !c.sender_rexmit && c.p.seg.end() <= ack)
+                .map(|(_, c)| now.saturating_since(c.sent));
+            if let Some(r) = sample {
+                st.srtt = Some(match st.srtt {
+                    None => (r, SimDuration::from_nanos(r.as_nanos() / 2)),
+                    // RFC 6298 §2.3 gains (1/8, 1/4).
+                    Some((s, v)) => {
+                        let (s, v, r) = (s.as_nanos(), v.as_nanos(), r.as_nanos());
+                        let d = s.abs_diff(r);
+                        (SimDuration::from_nanos((s * 7 + r) / 8), SimDuration::from_nanos((v * 3 + d) / 4))
+                    }
+                });
+            }
+            st.last_ack = ack;
+            st.cache.retain(|_, c| c.p.seg.end() > ack);
+            st.recovering = false;
+            st.expected_dupacks = 0;
+            st.backoff = 0;
+            st.deadline = None;
+            if !st.cache.is_empty() {
+                st.deadline = Some(now + Self::timeout(&self.spec, st));
+            }
+            return AckVerdict::Forward;
+        }
+        if ack < st.last_ack {
+            return AckVerdict::Discard;
+        }
+        // A duplicate ACK.
+        let lost = match st.cache.get_mut(&ack) {
+            Some(c) if !c.sender_rexmit => c,
+            _ => return AckVerdict::Forward,
+        };
+        self.stats.dupacks_suppressed += 1;
+        if st.recovering {
+            st.expected_dupacks = st.expected_dupacks.saturating_sub(1);
+            return AckVerdict::Discard;
+        }
+        lost.local_rexmits += 1;
+        lost.sent = now;
+        let pkt = lost.p;
+        st.recovering = true;
+        // Segments already in flight behind the lost one will each bring a duplicate.
+        st.expected_dupacks = st.cache.range(ack + 1..).count() as u32;
+        self.stats.dupack_retransmissions += 1;
+        AckVerdict::Retransmit(pkt)
+    }
+
+    /// When does flow `f`'s local timer fire?
+    pub fn deadline(&self, f: FlowId) -> Option<SimTime> {
+        self.flows.get(&f).and_then(|st| st.deadline)
+    }
+
+    /// Flow `f`'s local timer fired at `now`: the segment to retransmit.
+    pub fn on_timer(&mut self, f: FlowId, now: SimTime) -> Option<Packet> {
+        let st = self.flows.get_mut(&f)?;
+        if st.deadline.is_none_or(|d| d > now) {
+            return None;
+        }
+        let ack = st.last_ack;
+        let Some(c) = st.cache.range_mut(ack..).next().map(|(_, c)| c).filter(|c| c.p.seg.seq <= ack) else {
+            st.deadline = None; // nothing cached at the hole: the sender must repair it
+            return None;
+        };
+        c.local_rexmits += 1;
+        c.sent = now;
+        let p = c.p;
+        st.backoff += 1;
+        st.deadline = Some(now + Self::timeout(&self.spec, st));
+        self.stats.timeout_retransmissions += 1;
+        Some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests;
