@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from validation import models, packets, s1_causes
+from validation import models, packets, s1_causes, s5_snoop
 from validation.common import Estimate, bench, rel
 from validation.peers import Peer
 
@@ -390,13 +390,11 @@ def render(results: dict[str, Any], peers: dict[str, Peer], missing: dict[str, s
         L += s3_section(results["3"], peers)
     if "4" in results:
         L += s4_section(results["4"], peers)
-    L += ["## 5. Snoop against ns-2's LL/LLSnoop\n",
-          "Not run yet: the Snoop agent is being added to dupack's core. Its place is here and in "
-          "`validation/run.py` (scenario 5); the ns-2 side will be an OTcl mirror of a wired–wireless path with "
-          "`LL/LLSnoop` on the base station.\n"]
+    if "5" in results:
+        L += s5_snoop.section(results["5"], peers)
     if "6" in results:
         L += s6_section(results["6"], peers)
-    skipped = sorted(set("12346") - set(results))
+    skipped = sorted(set("123456") - set(results))
     if skipped:
         L.append(f"Scenarios not run in this invocation: {', '.join(skipped)} (`--only`).\n")
     return "\n".join(L) + "\n"

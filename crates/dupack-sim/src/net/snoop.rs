@@ -13,7 +13,7 @@
 //!   marked as retransmitted by the sender, and forwarded; a segment already
 //!   acknowledged is forwarded only.
 //! - ACKs from the mobile: a new ACK frees the cache below it, gives an RTT
-//!   sample (Karn: not from a locally retransmitted segment) and is
+//!   sample (Karn: none when it covers a retransmitted segment) and is
 //!   forwarded; an ACK below the last one is discarded; a duplicate ACK for
 //!   a segment not in the cache, or marked as retransmitted by the sender,
 //!   is forwarded (the sender handles that loss). The first duplicate ACK
@@ -130,13 +130,16 @@ impl Snoop {
         let ack = p.seg.ack;
         let Some(st) = self.flows.get_mut(&p.flow) else { return AckVerdict::Forward };
         if ack > st.last_ack {
-            // Karn: sample only a segment forwarded once by the agent.
-            let sent = st
-                .cache
-                .range(..ack)
-                .next_back()
-                .filter(|(_, c)| c.local_rexmits == 0 && !c.sender_rexmit && c.p.seg.end() <= ack)
-                .map(|(_, c)| c.sent);
+            // Karn: sample the newest segment this ACK covers, and only when
+            // no segment it covers was retransmitted. After a repair the
+            // cumulative ACK is caused by the retransmission, while the
+            // segments behind the hole reached the mobile long before: timing
+            // them would add the whole recovery to the RTT (hundreds of ms on
+            // a 2 Mbit/s hop), and a timer slower than the sender's own RTO
+            // leaves a lost local retransmission to the sender.
+            let covered = || st.cache.range(..ack).filter(|(_, c)| c.p.seg.end() <= ack);
+            let clean = covered().all(|(_, c)| c.local_rexmits == 0 && !c.sender_rexmit);
+            let sent = covered().next_back().filter(|_| clean).map(|(_, c)| c.sent);
             match sent {
                 Some(sent) => st.rto.on_rtt_sample(sent, now),
                 None => st.rto.reset_backoff(),
