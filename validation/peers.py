@@ -9,8 +9,9 @@ run here), `version()`, and one method per kind of run it supports:
 - `queue(doc, seed) -> QueueStats` (scenario 4: the bottleneck queue).
 
 A scenario asks every registered peer for what it needs and leaves a peer's
-column empty when the peer lacks the method (`supports`). ns-3 plugs in
-by adding a class here and an entry in PEERS; nothing else changes.
+column empty when the peer lacks the method (`supports`), or when the
+method raises `Unsupported` for that one case (ns-3 has no Reno, for
+instance): the reason goes to the report.
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ class Peer(Protocol):
 
 def supports(peer: Peer, kind: str) -> bool:
     return callable(getattr(peer, kind, None))
+
+
+class Unsupported(Exception):
+    """A peer cannot run this case (the message says why); its column stays empty."""
 
 
 # --------------------------------------------------------------------------
@@ -295,6 +300,6 @@ def red_args(q: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-PEERS: dict[str, Peer] = {"dupack": Dupack(), "ns2": Ns2()}
-# A marked place for the ns-3.44 programs of validation/ns3/: register an
-# `Ns3` peer here (same methods) and every scenario gains its column.
+from validation.ns3peer import Ns3  # noqa: E402  (it imports FlowStats from here)
+
+PEERS: dict[str, Peer] = {"dupack": Dupack(), "ns2": Ns2(), "ns3": Ns3()}

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Cross-validate dupack against ns-2.35 and write docs/validation.md (issue 7).
+"""Cross-validate dupack against ns-2.35 and ns-3.44 and write docs/validation.md (issue 7).
 
     python3 validation/run.py                 # the quick subset (a few minutes at most)
     python3 validation/run.py --full          # every case of every scenario
     python3 validation/run.py --only 1        # one scenario (1, 2, 3, 4, 5, 6)
     python3 validation/run.py --full --seeds 20
+    python3 validation/run.py --peers ns3 --only 2 --only 3   # dupack and ns-3 only
 
-Needs the dupack package (pip install .) and ns-2 (`ns`: apt-get install
-ns2). Each scenario runs every peer of validation/peers.py that supports it;
-a missing peer leaves its columns empty and the report says why.
+Needs the dupack package (pip install .), ns-2 (`ns`: apt-get install ns2)
+and, for the ns-3 columns of scenarios 2 and 3, the ns-3.44 wheel and a C++
+compiler (pip install --no-deps 'ns3==3.44.post0'). Each scenario runs every
+peer of validation/peers.py that supports it; a missing peer leaves its
+columns empty and the report says why.
 """
 
 from __future__ import annotations
@@ -29,10 +32,12 @@ from validation.peers import PEERS, Peer  # noqa: E402
 SCENARIOS = ("1", "2", "3", "4", "5", "6")
 
 
-def usable_peers(log) -> tuple[dict[str, Peer], dict[str, str]]:
+def usable_peers(log, wanted: list[str] | None = None) -> tuple[dict[str, Peer], dict[str, str]]:
     ok: dict[str, Peer] = {}
     missing: dict[str, str] = {}
     for name, p in PEERS.items():
+        if wanted is not None and name != "dupack" and name not in wanted:
+            continue
         why = p.available()
         if why is None:
             ok[name] = p
@@ -52,6 +57,14 @@ def positive(text: str) -> int:
     return v
 
 
+def peer_list(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    bad = [n for n in names if n not in PEERS]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"--peers: unknown {', '.join(bad) or 'empty list'}; choose from {', '.join(PEERS)}")
+    return names
+
+
 def parse(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group()
@@ -60,6 +73,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--only", choices=SCENARIOS, action="append", metavar="SCENARIO",
                     help="run only this scenario (1-6; repeatable)")
     ap.add_argument("--seeds", type=positive, help="replications for scenarios 2-4 (default: 2 quick, 10 full)")
+    ap.add_argument("--peers", type=peer_list, metavar="NAME[,NAME]",
+                    help=f"the tools to compare dupack with (default: all of {', '.join(n for n in PEERS if n != 'dupack')})")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "validation.md", help="the report to write")
     ap.add_argument("--save", type=Path, metavar="FILE", help="also keep the raw results (pickle) in FILE")
     ap.add_argument("--render", type=Path, metavar="FILE",
@@ -74,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = args.seeds or (2 if quick else 10)
     only = set(args.only or SCENARIOS)
     log = sys.stderr
-    peers, missing = usable_peers(log)
+    peers, missing = usable_peers(log, args.peers)
     if args.render:
         return render_saved(args)
     if "dupack" not in peers:
@@ -103,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - t0
     settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv}
     if args.save:
-        args.save.write_bytes(pickle.dumps({"results": results, "missing": missing, "settings": settings}))
+        args.save.write_bytes(pickle.dumps({"results": results, "missing": missing, "settings": settings, "peers": list(peers)}))
     text = report.render(results, peers, missing, **settings)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)
@@ -117,7 +132,8 @@ def render_saved(args: argparse.Namespace) -> int:
     except (OSError, pickle.UnpicklingError, EOFError) as e:
         print(f"validation: --render {args.render}: cannot read saved results ({e})", file=sys.stderr)
         return 2
-    peers = {n: p for n, p in PEERS.items() if n not in saved["missing"]}
+    ran = saved.get("peers") or [n for n in PEERS if n not in saved["missing"]]
+    peers = {n: p for n, p in PEERS.items() if n in ran}
     args.out.write_text(report.render(saved["results"], peers, saved["missing"], **saved["settings"]))
     print(f"validation: wrote {args.out} from {args.render}", file=sys.stderr)
     return 0

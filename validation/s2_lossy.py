@@ -10,7 +10,7 @@ from typing import Any
 
 from validation import models
 from validation.common import SCENARIOS, Estimate, bench, estimate, load_toml, rel
-from validation.peers import Peer, supports
+from validation.peers import Peer, Unsupported, supports
 
 PS = (0.001, 0.003, 0.01, 0.03, 0.1)
 RTTS_MS = (20, 100, 300)
@@ -58,6 +58,8 @@ class Row:
     # dupack relative to the peer (per cent), per seed, when both tools lose
     # exactly the same data packets (see same_losses).
     same_losses: dict[str, list[float]] = field(default_factory=dict)
+    retransmitted: dict[str, Estimate] = field(default_factory=dict)
+    unsupported: dict[str, str] = field(default_factory=dict)  # peer -> why its columns are empty
 
 
 def cases(quick: bool) -> list[tuple[str, float, int]]:
@@ -78,12 +80,19 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
     d = doc(variant, p, rtt_ms, dur)
     good: dict[str, Estimate] = {}
     tos: dict[str, Estimate] = {}
+    rex: dict[str, Estimate] = {}
+    unsupported: dict[str, str] = {}
     for name, peer in peers.items():
         if not supports(peer, "greedy"):
             continue
-        runs = [peer.greedy(d, seed)[0] for seed in range(1, seeds + 1)]
+        try:
+            runs = [peer.greedy(d, seed)[0] for seed in range(1, seeds + 1)]
+        except Unsupported as e:
+            unsupported[name] = str(e)
+            continue
         good[name] = estimate([r.goodput_kbps for r in runs])
         tos[name] = estimate([r.timeouts for r in runs])
+        rex[name] = estimate([r.retransmitted for r in runs])
     rtt = path_rtt(rtt_ms)
     # T0: the RTO, which the 1 s minimum sets at every RTT of the grid (RFC 6298 §2.4).
     t0 = max(1.0, bench.seconds(d["tcp"]["rto"]["min"]))
@@ -94,7 +103,7 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
         for name in same:
             # Goodput is packets / completion time: dupack relative to the peer.
             same[name].append(rel(times[name], times["dupack"]))
-    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same)
+    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same, rex, unsupported)
 
 
 SAME_LOSS_SEEDS = 3

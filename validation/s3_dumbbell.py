@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from validation.common import ROOT, Estimate, estimate, jain, load_toml
-from validation.peers import Peer, supports
+from validation.peers import Peer, Unsupported, supports
 
 SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"
 NS = (10, 40)
@@ -47,7 +47,10 @@ def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int,
     for name, peer in peers.items():
         if not supports(peer, "greedy"):
             continue
-        per_seed = [peer.greedy(d, seed) for seed in range(1, seeds + 1)]
+        try:
+            per_seed = [peer.greedy(d, seed) for seed in range(1, seeds + 1)]
+        except Unsupported:
+            continue
         g = [[f.goodput_kbps for f in flows] for flows in per_seed]
         out[name] = {
             "goodput": estimate([sum(x) for x in g]),

@@ -1,0 +1,115 @@
+"""ns-3.44 as a peer of the validation suite (validation/peers.py registers it).
+
+Two programs, compiled against the headers and libraries of the PyPI `ns3`
+wheel by bench/ns3build.py (cached by source hash, about a minute each the
+first time):
+
+- scenario 2 (one flow over one lossy link): validation/ns3/lossy_flow.cc;
+- scenario 3 (the dumbbell): bench/ns3/tcp_bench.cc, with the arguments
+  bench/run.py's `ns3_args` derives from the very TOML dupack reads, so the
+  benchmark and the validation mirror ns-3 the same way.
+
+Both configure ns-3 as docs/performance.md's mirror table says: NewReno
+congestion control with classic recovery (not ns-3's default PRR), SACK on
+for `sack` and off for `newreno`, no timestamps, no limited transmit, an ACK
+per segment, IW 1, RTO floor 1 s with 1 ms granularity, DropTail, losses
+only on data packets after their transmission time.
+
+The peer is available when the wheel is found (`pip install --no-deps
+'ns3==3.44.post0'`, or the `bench` extra) and a C++ compiler is on PATH.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from validation.common import ROOT, bench
+from validation.peers import FlowStats, Unsupported
+
+ns3build = bench.ns3build  # bench/ns3build.py, as bench/run.py imported it
+LOSSY_FLOW = ROOT / "validation" / "ns3" / "lossy_flow.cc"
+TCP_BENCH = ROOT / "bench" / "ns3" / "tcp_bench.cc"
+TIMEOUT = 1800.0  # seconds of wall time for one ns-3 run
+
+# Variants with an ns-3 counterpart. ns-3's TcpSocketBase always treats a
+# partial ACK NewReno-style (it retransmits the next hole and stays in
+# recovery), so there is no Reno; Tahoe, FACK and Vegas-as-dupack-runs-it
+# are not mirrored either.
+VARIANTS = ("newreno", "sack")
+
+
+class Ns3:
+    name = "ns-3"
+
+    def __init__(self) -> None:
+        self._exe: dict[Path, Path] = {}
+
+    def available(self) -> str | None:
+        try:
+            ns3build.find()
+        except ns3build.Ns3Missing:
+            return ("the ns-3.44 wheel is not installed: pip install --no-deps 'ns3==3.44.post0' "
+                    "(or pip install '.[bench]')")
+        cxx = os.environ.get("CXX", "g++")
+        if shutil.which(cxx) is None:
+            return f"no C++ compiler ({cxx}) to build the ns-3 programs against the wheel"
+        return None
+
+    def version(self) -> str:
+        return bench.ns3_version()
+
+    def build(self, src: Path) -> Path:
+        if src not in self._exe:
+            self._exe[src] = ns3build.build(src)
+        return self._exe[src]
+
+    def greedy(self, doc: dict[str, Any], seed: int) -> list[FlowStats]:
+        d = bench.apply(doc, {"run.seed": seed})
+        variant = d["tcp"]["variant"]
+        if variant not in VARIANTS:
+            raise Unsupported(f"ns-3 has no {variant} (its recovery is NewReno's or RFC 6675's)")
+        if d["topology"]["kind"] == "chain":
+            exe, args = self.build(LOSSY_FLOW), lossy_flow_args(d)
+        elif d["topology"]["kind"] == "dumbbell":
+            if d["topology"]["bottleneck"]["queue"].get("kind", "droptail") != "droptail":
+                raise Unsupported("the ns-3 dumbbell mirror has DropTail queues only")
+            exe, args = self.build(TCP_BENCH), bench.ns3_args(d)
+        else:
+            raise Unsupported(f"no ns-3 mirror of a {d['topology']['kind']} topology")
+        out = ns3build.run(exe, args, timeout=TIMEOUT)
+        flows, _ = ns3build.parse_flows(out)
+        dur = bench.seconds(d["run"]["duration"])
+        return [
+            FlowStats(f["rx_bytes"] * 8 / dur / 1000, f["fast_rexmits"], f["timeouts"], f["rexmit_pkts"], f["data_pkts"])
+            for f in flows
+        ]
+
+
+def lossy_flow_args(d: dict[str, Any]) -> list[str]:
+    """lossy_flow.cc's arguments for scenario 2's one-hop chain."""
+    tcp, rcv = d["tcp"], d["receiver"]
+    (hop,) = d["topology"]["hops"]
+    err = hop.get("fwd_error", {"model": "none"})
+    assert err["model"] in ("none", "bernoulli") and err.get("applies_to", "data") == "data", err
+    rto = tcp["rto"]
+    # lossy_flow.cc fixes what ns-3 fixes or defaults to: initial RTO 1 s
+    # (RttEstimator::InitialEstimation), 1 ms granularity, 60 s ceiling.
+    assert (bench.seconds(rto["initial"]), bench.seconds(rto["granularity"]), bench.seconds(rto["max"])) == (1.0, 0.001, 60.0), rto
+    assert tcp["dupthresh"] == 3 and rcv.get("ack", "every") == "every", (tcp, rcv)
+    a = {
+        "p": err.get("p", 0.0),
+        "rtt": 2 * bench.seconds(hop["delay"]),
+        "duration": bench.seconds(d["run"]["duration"]),
+        "variant": tcp["variant"],
+        "rate": bench.rate(hop["rate"]),
+        "mss": bench.size(tcp["mss"]),
+        "window": bench.size(rcv["window"]),
+        "queue": hop["queue"]["limit_packets"],
+        "iw": tcp["initial_window"],
+        "minrto": bench.seconds(rto["min"]),
+        "seed": d["run"].get("seed", 1),
+    }
+    return [f"{k}={v}" for k, v in a.items()]
