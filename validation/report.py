@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from validation import models, packets, s1_causes
+from validation import models, packets, s1_causes, s5_snoop
 from validation.common import Estimate, bench, rel
 from validation.peers import Peer
 
@@ -31,6 +31,7 @@ MIRROR = """\
 | delayed ACK | off (`ack = "every"`) | `Agent/TCPSink` (no `DelAck`) |
 | SACK | 3 blocks per ACK | `maxSackBlocks_` 3 |
 | dupthresh, limited transmit | 3, off | `numdupacks_` 3, `singledup_ 0` |
+| window arithmetic (scenario 1) | `ca_increase = "fractional"` (the fraction of SMSS·SMSS/cwnd carried to the next ACK), `loss_ssthresh = "window"` (half of min(cwnd, rwnd) in whole segments); elsewhere the defaults, RFC 5681's whole bytes and FlightSize/2 | `cwnd_` in packets as a double, `+= 1/cwnd_`; `slowdown()` halves min(`cwnd_`, `window_`) |
 | NewReno | full ACK: cwnd = min(ssthresh, FlightSize + MSS); timer reset on the first partial ACK | `newreno_changes1_ 1`, `exit_recovery_fix_ 1`, `partial_window_deflation_ 1` |
 | DropTail queue | limit = packets *waiting* | `queue-limit` = limit + 1 (ns-2's DropTail holds limit − 1 waiting) |
 | RED queue | thresholds, `wq`, `maxp`, limit as written | `Queue/RED` with `thresh_`, `maxthresh_`, `q_weight_`, `linterm_` = 1/maxp, `gentle_`, `setbit_`, `mean_pktsize_` set explicitly, `adaptive_ 0`; `queue-limit` = limit (RED holds `limit` waiting) |
@@ -537,9 +538,9 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
         lossless = [r for r in rows if r.ndrops == 0]
         L.append(f"- **1. Fall & Floyd:** packet-exact in {exact} of {len(rows)} cases "
                  f"({sum(r.verdicts['ns2'].exact for r in lossless)} of {len(lossless)} without loss); every other "
-                 "case is identical up to a first divergence whose cause is named: two departures of ns-2 from the "
-                 "RFC or paper (`exit_increase`, `fack_restart`) and three documented model differences "
-                 "(`ack_size`, `ca_rounding`, `timeout_ssthresh`).")
+                 "case is identical up to a first divergence whose cause is named, each a departure of ns-2 from the "
+                 "RFC or paper (`ack_size`, `exit_increase`, `fack_restart`); the two model differences allowed by "
+                 "RFC 5681 (`ca_rounding`, `timeout_ssthresh`) are configured away in the mirror.")
     if "2" in results:
         rows = [r for r in results["2"] if "ns2" in r.goodput]
         ok = sum(abs(rel(r.goodput["dupack"].mean, r.goodput["ns2"].mean)) <= GOODPUT_TOL for r in rows)
@@ -575,13 +576,11 @@ def render(results: dict[str, Any], peers: dict[str, Peer], missing: dict[str, s
         L += s3_section(results["3"], peers)
     if "4" in results:
         L += s4_section(results["4"], peers)
-    L += ["## 5. Snoop against ns-2's LL/LLSnoop\n",
-          "Not run yet: the Snoop agent is being added to dupack's core. Its place is here and in "
-          "`validation/run.py` (scenario 5); the ns-2 side will be an OTcl mirror of a wired–wireless path with "
-          "`LL/LLSnoop` on the base station.\n"]
+    if "5" in results:
+        L += s5_snoop.section(results["5"], peers)
     if "6" in results:
         L += s6_section(results["6"], peers)
-    skipped = sorted(set("12346") - set(results))
+    skipped = sorted(set("123456") - set(results))
     if skipped:
         L.append(f"Scenarios not run in this invocation: {', '.join(skipped)} (`--only`).\n")
     return "\n".join(L) + "\n"

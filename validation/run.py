@@ -25,7 +25,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from validation import report, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s6_vegas  # noqa: E402
+from validation import report, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
 from validation.common import ROOT, Ns2Error  # noqa: E402
 from validation.peers import PEERS, Peer  # noqa: E402
 
@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         ("2", lambda: s2_lossy.run(peers, quick, seeds)),
         ("3", lambda: s3_dumbbell.run(peers, quick, seeds)),
         ("4", lambda: s4_red.run(peers, quick, seeds)),
+        ("5", lambda: s5_snoop.run(peers, quick, seeds)),
         ("6", lambda: s6_vegas.run(peers, quick)),
     ]
     for key, step in steps:

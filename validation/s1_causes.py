@@ -11,9 +11,10 @@ from __future__ import annotations
 
 CAUSES: dict[str, str] = {
     "ack_size": (
-        "**Model difference: ACK size with SACK blocks.** ns-2's `TCPSink/Sack1` sizes an ACK as 40 bytes plus "
-        "8 per SACK block (48 bytes with one block); dupack adds the whole option of RFC 2018 §3 — kind and "
-        "length bytes, 8 bytes per block, padded to a multiple of 4 (52 bytes with one block). The 4 extra bytes "
+        "**ns-2 departs from the RFC: ACK size with SACK blocks.** ns-2's `TCPSink/Sack1` sizes an ACK as 40 bytes "
+        "plus 8 per SACK block (48 bytes with one block), leaving out the option's kind and length bytes (RFC 2018 "
+        "§3: kind 5, length 2 + 8·n) and the padding to a whole 32-bit word that the TCP header needs (RFC 793 "
+        "§3.1, data offset); dupack sends the option as specified (52 bytes with one block). The 4 extra bytes "
         "cross the 0.8 Mbit/s and 8 Mbit/s links in 44 µs, so every ACK carrying SACK blocks arrives 44 µs later "
         "in dupack, and so do the transmissions it clocks. Sends, retransmissions and events are otherwise the "
         "same packets until the window arithmetic parts them (the causes listed after `ack_size`)."
@@ -37,17 +38,19 @@ CAUSES: dict[str, str] = {
         "on ns-2 sends one segment earlier per window. dupack follows the RFCs."
     ),
     "ca_rounding": (
-        "**Model difference: window arithmetic in bytes.** dupack keeps cwnd in bytes and grows it in congestion "
-        "avoidance by ⌊SMSS·SMSS/cwnd⌋ per ACK (RFC 5681 §3.1, eq. 3, in integer bytes); ns-2 keeps `cwnd_` in "
-        "packets as a double and adds 1/cwnd_. From 10 segments, ns-2 reaches 14 after 48 ACKs and dupack after "
-        "49, so ns-2 sends its extra segment one ACK (one 10.4 ms packet time) earlier."
+        "**Configured away: window arithmetic in bytes.** By default dupack grows cwnd in congestion avoidance by "
+        "⌊SMSS·SMSS/cwnd⌋ whole bytes per ACK (RFC 5681 §3.1, eq. 3, as BSD does); ns-2 keeps `cwnd_` in packets "
+        "as a double and adds 1/cwnd_, so from 10 segments it reaches 14 one ACK (one 10.4 ms packet time) "
+        "earlier. RFC 5681 allows both. The mirror sets `tcp.ca_increase = \"fractional\"`, which carries the "
+        "fraction to the next ACK as ns-2 does; with it Tahoe (1–4 drops) and NewReno (1 drop) are packet-exact."
     ),
     "timeout_ssthresh": (
-        "**Model difference: ssthresh after a timeout.** At the timeout 18 segments are outstanding; dupack sets "
-        "ssthresh = FlightSize/2 = 9 segments (RFC 5681 §3.1 eq. 4, which §3.1 applies on RTO); ns-2's "
-        "`slowdown()` halves min(cwnd_, window_), and cwnd_ had already been cut to 10 by the fast retransmit, "
-        "giving 5. RFC 5681 asks for ssthresh *no more than* eq. 4, so both comply; ns-2 leaves slow start "
-        "at 5 segments and dupack at 9, and dupack sends two segments per ACK where ns-2 sends one."
+        "**Configured away: ssthresh after a loss.** By default dupack sets ssthresh = max(FlightSize/2, 2·SMSS) "
+        "(RFC 5681 eq. 4): 9 segments at the timeout of Reno with 2–4 drops, 18 being outstanding; ns-2's "
+        "`slowdown()` halves min(cwnd_, window_) in whole packets (RFC 2001 §3, as 4.4BSD), and cwnd_ had already "
+        "been cut to 10 by the fast retransmit, giving 5. RFC 5681 asks for ssthresh *no more than* eq. 4, so "
+        "both comply. The mirror sets `tcp.loss_ssthresh = \"window\"`; with it Reno with 2–4 drops is "
+        "packet-exact."
     ),
 }
 
@@ -61,19 +64,11 @@ DIAGNOSIS: dict[tuple[str, int], tuple[str, bool]] = {
     ("newreno", 2): ("exit_increase", True),
     ("newreno", 3): ("exit_increase", False),
     ("newreno", 4): ("exit_increase", False),
-    ("tahoe", 1): ("ca_rounding", True),
-    ("tahoe", 2): ("ca_rounding", False),
-    ("tahoe", 3): ("ca_rounding", False),
-    ("tahoe", 4): ("ca_rounding", False),
-    ("newreno", 1): ("ca_rounding", False),
-    ("reno", 2): ("timeout_ssthresh", True),
-    ("reno", 3): ("timeout_ssthresh", True),
-    ("reno", 4): ("timeout_ssthresh", True),
 }
 
 LATER: dict[tuple[str, int], list[str]] = {
-    # Traced for 1 and 4 drops: ns-2's cwnd_ reaches 14.012 one ACK before
-    # dupack's 14 segments, after its recovery-exit increase.
-    **{("sack", n): ["exit_increase", "ca_rounding"] for n in range(1, 5)},
+    # Traced for 1 and 4 drops: ns-2's recovery-exit increase puts its
+    # window one segment ahead.
+    **{("sack", n): ["exit_increase"] for n in range(1, 5)},
     **{("fack", n): ["fack_restart"] for n in range(1, 5)},
 }

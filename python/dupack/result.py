@@ -22,7 +22,15 @@ if TYPE_CHECKING:
 
     from dupack.scenario import Scenario
 
-__all__ = ["RunResult", "FLOW_COLUMNS", "LINK_COLUMNS", "MEDIUM_COLUMNS", "NDUP_COLUMNS", "TRACE_COLUMNS", "TRACE_KINDS"]
+__all__ = [
+    "RunResult",
+    "FLOW_COLUMNS",
+    "LINK_COLUMNS",
+    "MEDIUM_COLUMNS",
+    "NDUP_COLUMNS",
+    "TRACE_COLUMNS",
+    "TRACE_KINDS",
+]
 
 #: ``ndup_at_timeout`` ([u64; 4]) becomes these four columns.
 NDUP_COLUMNS = ("ndup_0", "ndup_1", "ndup_2", "ndup_3plus")

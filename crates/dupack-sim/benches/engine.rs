@@ -174,12 +174,12 @@ fn red(c: &mut Criterion) {
             if q.len_packets() > 10 {
                 q.dequeue();
             }
-            now = now + SimDuration::from_micros(2667);
+            now += SimDuration::from_micros(2667);
         }
         g.bench_function(name, |b| {
             b.iter(|| {
                 id += 1;
-                now = now + SimDuration::from_micros(2667);
+                now += SimDuration::from_micros(2667);
                 let mut p = pkt(id);
                 if ecn {
                     p.ecn = Ecn::Ect0;

@@ -107,9 +107,6 @@ fn main() -> ExitCode {
         return ExitCode::from(3);
     }
     let per_run = per_run.into_inner().unwrap();
-    println!(
-        "{}",
-        serde_json::json!({"runs": runs, "threads": threads, "wall_s": wall, "run_wall_s": per_run})
-    );
+    println!("{}", serde_json::json!({"runs": runs, "threads": threads, "wall_s": wall, "run_wall_s": per_run}));
     ExitCode::SUCCESS
 }

@@ -96,6 +96,28 @@ fn documented_star_example_means_what_it_says() {
 }
 
 #[test]
+fn a_star_whose_leaves_share_a_medium_with_the_hub() {
+    // efr Fig. 1: a fixed host behind an access point, mobiles on one WLAN.
+    let s = ok(r#"
+        [topology]
+        kind = "star"
+        leaves = 3
+        uplink = { rate = "10Mbps", delay = "2ms" }
+        medium = { name = "wavelan", rate = "2Mbps" }
+        [[flows]]
+        from = "m0"
+        to = "server"
+        "#);
+    assert_eq!(names(&s), ["server", "hub", "m0", "m1", "m2"]);
+    assert_eq!(s.links.len(), 1, "only the uplink is a point-to-point link");
+    let m = &s.media[0];
+    assert_eq!((m.name.as_str(), m.stations.clone(), m.access_point), ("wavelan", vec![1, 2, 3, 4], Some(1)));
+    assert_eq!(m.rate_bps, 2_000_000);
+    let r = dupack_sim::run(&s, 1).unwrap();
+    assert!(r.flows[0].bytes_delivered > 0, "m0 reaches the server through the access point");
+}
+
+#[test]
 fn a_star_without_uplink_sends_from_the_hub() {
     let s = ok("[topology]\nkind = \"star\"\nleaves = 2\nleaf = { rate = \"2Mbps\", delay = \"1ms\" }\n");
     assert_eq!(names(&s), ["hub", "m0", "m1"]);
@@ -1136,6 +1158,25 @@ fn malformed_inputs_name_the_path_and_the_problem() {
                 .into(),
             "topology.leaf_override[0].leaves[0]",
             &["must be between 0 and 3, got 4", "4 leaves"],
+        ),
+        (
+            "star medium names its own stations",
+            "[topology]\nkind = \"star\"\nleaves = 2\nmedium = { nodes = [\"hub\", \"m0\"] }\n".into(),
+            "topology.medium.nodes",
+            &["set by the star builder"],
+        ),
+        (
+            "star with both leaf links and a medium",
+            "[topology]\nkind = \"star\"\nleaves = 2\nmedium = {}\nleaf = { rate = \"2Mbps\", delay = \"1ms\" }\n"
+                .into(),
+            "topology.leaf",
+            &["not used with a medium"],
+        ),
+        (
+            "star medium with a bad slot",
+            "[topology]\nkind = \"star\"\nleaves = 2\nmedium = { slot = \"-1us\" }\n".into(),
+            "topology.medium.slot",
+            &["\"-1us\""],
         ),
         (
             "dumbbell receivers neither 1 nor senders",

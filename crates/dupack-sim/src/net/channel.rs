@@ -49,15 +49,15 @@ pub struct ChannelStats {
     /// Packets the queue marked CE (ECN-RED) instead of dropping.
     pub marks: u64,
     pub max_queue_packets: u64,
-    /// Link-layer control frames (NAKs, polls) sent, and their bytes
-    /// (included in `packets_sent` and `bytes_sent`).
-    pub ctl_frames: u64,
-    pub ctl_bytes: u64,
     /// ∫ (packets waiting) dt in packet·ns, up to `queue_since`: the
     /// time-averaged queue of the results (ns-2's queue-monitor integrator).
     pub queue_area: u128,
     pub queue_since: SimTime,
     pub queue_len: u64,
+    /// Link-layer control frames (NAKs, polls) sent, and their bytes
+    /// (included in `packets_sent` and `bytes_sent`).
+    pub ctl_frames: u64,
+    pub ctl_bytes: u64,
 }
 
 impl ChannelStats {

@@ -13,7 +13,7 @@
 //!   marked as retransmitted by the sender, and forwarded; a segment already
 //!   acknowledged is forwarded only.
 //! - ACKs from the mobile: a new ACK frees the cache below it, gives an RTT
-//!   sample (Karn: not from a locally retransmitted segment) and is
+//!   sample (Karn: none when it covers a retransmitted segment) and is
 //!   forwarded; an ACK below the last one is discarded; a duplicate ACK for
 //!   a segment not in the cache, or marked as retransmitted by the sender,
 //!   is forwarded (the sender handles that loss). The first duplicate ACK
@@ -23,12 +23,15 @@
 //!   data is acknowledged (the local timer repairs a lost local
 //!   retransmission).
 //! - the local timer: while the cache holds unacknowledged segments, a
-//!   timer of max(`min_timeout`, srtt + 4·rttvar) (RFC 6298's form;
-//!   `initial_timeout` before a sample), doubled on each expiry, retransmits
-//!   the first unacknowledged segment.
+//!   timer retransmits the first unacknowledged segment. Its value comes
+//!   from the same RFC 6298 estimator as the sender's RTO
+//!   (`tcp::rto::RtoEstimator`: srtt + max(1 ms, 4·rttvar), at least
+//!   `min_timeout`, at most 60 s; `initial_timeout` before a sample),
+//!   doubled on each expiry and reset by new data acknowledged.
 
 use super::packet::{FlowId, Packet};
-use crate::scenario::model::SnoopSpec;
+use crate::scenario::model::{RtoConfig, RtoMode, SnoopSpec};
+use crate::tcp::rto::RtoEstimator;
 use crate::time::{SimDuration, SimTime};
 use std::collections::{BTreeMap, HashMap};
 
@@ -51,7 +54,7 @@ struct Cached {
     sender_rexmit: bool,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct FlowState {
     cache: BTreeMap<u64, Cached>,
     /// One past the highest byte seen going to the mobile.
@@ -60,8 +63,9 @@ struct FlowState {
     /// A local retransmission for `last_ack` is under way.
     recovering: bool,
     expected_dupacks: u32,
-    srtt: Option<(SimDuration, SimDuration)>,
-    backoff: u32,
+    /// The local timer's estimator: the sender's RFC 6298 one, with the
+    /// agent's own bounds.
+    rto: RtoEstimator,
     /// When the local timer fires (`None`: not running).
     deadline: Option<SimTime>,
 }
@@ -86,18 +90,30 @@ impl Snoop {
         Snoop { spec: spec.clone(), flows: HashMap::new(), stats: SnoopStats::default() }
     }
 
-    fn timeout(spec: &SnoopSpec, st: &FlowState) -> SimDuration {
-        let base = match st.srtt {
-            None => spec.initial_timeout,
-            Some((srtt, rttvar)) => (srtt + rttvar.saturating_mul(4)).max(spec.min_timeout),
+    fn new_flow(spec: &SnoopSpec) -> FlowState {
+        let cfg = RtoConfig {
+            mode: RtoMode::Fine { granularity: SimDuration::from_millis(1) },
+            initial: spec.initial_timeout,
+            min: spec.min_timeout,
+            max: SimDuration::from_secs(60),
+            max_backoff_shift: 16,
         };
-        base.saturating_mul(1u64 << st.backoff.min(16))
+        FlowState {
+            cache: BTreeMap::new(),
+            high: 0,
+            last_ack: 0,
+            recovering: false,
+            expected_dupacks: 0,
+            rto: RtoEstimator::new(&cfg),
+            deadline: None,
+        }
     }
 
     /// A data segment of `p.flow` is about to be sent toward the mobile.
     pub fn on_data(&mut self, p: &Packet, now: SimTime) {
         let (seq, end) = (p.seg.seq, p.seg.end());
-        let st = self.flows.entry(p.flow).or_default();
+        let spec = &self.spec;
+        let st = self.flows.entry(p.flow).or_insert_with(|| Self::new_flow(spec));
         if end <= st.last_ack {
             return; // already acknowledged by the mobile
         }
@@ -105,7 +121,7 @@ impl Snoop {
         st.high = st.high.max(end);
         st.cache.insert(seq, Cached { p: *p, sent: now, local_rexmits: 0, sender_rexmit });
         if st.deadline.is_none() {
-            st.deadline = Some(now + Self::timeout(&self.spec, st));
+            st.deadline = Some(now + st.rto.rto());
         }
     }
 
@@ -114,33 +130,25 @@ impl Snoop {
         let ack = p.seg.ack;
         let Some(st) = self.flows.get_mut(&p.flow) else { return AckVerdict::Forward };
         if ack > st.last_ack {
-            // Karn: sample only a segment forwarded once by the agent.
-            let sample = st
-                .cache
-                .range(..ack)
-                .next_back()
-                .filter(|(_, c)| c.local_rexmits == 0 && !c.sender_rexmit && c.p.seg.end() <= ack)
-                .map(|(_, c)| now.saturating_since(c.sent));
-            if let Some(r) = sample {
-                st.srtt = Some(match st.srtt {
-                    None => (r, SimDuration::from_nanos(r.as_nanos() / 2)),
-                    // RFC 6298 §2.3 gains (1/8, 1/4).
-                    Some((s, v)) => {
-                        let (s, v, r) = (s.as_nanos(), v.as_nanos(), r.as_nanos());
-                        let d = s.abs_diff(r);
-                        (SimDuration::from_nanos((s * 7 + r) / 8), SimDuration::from_nanos((v * 3 + d) / 4))
-                    }
-                });
+            // Karn: sample the newest segment this ACK covers, and only when
+            // no segment it covers was retransmitted. After a repair the
+            // cumulative ACK is caused by the retransmission, while the
+            // segments behind the hole reached the mobile long before: timing
+            // them would add the whole recovery to the RTT (hundreds of ms on
+            // a 2 Mbit/s hop), and a timer slower than the sender's own RTO
+            // leaves a lost local retransmission to the sender.
+            let covered = || st.cache.range(..ack).filter(|(_, c)| c.p.seg.end() <= ack);
+            let clean = covered().all(|(_, c)| c.local_rexmits == 0 && !c.sender_rexmit);
+            let sent = covered().next_back().filter(|_| clean).map(|(_, c)| c.sent);
+            match sent {
+                Some(sent) => st.rto.on_rtt_sample(sent, now),
+                None => st.rto.reset_backoff(),
             }
             st.last_ack = ack;
             st.cache.retain(|_, c| c.p.seg.end() > ack);
             st.recovering = false;
             st.expected_dupacks = 0;
-            st.backoff = 0;
-            st.deadline = None;
-            if !st.cache.is_empty() {
-                st.deadline = Some(now + Self::timeout(&self.spec, st));
-            }
+            st.deadline = (!st.cache.is_empty()).then(|| now + st.rto.rto());
             return AckVerdict::Forward;
         }
         if ack < st.last_ack {
@@ -185,8 +193,8 @@ impl Snoop {
         c.local_rexmits += 1;
         c.sent = now;
         let p = c.p;
-        st.backoff += 1;
-        st.deadline = Some(now + Self::timeout(&self.spec, st));
+        st.rto.backoff();
+        st.deadline = Some(now + st.rto.rto());
         self.stats.timeout_retransmissions += 1;
         Some(p)
     }

@@ -434,9 +434,35 @@ pub struct TcpConfig {
     pub reno_avoid_multiple_fr: bool,
     /// NewReno: window on leaving recovery (RFC 6582 §3.2 step 3).
     pub newreno_full_ack: FullAckRule,
+    /// Congestion avoidance's per-ACK increase SMSS·SMSS/cwnd (RFC 5681
+    /// eq. 3): whole bytes, or with the fraction carried to the next ACK.
+    pub ca_increase: CaIncrease,
+    /// What a loss (fast retransmit, timeout, ECN) halves into `ssthresh`.
+    pub loss_ssthresh: LossSsthresh,
     /// NewReno: reset the RTO on the first partial ACK only ("Impatient",
     /// RFC 6582 §3.2 step 5 / §4) or on every one ("Slow-but-Steady").
     pub newreno_rto_reset: PartialAckRtoReset,
+}
+
+/// `ssthresh` after a loss.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LossSsthresh {
+    /// RFC 5681 eq. 4: max(FlightSize/2, 2·SMSS), in bytes.
+    FlightSize,
+    /// RFC 2001 §3, 4.4BSD `tcp_timers`/`tcp_input`, ns-2 `slowdown()`:
+    /// half of min(cwnd, rwnd), rounded down to whole segments, at least 2.
+    Window,
+}
+
+/// How congestion avoidance adds SMSS·SMSS/cwnd per ACK (RFC 5681 §3.1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CaIncrease {
+    /// In whole bytes, the fraction dropped (as a byte-counting stack such
+    /// as BSD's `cwnd += incr*incr/cwnd` does).
+    Integer,
+    /// The fraction carried over, so the window follows the real-valued
+    /// recurrence — ns-2's `cwnd_ += 1/cwnd_` in packets.
+    Fractional,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -551,6 +577,8 @@ impl Default for TcpConfig {
             rto: RtoConfig::default(),
             reno_avoid_multiple_fr: true,
             newreno_full_ack: FullAckRule::FlightSize,
+            ca_increase: CaIncrease::Integer,
+            loss_ssthresh: LossSsthresh::FlightSize,
             newreno_rto_reset: PartialAckRtoReset::First,
         }
     }

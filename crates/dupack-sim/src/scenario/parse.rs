@@ -522,7 +522,7 @@ enum TopoKind {
 const LINK_KEYS: &[&str] =
     &["rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
 const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override", "receivers", "exit"];
-const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink"];
+const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink", "medium"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
 const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links", "media"];
 const CUSTOM_LINK_KEYS: &[&str] =
@@ -1196,7 +1196,19 @@ fn numbered(topo: &Topo, prefix: &str) -> usize {
 /// station (irw Fig. 2), an RNC and its UEs (eplr Fig. 4).
 fn build_star(t: &Table, topo: &mut Topo) -> R<()> {
     let n = t.req("leaves", "the number of leaf hosts, 1 to 100000", |v, p| v_int(v, p, 1, MAX_SENDERS))?.v as usize;
-    let leaf = t.req("leaf", "a link table for every hub→leaf link", parse_link_table)?.v;
+    // The leaves hang off point-to-point links, or share one medium with the hub.
+    let medium = t.get("medium");
+    let leaf = match medium {
+        None => Some(t.req("leaf", "a link table for every hub→leaf link (or a medium table)", parse_link_table)?.v),
+        Some(_) => {
+            for k in ["leaf", "leaf_override"] {
+                if t.get(k).is_some() {
+                    return fail(&t.at(k), "not used with a medium: the leaves share the medium (leave either out)");
+                }
+            }
+            None
+        }
+    };
     let per_leaf = parse_overrides(t, "leaf_override", "leaves", "leaf", n)?;
     let uplink = t.opt("uplink", parse_link_table)?.map(|a| a.v);
     let hub = match &uplink {
@@ -1210,7 +1222,24 @@ fn build_star(t: &Table, topo: &mut Topo) -> R<()> {
     };
     for (i, o) in per_leaf.iter().enumerate() {
         let m = topo.add_node(format!("m{i}"), NodeKind::Host);
-        topo.add_link(format!("leaf{i}"), hub, m, &o.as_ref().unwrap_or(&leaf).over(&leaf));
+        if let Some(leaf) = &leaf {
+            topo.add_link(format!("leaf{i}"), hub, m, &o.as_ref().unwrap_or(leaf).over(leaf));
+        }
+    }
+    if let Some(v) = medium {
+        // The builder names the stations: the hub (the access point) and every leaf.
+        let mpath = t.at("medium");
+        let mut obj = table(v, &mpath)?.map.clone();
+        for k in ["nodes", "access_point"] {
+            if obj.contains_key(k) {
+                return fail(&key_path(&mpath, k), "set by the star builder (the hub and every leaf); leave it out");
+            }
+        }
+        let mut nodes = vec![Value::String("hub".into())];
+        nodes.extend((0..n).map(|i| Value::String(format!("m{i}"))));
+        obj.insert("nodes".into(), Value::Array(nodes));
+        obj.insert("access_point".into(), Value::String("hub".into()));
+        build_medium(&Value::Object(obj), &mpath, "wlan".into(), topo, &mut HashMap::new())?;
     }
     Ok(())
 }
@@ -1310,128 +1339,136 @@ fn build_media(v: &Value, path: &str, topo: &mut Topo) -> R<()> {
     }
     let mut names: HashMap<String, String> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
-        let ipath = index_path(path, i);
-        let t = table(item, &ipath)?;
-        t.allow(MEDIUM_KEYS)?;
-        let name = t.opt("name", v_nonempty_str)?;
-        let npath = t.at("nodes");
-        let what = "an array of the names of the nodes that share the medium (at least two)";
-        let nodes = v_array(t.required("nodes", what)?, &npath, "node names")?;
-        let mut stations: Vec<usize> = Vec::with_capacity(nodes.len());
-        for (j, n) in nodes.iter().enumerate() {
-            let jpath = index_path(&npath, j);
-            let node = v_str(n, &jpath)?;
-            let k = topo.lookup(node, &jpath)?;
-            if let Some(prev) = stations.iter().position(|&x| x == k) {
-                return fail(&jpath, format!("node '{node}' is already a station of this medium ({npath}[{prev}])"));
-            }
-            stations.push(k);
-        }
-        if stations.len() < 2 {
-            return fail(&npath, format!("a medium needs at least two stations, got {}", stations.len()));
-        }
-        if stations.len() > MAX_STATIONS {
-            return fail(&npath, format!("at most {MAX_STATIONS} stations per medium, got {}", stations.len()));
-        }
-        let access_point = match t.opt("access_point", |v, p| v_str(v, p).map(str::to_string))? {
-            None => None,
-            Some(a) => match topo.index.get(&a.v).filter(|k| stations.contains(k)) {
-                Some(&k) => Some(k),
-                None => {
-                    let on: Vec<&str> = stations.iter().map(|&k| topo.nodes[k].name.as_str()).collect();
-                    return fail(
-                        &a.path,
-                        format!(
-                            "'{}' is not a station of this medium{}; allowed: one of its nodes ({})",
-                            a.v,
-                            did_you_mean(&a.v, &on),
-                            list(&on)
-                        ),
-                    );
-                }
-            },
-        };
-        let d = MediumSpec::wavelan("", Vec::new());
-        let rate_bps = t.opt("rate", v_rate_pos)?.map_or(d.rate_bps, |a| a.v);
-        let slot = t.opt("slot", v_dur_pos)?;
-        let sifs = t.opt("sifs", v_dur)?.map_or(d.sifs, |a| a.v);
-        let difs = t.opt("difs", v_dur)?.map_or(d.difs, |a| a.v);
-        let preamble = t.opt("preamble", v_dur)?.map_or(d.preamble, |a| a.v);
-        let mac_overhead =
-            t.opt("mac_overhead", |v, p| v_size(v, p, 0, 65_535))?.map_or(d.mac_overhead, |a| a.v as u32);
-        let cw_min = t.opt("cw_min", |v, p| v_u32(v, p, 0, MAX_CW))?;
-        let cw_max = t.opt("cw_max", |v, p| v_u32(v, p, 0, MAX_CW))?;
-        let retry_limit = t.opt("retry_limit", |v, p| v_u32(v, p, 0, MAX_RETRY_LIMIT))?.map_or(d.retry_limit, |a| a.v);
-        let frame_loss = t.opt("frame_loss", v_prob)?.map_or(d.frame_loss, |a| a.v);
-        let delay = t.opt("delay", v_dur)?;
-        let queue = t.opt("queue", parse_queue)?.map_or(d.queue, |a| a.v);
-        // Cross-key checks blame a key that was written.
-        let (lo, hi) = (cw_min.as_ref().map_or(d.cw_min, |a| a.v), cw_max.as_ref().map_or(d.cw_max, |a| a.v));
-        if lo > hi {
-            return match (&cw_max, &cw_min) {
-                (Some(_), Some(_)) => fail(&t.at("cw_max"), format!("must be at least cw_min ({lo}), got {hi}")),
-                (Some(_), None) => {
-                    fail(&t.at("cw_max"), format!("must be at least cw_min ({lo}, the default), got {hi}"))
-                }
-                _ => fail(&t.at("cw_min"), format!("must be at most cw_max ({hi}, the default), got {lo}")),
-            };
-        }
-        let slot_v = slot.as_ref().map_or(d.slot, |a| a.v);
-        let delay_v = delay.as_ref().map_or(d.delay, |a| a.v);
-        if delay_v > slot_v {
-            // 802.11's slot time includes the air propagation delay: a
-            // longer delay would let stations miss each other's carrier.
-            let (p, slot_text) = match (&delay, &slot) {
-                (Some(a), Some(_)) => (a.path.clone(), fmt_dur(slot_v)),
-                (Some(a), None) => (a.path.clone(), format!("{}, the default", fmt_dur(slot_v))),
-                (None, _) => (t.at("slot"), String::new()),
-            };
-            return if delay.is_some() {
-                fail(
-                    &p,
-                    format!(
-                        "must not exceed the slot ({slot_text}): carrier sense works only if every station \
-                         hears a frame within one slot; got {}",
-                        fmt_dur(delay_v)
-                    ),
-                )
-            } else {
-                fail(
-                    &p,
-                    format!(
-                        "must be at least the propagation delay ({}, the default), got {}",
-                        fmt_dur(delay_v),
-                        fmt_dur(slot_v)
-                    ),
-                )
-            };
-        }
-        let (name, name_path) = match name {
-            Some(n) => (n.v, n.path),
-            None => (format!("medium{i}"), ipath.clone()),
-        };
-        if let Some(prev) = names.get(&name) {
-            return fail(&name_path, format!("duplicate medium name '{name}' (also used by {prev})"));
-        }
-        names.insert(name.clone(), ipath);
-        topo.media.push(MediumSpec {
-            name,
-            stations,
-            access_point,
-            rate_bps,
-            slot: slot_v,
-            sifs,
-            difs,
-            preamble,
-            mac_overhead,
-            cw_min: lo,
-            cw_max: hi,
-            retry_limit,
-            frame_loss,
-            delay: delay_v,
-            queue,
-        });
+        build_medium(item, &index_path(path, i), format!("medium{i}"), topo, &mut names)?;
     }
+    Ok(())
+}
+
+/// One medium table at `ipath`; `default_name` if it has no `name`.
+fn build_medium(
+    item: &Value,
+    ipath: &str,
+    default_name: String,
+    topo: &mut Topo,
+    names: &mut HashMap<String, String>,
+) -> R<()> {
+    let t = table(item, ipath)?;
+    t.allow(MEDIUM_KEYS)?;
+    let name = t.opt("name", v_nonempty_str)?;
+    let npath = t.at("nodes");
+    let what = "an array of the names of the nodes that share the medium (at least two)";
+    let nodes = v_array(t.required("nodes", what)?, &npath, "node names")?;
+    let mut stations: Vec<usize> = Vec::with_capacity(nodes.len());
+    for (j, n) in nodes.iter().enumerate() {
+        let jpath = index_path(&npath, j);
+        let node = v_str(n, &jpath)?;
+        let k = topo.lookup(node, &jpath)?;
+        if let Some(prev) = stations.iter().position(|&x| x == k) {
+            return fail(&jpath, format!("node '{node}' is already a station of this medium ({npath}[{prev}])"));
+        }
+        stations.push(k);
+    }
+    if stations.len() < 2 {
+        return fail(&npath, format!("a medium needs at least two stations, got {}", stations.len()));
+    }
+    if stations.len() > MAX_STATIONS {
+        return fail(&npath, format!("at most {MAX_STATIONS} stations per medium, got {}", stations.len()));
+    }
+    let access_point = match t.opt("access_point", |v, p| v_str(v, p).map(str::to_string))? {
+        None => None,
+        Some(a) => match topo.index.get(&a.v).filter(|k| stations.contains(k)) {
+            Some(&k) => Some(k),
+            None => {
+                let on: Vec<&str> = stations.iter().map(|&k| topo.nodes[k].name.as_str()).collect();
+                return fail(
+                    &a.path,
+                    format!(
+                        "'{}' is not a station of this medium{}; allowed: one of its nodes ({})",
+                        a.v,
+                        did_you_mean(&a.v, &on),
+                        list(&on)
+                    ),
+                );
+            }
+        },
+    };
+    let d = MediumSpec::wavelan("", Vec::new());
+    let rate_bps = t.opt("rate", v_rate_pos)?.map_or(d.rate_bps, |a| a.v);
+    let slot = t.opt("slot", v_dur_pos)?;
+    let sifs = t.opt("sifs", v_dur)?.map_or(d.sifs, |a| a.v);
+    let difs = t.opt("difs", v_dur)?.map_or(d.difs, |a| a.v);
+    let preamble = t.opt("preamble", v_dur)?.map_or(d.preamble, |a| a.v);
+    let mac_overhead = t.opt("mac_overhead", |v, p| v_size(v, p, 0, 65_535))?.map_or(d.mac_overhead, |a| a.v as u32);
+    let cw_min = t.opt("cw_min", |v, p| v_u32(v, p, 0, MAX_CW))?;
+    let cw_max = t.opt("cw_max", |v, p| v_u32(v, p, 0, MAX_CW))?;
+    let retry_limit = t.opt("retry_limit", |v, p| v_u32(v, p, 0, MAX_RETRY_LIMIT))?.map_or(d.retry_limit, |a| a.v);
+    let frame_loss = t.opt("frame_loss", v_prob)?.map_or(d.frame_loss, |a| a.v);
+    let delay = t.opt("delay", v_dur)?;
+    let queue = t.opt("queue", parse_queue)?.map_or(d.queue, |a| a.v);
+    // Cross-key checks blame a key that was written.
+    let (lo, hi) = (cw_min.as_ref().map_or(d.cw_min, |a| a.v), cw_max.as_ref().map_or(d.cw_max, |a| a.v));
+    if lo > hi {
+        return match (&cw_max, &cw_min) {
+            (Some(_), Some(_)) => fail(&t.at("cw_max"), format!("must be at least cw_min ({lo}), got {hi}")),
+            (Some(_), None) => fail(&t.at("cw_max"), format!("must be at least cw_min ({lo}, the default), got {hi}")),
+            _ => fail(&t.at("cw_min"), format!("must be at most cw_max ({hi}, the default), got {lo}")),
+        };
+    }
+    let slot_v = slot.as_ref().map_or(d.slot, |a| a.v);
+    let delay_v = delay.as_ref().map_or(d.delay, |a| a.v);
+    if delay_v > slot_v {
+        // 802.11's slot time includes the air propagation delay: a
+        // longer delay would let stations miss each other's carrier.
+        let (p, slot_text) = match (&delay, &slot) {
+            (Some(a), Some(_)) => (a.path.clone(), fmt_dur(slot_v)),
+            (Some(a), None) => (a.path.clone(), format!("{}, the default", fmt_dur(slot_v))),
+            (None, _) => (t.at("slot"), String::new()),
+        };
+        return if delay.is_some() {
+            fail(
+                &p,
+                format!(
+                    "must not exceed the slot ({slot_text}): carrier sense works only if every station \
+                     hears a frame within one slot; got {}",
+                    fmt_dur(delay_v)
+                ),
+            )
+        } else {
+            fail(
+                &p,
+                format!(
+                    "must be at least the propagation delay ({}, the default), got {}",
+                    fmt_dur(delay_v),
+                    fmt_dur(slot_v)
+                ),
+            )
+        };
+    }
+    let (name, name_path) = match name {
+        Some(n) => (n.v, n.path),
+        None => (default_name, ipath.to_string()),
+    };
+    if let Some(prev) = names.get(&name) {
+        return fail(&name_path, format!("duplicate medium name '{name}' (also used by {prev})"));
+    }
+    names.insert(name.clone(), ipath.to_string());
+    topo.media.push(MediumSpec {
+        name,
+        stations,
+        access_point,
+        rate_bps,
+        slot: slot_v,
+        sifs,
+        difs,
+        preamble,
+        mac_overhead,
+        cw_min: lo,
+        cw_max: hi,
+        retry_limit,
+        frame_loss,
+        delay: delay_v,
+        queue,
+    });
     Ok(())
 }
 
@@ -1492,6 +1529,8 @@ const TCP_KEYS: &[&str] = &[
     "reno_avoid_multiple_fr",
     "newreno_full_ack",
     "newreno_rto_reset",
+    "ca_increase",
+    "loss_ssthresh",
     "rto",
 ];
 const RTO_KEYS: &[&str] = &["timer", "granularity", "tick", "initial", "min", "max", "max_backoff_shift"];
@@ -1531,6 +1570,8 @@ struct TcpRaw {
     timestamps: Option<At<bool>>,
     reno_avoid_multiple_fr: Option<At<bool>>,
     newreno_full_ack: Option<At<FullAckRule>>,
+    ca_increase: Option<At<CaIncrease>>,
+    loss_ssthresh: Option<At<LossSsthresh>>,
     newreno_rto_reset: Option<At<PartialAckRtoReset>>,
     timer: Option<At<Timer>>,
     granularity: Option<At<SimDuration>>,
@@ -1604,6 +1645,12 @@ fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<TcpRaw> {
         reno_avoid_multiple_fr: t.opt("reno_avoid_multiple_fr", v_bool)?,
         newreno_full_ack: t.opt("newreno_full_ack", |v, p| {
             v_enum(v, p, &[("flightsize", FullAckRule::FlightSize), ("ssthresh", FullAckRule::Ssthresh)])
+        })?,
+        ca_increase: t.opt("ca_increase", |v, p| {
+            v_enum(v, p, &[("integer", CaIncrease::Integer), ("fractional", CaIncrease::Fractional)])
+        })?,
+        loss_ssthresh: t.opt("loss_ssthresh", |v, p| {
+            v_enum(v, p, &[("flightsize", LossSsthresh::FlightSize), ("window", LossSsthresh::Window)])
         })?,
         newreno_rto_reset: t.opt("newreno_rto_reset", |v, p| {
             v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
@@ -1832,6 +1879,8 @@ fn resolve_config<'a>(
         },
         reno_avoid_multiple_fr: pick(&f.reno_avoid_multiple_fr, &g.reno_avoid_multiple_fr).is_none_or(|a| a.v),
         newreno_full_ack: pick(&f.newreno_full_ack, &g.newreno_full_ack).map_or(d.newreno_full_ack, |a| a.v),
+        ca_increase: pick(&f.ca_increase, &g.ca_increase).map_or(d.ca_increase, |a| a.v),
+        loss_ssthresh: pick(&f.loss_ssthresh, &g.loss_ssthresh).map_or(d.loss_ssthresh, |a| a.v),
         newreno_rto_reset: pick(&f.newreno_rto_reset, &g.newreno_rto_reset).map_or(d.newreno_rto_reset, |a| a.v),
     };
 

@@ -23,6 +23,12 @@ pub fn halve(flight_size: u64, mss: u64) -> u64 {
     (flight_size / 2).max(2 * mss)
 }
 
+/// BSD's and ns-2's rule (RFC 2001 §3): half the window
+/// `min(cwnd, rwnd)`, in whole segments, at least two.
+pub fn halve_window(window: u64, mss: u64) -> u64 {
+    (window / mss / 2).max(2) * mss
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -41,5 +47,11 @@ mod tests {
     fn rfc5681_eq4_halves_flight_with_a_floor_of_two_segments() {
         assert_eq!(halve(20_000, 1000), 10_000);
         assert_eq!(halve(3_000, 1000), 2_000);
+    }
+    #[test]
+    fn bsd_halves_the_window_in_whole_segments() {
+        assert_eq!(halve_window(10_500, 1000), 5_000);
+        assert_eq!(halve_window(11_999, 1000), 5_000);
+        assert_eq!(halve_window(3_000, 1000), 2_000);
     }
 }

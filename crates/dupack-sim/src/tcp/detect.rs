@@ -163,6 +163,7 @@ mod tests {
             ece: false,
             now: crate::time::SimTime::ZERO,
             srtt: None,
+            loss_ssthresh: crate::scenario::model::LossSsthresh::FlightSize,
         }
     }
 

@@ -260,6 +260,12 @@ impl RtoEstimator {
         self.shift = (self.shift + 1).min(self.max_backoff_shift);
     }
 
+    /// Forget the backoff without a new sample (progress made, but Karn's
+    /// rule gave no measurement).
+    pub fn reset_backoff(&mut self) {
+        self.shift = 0;
+    }
+
     pub fn backoff_shift(&self) -> u32 {
         self.shift
     }

@@ -37,7 +37,7 @@ use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
 use super::undo::{Evidence, Undo};
 use super::variant::{Base, Ext, VariantSpec};
-use crate::scenario::model::{TcpConfig, UndoEvidence};
+use crate::scenario::model::{CaIncrease, TcpConfig, UndoEvidence};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -83,6 +83,9 @@ pub struct Sender {
     pub(crate) snd_max: u64,
     cwnd: u64,
     ssthresh: u64,
+    /// `ca_increase = "fractional"`: (the cwnd it belongs to, the fraction
+    /// of a byte congestion avoidance has accumulated beyond it).
+    ca_frac: (u64, f64),
     rwnd: u64,
     dupacks: u32,
     recovery: Box<dyn LossRecovery>,
@@ -139,6 +142,7 @@ impl Sender {
             snd_max: 0,
             cwnd: (cfg.initial_window as u64 * mss).min(cfg.max_cwnd),
             ssthresh: cfg.initial_ssthresh,
+            ca_frac: (0, 0.0),
             rwnd: peer_window,
             dupacks: 0,
             recovery,
@@ -206,6 +210,7 @@ impl Sender {
             ece: self.ece_now,
             now: self.now,
             srtt: self.rto.srtt(),
+            loss_ssthresh: self.cfg.loss_ssthresh,
         }
     }
 
@@ -267,7 +272,7 @@ impl Sender {
         if self.recovery.in_recovery() || self.ecn_recover.is_some_and(|r| self.snd_una <= r) {
             return;
         }
-        self.ssthresh = cc::halve(self.snd_max - self.snd_una, self.mss);
+        self.ssthresh = self.view().loss_ssthresh();
         self.cwnd = self.ssthresh.min(self.cfg.max_cwnd);
         self.stats.ecn_reductions += 1;
         self.window_reduced();
@@ -338,6 +343,29 @@ impl Sender {
         }
     }
 
+    /// RFC 5681 §3.1 growth for one ACK; with `ca_increase = "fractional"`
+    /// the part of a byte congestion avoidance would drop is kept for the
+    /// next ACK (and forgotten whenever anything else sets cwnd).
+    fn grow(&mut self, acked: u64) {
+        let before = self.cwnd;
+        if self.cfg.ca_increase == CaIncrease::Fractional && self.cwnd >= self.ssthresh {
+            if self.ca_frac.0 != self.cwnd {
+                self.ca_frac = (self.cwnd, 0.0);
+            }
+            let mss = self.mss as f64;
+            let exact = self.ca_frac.1 + mss * mss / (self.cwnd as f64 + self.ca_frac.1);
+            let whole = exact.floor();
+            self.cwnd = self.cwnd.saturating_add(whole as u64).min(self.cfg.max_cwnd);
+            self.ca_frac = (self.cwnd, exact - whole);
+        } else {
+            self.cwnd = cc::grow(self.cwnd, self.ssthresh, acked, self.mss, self.cfg.max_cwnd);
+            // Slow start adds whole segments: a fraction carried so far stays.
+            if self.ca_frac.0 == before {
+                self.ca_frac.0 = self.cwnd;
+            }
+        }
+    }
+
     fn apply(&mut self, r: Response, now: SimTime, acked: u64) {
         if r.fast_retransmit {
             if let Some(u) = self.undo.as_mut() {
@@ -351,7 +379,7 @@ impl Sender {
             self.cwnd = c.min(self.cfg.max_cwnd);
         } else if r.grow && !self.ece_now {
             // RFC 3168 §6.1.2: no window increase in response to an ECE ACK.
-            self.cwnd = cc::grow(self.cwnd, self.ssthresh, acked, self.mss, self.cfg.max_cwnd);
+            self.grow(acked);
         }
         if r.ecn_reduction {
             self.stats.ecn_reductions += 1;
@@ -425,7 +453,7 @@ impl Sender {
         }
         // RFC 5681 §3.1 eq. 4, not again for a segment the timer already resent.
         if !self.rto_retransmitted_una {
-            self.ssthresh = cc::halve(self.snd_max - self.snd_una, self.mss);
+            self.ssthresh = self.view().loss_ssthresh();
         }
         self.rto_retransmitted_una = true;
         self.cwnd = self.mss.min(self.cfg.max_cwnd);

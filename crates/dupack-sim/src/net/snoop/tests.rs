@@ -109,3 +109,24 @@ fn rtt_samples_set_the_timer_but_not_below_min_timeout() {
     s.on_ack(&ack(1), at(10)); // sample 10 ms: srtt 10, rttvar 5 -> 30 ms < 40 ms floor
     assert_eq!(s.deadline(0), Some(at(50)));
 }
+
+#[test]
+fn the_ack_that_ends_a_local_repair_gives_no_rtt_sample() {
+    let mut s = Snoop::new(&spec());
+    for i in 0..6 {
+        s.on_data(&data(i), at(0));
+    }
+    s.on_ack(&ack(1), at(10)); // sample 10 ms: srtt 10, rttvar 5
+    let before = s.flows[&0].rto.srtt();
+    // Segment 1 lost; 2..5 arrive and bring dupacks; the local repair of 1
+    // is ACKed 400 ms after segment 5 was forwarded. That ACK covers a
+    // retransmitted segment: timing segment 5 by it would say 400 ms.
+    assert_eq!(seq_of(s.on_ack(&ack(1), at(12))), Some(1));
+    s.on_ack(&ack(1), at(13));
+    assert!(matches!(s.on_ack(&ack(6), at(400)), AckVerdict::Forward));
+    assert_eq!(s.flows[&0].rto.srtt(), before, "no sample from the repair's ACK");
+    // The next clean ACK samples again.
+    s.on_data(&data(6), at(400));
+    s.on_ack(&ack(7), at(420));
+    assert_ne!(s.flows[&0].rto.srtt(), before);
+}

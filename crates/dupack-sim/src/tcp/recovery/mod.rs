@@ -55,7 +55,7 @@ pub mod sack_ff96;
 pub mod tahoe;
 pub mod vegas;
 
-use crate::scenario::model::TcpConfig;
+use crate::scenario::model::{LossSsthresh, TcpConfig};
 use crate::tcp::detect::{DupThreshold, EarlyRetransmit, Efr, Eplr, Fixed};
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::variant::{Base, Ext, VariantSpec};
@@ -131,6 +131,8 @@ pub struct View {
     pub now: SimTime,
     /// Smoothed RTT, once measured.
     pub srtt: Option<SimDuration>,
+    /// What a loss halves (`tcp.loss_ssthresh`).
+    pub loss_ssthresh: LossSsthresh,
 }
 
 impl View {
@@ -142,6 +144,14 @@ impl View {
     /// by Limited Transmit are not included (RFC 5681 §3.2 step 2).
     pub fn ssthresh_flight(&self) -> u64 {
         self.flight_size() - self.limited_transmit
+    }
+    /// `ssthresh` after a loss: RFC 5681 eq. 4, or half the window in whole
+    /// segments (`tcp.loss_ssthresh = "window"`).
+    pub fn loss_ssthresh(&self) -> u64 {
+        match self.loss_ssthresh {
+            LossSsthresh::FlightSize => crate::tcp::cc::halve(self.ssthresh_flight(), self.mss),
+            LossSsthresh::Window => crate::tcp::cc::halve_window(self.cwnd.min(self.rwnd), self.mss),
+        }
     }
     /// Could the sender put a new full segment on the wire now? (RFC 5827 §3: "new data cannot be sent")
     pub fn can_send_new_data(&self) -> bool {
@@ -177,7 +187,7 @@ impl Response {
     /// Transmit's segments excluded), `cwnd = ssthresh + inflation`, and
     /// `snd_una` retransmitted at once (RFC 5681 §3.2 steps 2–3).
     pub fn fast_retransmit(v: &View, inflation: u64) -> Response {
-        let ssthresh = crate::tcp::cc::halve(v.ssthresh_flight(), v.mss);
+        let ssthresh = v.loss_ssthresh();
         Response {
             ssthresh: Some(ssthresh),
             cwnd: Some(ssthresh + inflation),

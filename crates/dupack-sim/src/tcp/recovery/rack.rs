@@ -29,7 +29,7 @@
 //! repaired tail (§7.4) and its window reduction are not modelled.
 
 use super::{may_enter, window_allows, LossRecovery, Response, View};
-use crate::tcp::cc;
+
 use crate::tcp::scoreboard::Scoreboard;
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -180,7 +180,7 @@ impl Rack {
         if !self.lost.is_empty() && !self.in_recovery && may_enter(self.recover, v.snd_una) {
             self.in_recovery = true;
             self.recover = Some(v.snd_max);
-            let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
+            let ssthresh = v.loss_ssthresh();
             r = Response { ssthresh: Some(ssthresh), cwnd: Some(ssthresh), fast_retransmit: true, ..r };
             // The first lost segment goes at once, like a fast retransmit.
             if let Some((seq, len)) = self.lost.pop_front() {

@@ -30,7 +30,7 @@
 //! FlightSize rule; `cwnd_rexmit` grows by one segment per partial ACK.
 
 use super::{may_enter, window_allows, LossRecovery, Response, View};
-use crate::tcp::cc;
+
 use crate::tcp::scoreboard::Scoreboard;
 use std::collections::VecDeque;
 
@@ -124,7 +124,7 @@ impl LossRecovery for Rpld {
             let mut r = Response { cwnd: Some(v.cwnd + v.mss), ..Response::default() };
             if self.detect(v, sb) {
                 // rpld §3: a lost retransmission is a new loss: halve again.
-                let ssthresh = cc::halve(v.ssthresh_flight(), v.mss);
+                let ssthresh = v.loss_ssthresh();
                 r.ssthresh = Some(ssthresh);
                 r.cwnd = Some(ssthresh + v.dupthresh as u64 * v.mss);
             }

@@ -9,7 +9,7 @@
 //! go-back-N resend would trigger spurious fast retransmits.
 
 use super::{may_enter, LossRecovery, Response, View};
-use crate::tcp::cc;
+
 use crate::tcp::scoreboard::Scoreboard;
 
 #[derive(Clone, Debug, Default)]
@@ -28,7 +28,7 @@ impl LossRecovery for Tahoe {
         }
         self.recover = Some(v.snd_max);
         Response {
-            ssthresh: Some(cc::halve(v.ssthresh_flight(), v.mss)),
+            ssthresh: Some(v.loss_ssthresh()),
             cwnd: Some(v.mss),
             go_back_n: true,
             fast_retransmit: true,
