@@ -523,7 +523,10 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
     if "6" in results:
         L.append(f"- **6. Vegas:** no loss in either tool, goodput within ±{GOODPUT_TOL:g} % and both mean queues "
                  f"inside Vegas's band in {sum(vegas_ok(r) for r in results['6'])} of {len(results['6'])} cases.")
-    L.append("- dupack bugs found by this comparison: one, found while comparing SACK timeouts with ns-3 on the lossy link, in the `rfc6675` "
+    L.append("- dupack bugs found by this comparison: two, both fixed with a test. Scenario 5: the Snoop agent took an "
+             "RTT sample from the ACK that ends a local repair, timing a segment that had arrived long before, so its "
+             "local timer grew slower than the sender's RTO (Karn's rule now covers every segment the ACK covers). "
+             "And, found while comparing SACK timeouts with ns-3 on the lossy link, in the `rfc6675` "
              "variant (not one of the variants compared here): a new recovery could not start on an ACK of exactly "
              "the previous RecoveryPoint even with three segments SACKed above it (RFC 6675 §5.1 allows it: "
              "HighACK ≥ RecoveryPoint, as ns-3 does), so losing the first new segment sent during a recovery cost an "
