@@ -2,39 +2,17 @@
 //! a base station, a 2 Mbit/s wireless hop to the mobile with NAK-based
 //! selective repeat (irw Fig. 2's shape).
 
+mod common;
+
+use common::WirelessPath;
 use dupack_sim::engine::sim::{run, TraceRecord, World};
 use dupack_sim::metrics::result::{LinkResult, RunResult};
 use dupack_sim::scenario::model::Scenario;
-use dupack_sim::scenario::parse::parse_scenario_toml;
 use dupack_sim::time::SimTime;
 
 fn scenario(wireless_extra: &str, flow: &str) -> Scenario {
-    let text = format!(
-        r#"
-        [run]
-        duration = "60s"
-        stop_when_done = true
-        [topology]
-        kind = "chain"
-        [[topology.hops]]
-        rate = "10Mbps"
-        delay = "5ms"
-        [[topology.hops]]
-        rate = "2Mbps"
-        delay = "10ms"
-        queue = {{ limit_packets = 50 }}
-        {wireless_extra}
-        [tcp]
-        variant = "reno"
-        mss = "1000B"
-        [receiver]
-        window = "40000B"        # 40 segments: never more than the 50-frame queue holds
-        [[flows]]
-        name = "f"
-        {flow}
-        "#
-    );
-    parse_scenario_toml(&text).unwrap_or_else(|e| panic!("{e}"))
+    // 40-segment window: never more than the 50-frame queue holds.
+    WirelessPath { wired_delay: "5ms", wireless: wireless_extra, window: "40000B", flow, ..Default::default() }.build()
 }
 
 fn wireless(r: &RunResult, dir: &str) -> LinkResult {

@@ -2,38 +2,24 @@
 //! host → 10 Mbit/s wired hop → base station → 2 Mbit/s wireless hop →
 //! mobile host, the agent at the base station.
 
+mod common;
+
+use common::WirelessPath;
 use dupack_sim::engine::sim::run;
 use dupack_sim::metrics::result::{FlowResult, LinkResult, RunResult};
 use dupack_sim::scenario::model::Scenario;
-use dupack_sim::scenario::parse::parse_scenario_toml;
 
 fn scenario(wireless_extra: &str, bytes: &str) -> Scenario {
-    let text = format!(
-        r#"
-        [run]
-        duration = "120s"
-        stop_when_done = true
-        [topology]
-        kind = "chain"
-        [[topology.hops]]
-        rate = "10Mbps"
-        delay = "20ms"
-        [[topology.hops]]
-        rate = "2Mbps"
-        delay = "5ms"
-        queue = {{ limit_packets = 50 }}
-        {wireless_extra}
-        [tcp]
-        variant = "reno"
-        mss = "1000B"
-        [receiver]
-        window = "24000B"
-        [[flows]]
-        name = "f"
-        bytes = "{bytes}"
-        "#
-    );
-    parse_scenario_toml(&text).unwrap_or_else(|e| panic!("{e}"))
+    let flow = format!("bytes = \"{bytes}\"");
+    let p = WirelessPath {
+        duration: "120s",
+        wireless_delay: "5ms",
+        wireless: wireless_extra,
+        window: "24000B",
+        flow: &flow,
+        ..Default::default()
+    };
+    p.build()
 }
 
 fn wireless(r: &RunResult) -> LinkResult {

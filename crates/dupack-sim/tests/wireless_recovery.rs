@@ -4,42 +4,26 @@
 //! DDA holds the third duplicate ACK while the link repairs, Eifel (RFC
 //! 3522) undoes a timeout caused by a link-level delay spike.
 
+mod common;
+
+use common::WirelessPath;
 use dupack_sim::engine::sim::run;
 use dupack_sim::metrics::result::{FlowResult, RunResult};
 use dupack_sim::scenario::model::Scenario;
-use dupack_sim::scenario::parse::parse_scenario_toml;
 
 /// 1000-byte segments and 40-byte ACKs as in irw §4; the wireless hop has
 /// a 50-packet queue and loses data frames only.
 fn scenario(variant: &str, wireless_extra: &str, receiver_extra: &str, tcp_extra: &str) -> Scenario {
-    let text = format!(
-        r#"
-        [run]
-        duration = "60s"
-        stop_when_done = true
-        [topology]
-        kind = "chain"
-        [[topology.hops]]
-        rate = "10Mbps"
-        delay = "20ms"
-        [[topology.hops]]
-        rate = "2Mbps"
-        delay = "10ms"
-        queue = {{ limit_packets = 50 }}
-        {wireless_extra}
-        [tcp]
-        variant = "{variant}"
-        mss = "1000B"
-        {tcp_extra}
-        [receiver]
-        window = "30000B"
-        {receiver_extra}
-        [[flows]]
-        name = "f"
-        bytes = "1MB"
-        "#
-    );
-    parse_scenario_toml(&text).unwrap_or_else(|e| panic!("{e}"))
+    let p = WirelessPath {
+        wireless: wireless_extra,
+        variant,
+        tcp: tcp_extra,
+        window: "30000B",
+        receiver: receiver_extra,
+        flow: "bytes = \"1MB\"",
+        ..Default::default()
+    };
+    p.build()
 }
 
 fn sum(rs: &[RunResult], f: impl Fn(&FlowResult) -> f64) -> f64 {

@@ -103,3 +103,72 @@ pub fn lossy_path(variant: &str, p: f64, rate_bps: u64, delay: SimDuration, dura
         flows: vec![flow("f0", 0, 2, variant, tcp, receiver)],
     }
 }
+
+/// irw Fig. 2's path, from TOML (so the link-layer keys are parsed as a
+/// user writes them): fixed host n0 → 10 Mbit/s wired hop → base station n1
+/// → 2 Mbit/s wireless hop `hop1` with a 50-packet queue → mobile n2, one
+/// flow "f" of 1000-byte segments. The fields are TOML fragments.
+pub struct WirelessPath<'a> {
+    pub duration: &'a str,
+    pub wired_delay: &'a str,
+    pub wireless_delay: &'a str,
+    /// Keys added to the wireless hop (error model, `arq`, `snoop`, ...).
+    pub wireless: &'a str,
+    pub variant: &'a str,
+    pub tcp: &'a str,
+    pub window: &'a str,
+    pub receiver: &'a str,
+    /// Keys added to the flow (`bytes`).
+    pub flow: &'a str,
+}
+
+impl Default for WirelessPath<'_> {
+    fn default() -> Self {
+        WirelessPath {
+            duration: "60s",
+            wired_delay: "20ms",
+            wireless_delay: "10ms",
+            wireless: "",
+            variant: "reno",
+            tcp: "",
+            window: "32000B",
+            receiver: "",
+            flow: "",
+        }
+    }
+}
+
+impl WirelessPath<'_> {
+    pub fn build(&self) -> Scenario {
+        let p = self;
+        let text = format!(
+            r#"
+            [run]
+            duration = "{}"
+            stop_when_done = true
+            [topology]
+            kind = "chain"
+            [[topology.hops]]
+            rate = "10Mbps"
+            delay = "{}"
+            [[topology.hops]]
+            rate = "2Mbps"
+            delay = "{}"
+            queue = {{ limit_packets = 50 }}
+            {}
+            [tcp]
+            variant = "{}"
+            mss = "1000B"
+            {}
+            [receiver]
+            window = "{}"
+            {}
+            [[flows]]
+            name = "f"
+            {}
+            "#,
+            p.duration, p.wired_delay, p.wireless_delay, p.wireless, p.variant, p.tcp, p.window, p.receiver, p.flow
+        );
+        dupack_sim::scenario::parse::parse_scenario_toml(&text).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
