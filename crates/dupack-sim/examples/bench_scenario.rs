@@ -10,20 +10,9 @@
 //! CLI's `-s` (no list indices), enough for parameter sweeps.
 use std::process::ExitCode;
 
-fn set(doc: &mut toml::Table, path: &str, value: toml::Value) -> Result<(), String> {
-    let mut parts: Vec<&str> = path.split('.').collect();
-    let last = parts.pop().ok_or("empty key")?;
-    let mut t = doc;
-    for p in parts {
-        t = t
-            .entry(p.to_string())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()))
-            .as_table_mut()
-            .ok_or_else(|| format!("{path}: '{p}' is not a table"))?;
-    }
-    t.insert(last.to_string(), value);
-    Ok(())
-}
+#[path = "common/toml_set.rs"]
+mod toml_set;
+use toml_set::set;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
