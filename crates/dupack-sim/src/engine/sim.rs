@@ -156,7 +156,7 @@ impl World {
                     arq: l.arq.as_ref().filter(|a| if fwd { a.fwd } else { a.rev }).map(|a| Box::new(Arq::new(a))),
                     ctl_frame_bytes: l.arq.as_ref().map_or(0, |a| a.nak_bytes),
                     snoop: if fwd { l.snoop.as_ref().map(|sp| Box::new(Snoop::new(sp))) } else { None },
-                    on_wire: None,
+                    busy: false,
                     propagating: Default::default(),
                     stats: ChannelStats::default(),
                 });
@@ -317,40 +317,25 @@ impl World {
     }
 
     fn on_tx_done(&mut self, c: ChannelId, now: SimTime) {
-        let ch = &mut self.channels[c as usize];
-        let (f, next) = ch.finish_tx(now);
-        if let Some(t) = next {
+        let end = self.channels[c as usize].finish_tx(now, &self.flow_names);
+        if let Some(t) = end.next_done {
             self.q.schedule(t, Class::TxDone, Ev::TxDone(c));
         }
-        // Link-layer control frames are never lost (irw §4; net::arq).
-        if let Frame::Ip { p, .. } = &f {
-            if ch.error.is_lost(p, &self.flow_names) {
-                ch.stats.drops_error += 1;
-                // Under ARQ the frame is not lost yet: the sending half still
-                // holds it, and it counts as gone only if it is given up.
-                if ch.arq.is_none() {
-                    let p = *p;
-                    self.flows[p.flow as usize].drops_error += 1;
-                    self.record_drop(&p, now, false);
-                }
-                return;
-            }
+        if let Some(p) = end.lost {
+            self.flows[p.flow as usize].drops_error += 1;
+            self.record_drop(&p, now, false);
         }
-        let at = now + ch.delay;
         // One arrival event per channel at a time: the frames propagate in
         // FIFO order, so only the head needs to be in the event queue.
-        let idle = ch.propagating.is_empty();
-        ch.propagating.push_back((at, f));
-        if idle {
+        if let Some(at) = end.arrival {
             self.q.schedule(at, Class::Arrival, Ev::Arrive(c));
         }
     }
 
     fn on_arrive(&mut self, c: ChannelId, now: SimTime) {
         let ch = &mut self.channels[c as usize];
-        let (at, f) = ch.propagating.pop_front().expect("arrival without a frame");
-        debug_assert_eq!(at, now);
-        if let Some(&(next, _)) = ch.propagating.front() {
+        let (f, next) = ch.arrive(now);
+        if let Some(next) = next {
             self.q.schedule(next, Class::Arrival, Ev::Arrive(c));
         }
         match f {

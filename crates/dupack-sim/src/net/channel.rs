@@ -102,11 +102,27 @@ pub struct Channel {
     pub ctl_frame_bytes: u32,
     /// A Snoop agent at `from` caching this direction's data (fwd only).
     pub snoop: Option<Box<Snoop>>,
-    /// The frame being serialised.
-    pub on_wire: Option<Frame>,
-    /// Frames propagating, with their arrival instants.
+    /// A frame is being serialised: the last entry of `propagating`.
+    pub busy: bool,
+    /// Frames propagating, with their arrival instants, in FIFO order; while
+    /// `busy` the last one is still being serialised. The frame on the wire
+    /// already sits where it will propagate, so that ending its
+    /// transmission moves no bytes (packets are copied by value; see
+    /// docs/performance.md).
     pub propagating: VecDeque<(SimTime, Frame)>,
     pub stats: ChannelStats,
+}
+
+/// What the end of a transmission left to do (see [`Channel::finish_tx`]).
+pub struct TxEnd {
+    /// When the next frame, started at once, leaves the transmitter.
+    pub next_done: Option<SimTime>,
+    /// The finished frame survived and heads the propagation FIFO: its
+    /// arrival must be scheduled at this instant.
+    pub arrival: Option<SimTime>,
+    /// The error model destroyed the finished IP packet and no ARQ holds a
+    /// copy: it is lost for good.
+    pub lost: Option<Packet>,
 }
 
 /// What happened to a packet handed to a channel.
@@ -145,15 +161,40 @@ impl Channel {
         if let (Some(arq), Frame::Ip { p, lseq }) = (&mut self.arq, &mut f) {
             *lseq = arq.register(p, now);
         }
+        self.put_on_wire(f, now)
+    }
+
+    /// `f` starts its serialisation at `now`: it goes straight to the tail of
+    /// the propagation FIFO with its arrival instant.
+    fn put_on_wire(&mut self, f: Frame, now: SimTime) -> SimTime {
+        debug_assert!(!self.busy);
         let done = self.service_end(&f, now);
-        self.on_wire = Some(f);
+        self.propagating.push_back((done + self.delay, f));
+        self.busy = true;
         done
+    }
+
+    /// The frame being serialised, if any.
+    pub fn on_wire(&self) -> Option<&Frame> {
+        self.propagating.back().filter(|_| self.busy).map(|(_, f)| f)
+    }
+
+    /// The head of the propagation FIFO reached the far end at `now`: take
+    /// it, and say when the next one arrives (if one has left the wire).
+    pub fn arrive(&mut self, now: SimTime) -> (Frame, Option<SimTime>) {
+        let (at, f) = self.propagating.pop_front().expect("arrival without a frame");
+        debug_assert_eq!(at, now);
+        let next = match self.propagating.front() {
+            Some(&(t, _)) if !(self.busy && self.propagating.len() == 1) => Some(t),
+            _ => None,
+        };
+        (f, next)
     }
 
     /// Hand a packet to the channel at `now`. The queue sees every arrival,
     /// also one that finds the transmitter idle (nothing waits then).
     pub fn offer(&mut self, mut p: Packet, now: SimTime) -> Offer {
-        if self.on_wire.is_none() && self.new_frame_may_start() {
+        if !self.busy && self.new_frame_may_start() {
             match self.queue.arrive_idle(&mut p, now) {
                 Verdict::Drop => {
                     self.stats.drops_queue += 1;
@@ -184,7 +225,7 @@ impl Channel {
     /// Queue a frame ahead of the queue discipline (never dropped). Returns
     /// when its serialisation ends if the transmitter was idle.
     pub fn offer_priority(&mut self, f: Frame, now: SimTime) -> Option<SimTime> {
-        if self.on_wire.is_none() {
+        if !self.busy {
             return Some(self.start_priority(f, now));
         }
         self.prio.push_back(f);
@@ -198,15 +239,13 @@ impl Channel {
             (None, Frame::Ip { .. }) => {}
             (_, Frame::Ctl(_)) => {}
         }
-        let done = self.service_end(&f, now);
-        self.on_wire = Some(f);
-        done
+        self.put_on_wire(f, now)
     }
 
     /// If idle with work waiting (an ARQ window just opened), start the
     /// next frame; returns when it finishes.
     pub fn restart(&mut self, now: SimTime) -> Option<SimTime> {
-        if self.on_wire.is_some() {
+        if self.busy {
             return None;
         }
         self.next_frame(now)
@@ -231,22 +270,47 @@ impl Channel {
         Some(self.start_priority(Frame::Ctl(poll), now))
     }
 
-    /// Serialisation of the frame on the wire ended at `now`. Returns the
-    /// finished frame, and when the next one (if any) will finish.
-    pub fn finish_tx(&mut self, now: SimTime) -> (Frame, Option<SimTime>) {
-        let f = self.on_wire.take().expect("TxDone without a frame on the wire");
-        let size = self.frame_size(&f);
+    /// Serialisation of the frame on the wire ended at `now`. The error
+    /// model decides its fate (link-level control frames are never lost,
+    /// irw §4; under ARQ a lost frame is not gone yet: the sending half
+    /// still holds it, and it counts as lost only if it is given up). Then
+    /// the next frame, if any, starts.
+    pub fn finish_tx(&mut self, now: SimTime, flow_names: &[String]) -> TxEnd {
+        debug_assert!(self.busy, "TxDone without a frame on the wire");
+        self.busy = false;
+        let (at, f) = self.propagating.back_mut().expect("TxDone without a frame on the wire");
+        let at = *at;
+        let size = match f {
+            Frame::Ip { p, .. } => p.size,
+            Frame::Ctl(_) => self.ctl_frame_bytes,
+        };
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += size as u64;
-        if let Frame::Ctl(_) = f {
-            self.stats.ctl_frames += 1;
-            self.stats.ctl_bytes += size as u64;
-        }
+        let destroyed = match f {
+            Frame::Ctl(_) => {
+                self.stats.ctl_frames += 1;
+                self.stats.ctl_bytes += size as u64;
+                false
+            }
+            Frame::Ip { p, .. } => self.error.is_lost(p, flow_names),
+        };
         if self.trace.is_none() {
             self.stats.busy = self.stats.busy + tx_time(size as u64, self.rate_bps);
         }
-        let next = self.next_frame(now);
-        (f, next)
+        let mut lost = None;
+        let mut arrival = None;
+        if destroyed {
+            self.stats.drops_error += 1;
+            if let Some((_, Frame::Ip { p, .. })) = self.propagating.pop_back() {
+                if self.arq.is_none() {
+                    lost = Some(p);
+                }
+            }
+        } else if self.propagating.len() == 1 {
+            arrival = Some(at);
+        }
+        let next_done = self.next_frame(now);
+        TxEnd { next_done, arrival, lost }
     }
 }
 
@@ -275,7 +339,7 @@ mod tests {
             arq: arq.as_ref().map(|a| Box::new(Arq::new(a))),
             ctl_frame_bytes: 16,
             snoop: None,
-            on_wire: None,
+            busy: false,
             propagating: VecDeque::new(),
             stats: ChannelStats::default(),
         }
@@ -301,6 +365,13 @@ mod tests {
         }
     }
 
+    /// End the transmission on the wire at `now`: (the frame that ended, when the next one ends).
+    fn finish(c: &mut Channel, now: SimTime) -> (Frame, Option<SimTime>) {
+        let f = *c.on_wire().expect("a frame on the wire");
+        let end = c.finish_tx(now, &[]);
+        (f, end.next_done)
+    }
+
     #[test]
     fn priority_frames_preempt_queued_packets_but_not_the_one_on_the_wire() {
         let mut c = channel(None);
@@ -313,7 +384,7 @@ mod tests {
         let mut order = vec![];
         let mut now = t0 + ms(1);
         loop {
-            let (f, next) = c.finish_tx(now);
+            let (f, next) = finish(&mut c, now);
             order.push(ip_id(&f).unwrap());
             match next {
                 Some(t) => now = t,
@@ -340,12 +411,12 @@ mod tests {
         let t0 = SimTime::ZERO;
         c.offer(pkt(0), t0);
         c.offer(pkt(1), t0);
-        let (f0, next) = c.finish_tx(t0 + ms(1));
+        let (f0, next) = finish(&mut c, t0 + ms(1));
         assert!(matches!(f0, Frame::Ip { lseq: 0, .. }));
-        let (f1, next) = c.finish_tx(next.unwrap());
+        let (f1, next) = finish(&mut c, next.unwrap());
         assert!(matches!(f1, Frame::Ip { lseq: 1, .. }));
         let t = next.expect("a poll follows the last data frame");
-        let (poll, next) = c.finish_tx(t);
+        let (poll, next) = finish(&mut c, t);
         assert!(matches!(poll, Frame::Ctl(LinkCtl::Poll(2))));
         assert!(next.is_none());
         assert_eq!((c.stats.ctl_frames, c.stats.ctl_bytes), (1, 16));
@@ -369,12 +440,53 @@ mod tests {
         let t0 = SimTime::ZERO;
         assert!(matches!(c.offer(pkt(0), t0), Offer::StartedTx(_)));
         assert!(matches!(c.offer(pkt(1), t0), Offer::Queued));
-        let (_, next) = c.finish_tx(t0 + ms(1));
+        let (_, next) = finish(&mut c, t0 + ms(1));
         assert!(next.is_none(), "frame 0 unresolved: the window of 1 is closed");
         assert!(matches!(c.offer(pkt(2), t0 + ms(2)), Offer::Queued), "idle but closed: queue");
         assert!(c.restart(t0 + ms(3)).is_none());
         c.arq.as_mut().unwrap().resolve(0);
         assert!(c.restart(t0 + ms(4)).is_some(), "resolution reopens the window");
-        assert_eq!(c.on_wire.as_ref().and_then(ip_id), Some(1));
+        assert_eq!(c.on_wire().and_then(ip_id), Some(1));
+    }
+
+    #[test]
+    fn the_frame_still_on_the_wire_is_never_announced_as_arriving() {
+        // Propagation (0.5 ms) shorter than serialisation (1 ms): frame 0
+        // arrives while frame 1 is still being sent.
+        let mut c = channel(None);
+        c.delay = SimDuration::from_nanos(500_000);
+        let t0 = SimTime::ZERO;
+        assert!(matches!(c.offer(pkt(0), t0), Offer::StartedTx(t) if t == t0 + ms(1)));
+        assert!(matches!(c.offer(pkt(1), t0), Offer::Queued));
+        let end = c.finish_tx(t0 + ms(1), &[]);
+        assert_eq!(end.arrival, Some(t0 + ms(1) + c.delay), "frame 0 heads the FIFO");
+        assert_eq!(end.next_done, Some(t0 + ms(2)));
+        assert_eq!(c.on_wire().and_then(ip_id), Some(1));
+        let (f, next) = c.arrive(t0 + ms(1) + c.delay);
+        assert_eq!(ip_id(&f), Some(0));
+        assert_eq!(next, None, "frame 1 has not left the transmitter");
+        let end = c.finish_tx(t0 + ms(2), &[]);
+        assert_eq!((end.arrival, end.next_done), (Some(t0 + ms(2) + c.delay), None));
+        assert!(c.on_wire().is_none());
+        let (f, next) = c.arrive(t0 + ms(2) + c.delay);
+        assert_eq!((ip_id(&f), next), (Some(1), None));
+        assert!(c.propagating.is_empty());
+    }
+
+    #[test]
+    fn frames_that_left_the_wire_are_announced_one_after_the_other() {
+        // Propagation (1 ms) as long as serialisation: when frame 0 arrives,
+        // frame 1 has just left the wire and frame 2 is on it.
+        let mut c = channel(None);
+        let t0 = SimTime::ZERO;
+        for i in 0..3 {
+            c.offer(pkt(i), t0);
+        }
+        assert_eq!(c.finish_tx(t0 + ms(1), &[]).arrival, Some(t0 + ms(2)));
+        assert_eq!(c.finish_tx(t0 + ms(2), &[]).arrival, None, "frame 0 still propagates: its arrival comes first");
+        let (f, next) = c.arrive(t0 + ms(2));
+        assert_eq!((ip_id(&f), next), (Some(0), Some(t0 + ms(3))));
+        let (f, next) = c.arrive(t0 + ms(3));
+        assert_eq!((ip_id(&f), next), (Some(1), None), "frame 2 is on the wire");
     }
 }
