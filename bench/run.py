@@ -358,24 +358,25 @@ def ns3_metrics(out: str, case: Case) -> dict:
     }
 
 
+def measure(cmd: list[str], parse, timeout: float | None) -> dict:
+    """Best-of wall time, peak RSS and CPU time of one tool's run, with its parsed numbers."""
+    wall, rss, out, n, cpu = best_of(cmd, short=5.0, timeout=timeout)
+    return dict(parse(out), wall=wall, rss_kib=rss, reps=n, cpu=cpu)
+
+
 def run_case(case: Case, exe: Path, use_ns2: bool, ns2_timeout: float, log, ns3_exe: Path | None = None,
              ns3_timeout: float = 900) -> dict:
     res = {"case": case, "ns2": None, "ns3": None}
-    wall, rss, out, n, cpu = best_of(case.dupack_cmd(exe), short=5.0, timeout=None)
-    res["dupack"] = dict(dupack_metrics(out), wall=wall, rss_kib=rss, reps=n, cpu=cpu)
-    if ns3_exe is not None:
+    res["dupack"] = measure(case.dupack_cmd(exe), dupack_metrics, None)
+    peers = [("ns3", ns3_exe is not None and (lambda: case.ns3_cmd(ns3_exe)), ns3_metrics, ns3_timeout, "ns-3"),
+             ("ns2", use_ns2 and case.ns2 and case.ns2_cmd, ns2_metrics, ns2_timeout, "ns-2")]
+    for key, cmd, parse, timeout, name in peers:
+        if not cmd:
+            continue
         try:
-            wall, rss, out, n, cpu = best_of(case.ns3_cmd(ns3_exe), short=5.0, timeout=ns3_timeout)
-            res["ns3"] = dict(ns3_metrics(out, case), wall=wall, rss_kib=rss, reps=n, cpu=cpu)
+            res[key] = measure(cmd(), lambda out, parse=parse: parse(out, case), timeout)
         except TimeoutError:
-            res["ns3_note"] = f"ns-3 stopped after {ns3_timeout:.0f} s"
-    if use_ns2 and case.ns2:
-        try:
-            wall, rss, out, n, cpu = best_of(case.ns2_cmd(), short=5.0, timeout=ns2_timeout)
-            res["ns2"] = dict(ns2_metrics(out, case), wall=wall, rss_kib=rss, reps=n, cpu=cpu)
-        except TimeoutError:
-            res["ns2"] = None
-            res["ns2_note"] = f"ns-2 stopped after {ns2_timeout:.0f} s"
+            res[f"{key}_note"] = f"{name} stopped after {timeout:.0f} s"
     if case.group == "c-flows":
         res["dupack_setup"] = min(timed(case.dupack_cmd(exe, duration="1ms"))[0] for _ in range(3))
         if res["ns2"]:
