@@ -119,38 +119,10 @@ def ns2_args(doc: dict) -> list[str]:
         "maxrto": seconds(rto["max"]),
         "sackblocks": rcv["max_sack_blocks"],
     }
-    if topo["kind"] == "dumbbell":
-        acc, bn = topo["access"], topo["bottleneck"]
-        err = acc.get("fwd_error", {"model": "none"})
-        assert err["model"] in ("none", "bernoulli") and err.get("applies_to", "data") == "data"
-        a.update(
-            topo="dumbbell",
-            n=topo["senders"],
-            access_rate=rate(acc["rate"]),
-            access_delay=seconds(acc["delay"]),
-            access_q=acc["queue"]["limit_packets"],
-            bneck_rate=rate(bn["rate"]),
-            bneck_delay=seconds(bn["delay"]),
-            bneck_q=bn["queue"]["limit_packets"],
-            loss=err.get("p", 0.0),
-        )
-    elif topo["kind"] == "chain" and len(topo["hops"]) == 1:
-        hop = topo["hops"][0]
-        err = hop["fwd_error"]
-        assert err["model"] == "ber" and err.get("applies_to", "data") == "data"
-        # Every data packet of a greedy flow is a full segment, so the
-        # per-packet loss probability of bit errors is one number.
-        loss = 1.0 - (1.0 - err["ber"]) ** (8 * (mss + HEADER_BYTES))
-        a.update(
-            topo="link",
-            n=1,
-            bneck_rate=rate(hop["rate"]),
-            bneck_delay=seconds(hop["delay"]),
-            bneck_q=hop["queue"]["limit_packets"],
-            loss=loss,
-        )
-    else:
-        raise ValueError("tcp_bench.tcl mirrors dumbbells and one-hop chains only")
+    # Every data packet of a greedy flow is a full segment, so the
+    # per-packet loss probability of bit errors is one number.
+    per_packet = lambda ber: {"loss": 1.0 - (1.0 - ber) ** (8 * (mss + HEADER_BYTES))}  # noqa: E731
+    a.update(mirror_topology(topo, "tcp_bench.tcl", per_packet))
     return [f"{k}={v}" for k, v in a.items()]
 
 
@@ -171,11 +143,19 @@ def ns3_args(doc: dict) -> list[str]:
         "initrto": seconds(rto["initial"]),
     }
     assert rcv.get("max_sack_blocks", 3) >= 3 and seconds(rto["max"]) == 60.0, "ns-3 fixes 60 s max RTO"
+    # ns-3 applies the BER to each packet's own IP size (tcp_bench.cc).
+    a.update(mirror_topology(topo, "tcp_bench.cc", lambda ber: {"ber": ber}))
+    return [f"{k}={v}" for k, v in a.items()]
+
+
+def mirror_topology(topo: dict, program: str, ber_loss) -> dict:
+    """The topology keys both mirror programs take: a dumbbell with Bernoulli loss on the access links, or one
+    link with bit errors (`ber_loss(ber)` says how the program wants those)."""
     if topo["kind"] == "dumbbell":
         acc, bn = topo["access"], topo["bottleneck"]
         err = acc.get("fwd_error", {"model": "none"})
         assert err["model"] in ("none", "bernoulli") and err.get("applies_to", "data") == "data"
-        a.update(
+        return dict(
             topo="dumbbell",
             n=topo["senders"],
             access_rate=rate(acc["rate"]),
@@ -186,22 +166,19 @@ def ns3_args(doc: dict) -> list[str]:
             bneck_q=bn["queue"]["limit_packets"],
             loss=err.get("p", 0.0),
         )
-    elif topo["kind"] == "chain" and len(topo["hops"]) == 1:
+    if topo["kind"] == "chain" and len(topo["hops"]) == 1:
         hop = topo["hops"][0]
         err = hop["fwd_error"]
         assert err["model"] == "ber" and err.get("applies_to", "data") == "data"
-        # ns-3 applies the BER to each packet's own IP size (tcp_bench.cc).
-        a.update(
+        return dict(
             topo="link",
             n=1,
             bneck_rate=rate(hop["rate"]),
             bneck_delay=seconds(hop["delay"]),
             bneck_q=hop["queue"]["limit_packets"],
-            ber=err["ber"],
+            **ber_loss(err["ber"]),
         )
-    else:
-        raise ValueError("tcp_bench.cc mirrors dumbbells and one-hop chains only")
-    return [f"{k}={v}" for k, v in a.items()]
+    raise ValueError(f"{program} mirrors dumbbells and one-hop chains only")
 
 
 class Case:
