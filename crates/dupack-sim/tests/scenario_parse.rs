@@ -1,6 +1,7 @@
 //! Scenario parsing: documented examples, defaults, builder expansion and a
 //! table of malformed inputs with the path and message each must produce.
 
+mod common;
 use dupack_sim::scenario::model::*;
 use dupack_sim::scenario::{parse_scenario, parse_scenario_toml, ScenarioError};
 use dupack_sim::time::{ms, secs, us, SimDuration};
@@ -1192,25 +1193,7 @@ fn malformed_inputs_name_the_path_and_the_problem() {
         ),
     ];
     assert!(cases.len() >= 20);
-    let mut failures = Vec::new();
-    for (what, text, path, fragments) in &cases {
-        let e = match parse_scenario_toml(text) {
-            Ok(_) => {
-                failures.push(format!("{what}: accepted"));
-                continue;
-            }
-            Err(e) => e,
-        };
-        if e.path != *path {
-            failures.push(format!("{what}: path {:?}, want {path:?} ({e})", e.path));
-        }
-        for f in *fragments {
-            if !e.message.contains(f) {
-                failures.push(format!("{what}: message lacks {f:?}: {e}"));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::assert_refused(&cases);
 }
 
 #[test]

@@ -8,6 +8,7 @@
 //! same seed gives the same frames. Then TCP over the efr testbed
 //! (`scenarios/efr_wlan.toml`), and the scenario errors of `[[topology.media]]`.
 
+mod common;
 use dupack_sim::net::medium::{Fate, FrameRecord, Medium, StationStats};
 use dupack_sim::net::packet::{Ecn, Packet};
 use dupack_sim::scenario::model::MediumSpec;
@@ -557,25 +558,7 @@ fn bad_medium_configuration_names_the_field_the_value_and_what_is_allowed() {
             &["duplicate medium name 'w' (also used by topology.media[0])"],
         ),
     ];
-    let mut failures = Vec::new();
-    for (what, text, path, fragments) in &cases {
-        let e = match parse_scenario_toml(text) {
-            Ok(_) => {
-                failures.push(format!("{what}: accepted"));
-                continue;
-            }
-            Err(e) => e,
-        };
-        if e.path != *path {
-            failures.push(format!("{what}: path {:?}, want {path:?} ({e})", e.path));
-        }
-        for f in *fragments {
-            if !e.message.contains(f) {
-                failures.push(format!("{what}: message lacks {f:?}: {e}"));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::assert_refused(&cases);
 }
 
 #[test]

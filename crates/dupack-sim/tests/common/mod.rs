@@ -172,3 +172,28 @@ impl WirelessPath<'_> {
         dupack_sim::scenario::parse::parse_scenario_toml(&text).unwrap_or_else(|e| panic!("{e}"))
     }
 }
+
+/// Check a table of scenario texts that must be refused: each row is
+/// (what, TOML text, the error's path, fragments its message must contain).
+/// Every failing row is reported, not only the first.
+pub fn assert_refused(cases: &[(&str, String, &str, &[&str])]) {
+    let mut failures = Vec::new();
+    for (what, text, path, fragments) in cases {
+        let e = match dupack_sim::scenario::parse_scenario_toml(text) {
+            Ok(_) => {
+                failures.push(format!("{what}: accepted"));
+                continue;
+            }
+            Err(e) => e,
+        };
+        if e.path != *path {
+            failures.push(format!("{what}: path {:?}, want {path:?} ({e})", e.path));
+        }
+        for f in *fragments {
+            if !e.message.contains(f) {
+                failures.push(format!("{what}: message lacks {f:?}: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
