@@ -1174,8 +1174,11 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
                "per-packet cost is that of a general-purpose packet simulator (reference-counted `Packet` "
                "objects with header serialisation, several scheduled events per packet and hop, callbacks "
                "through `Ptr`/`Callback` indirections, traced values, and log checks compiled into the wheel). "
-               "What would close it: mostly dupack's own cost per event (see the profiling notes: a timer wheel "
-               "and a smaller segment); an ns-3 built with the optimized profile would lower the ratio, not raise it.")
+               "What would close it: dupack spends two events per packet and hop (the end of the transmission "
+               "and the arrival) at 50–100 ns each; the ratio needs that cost divided by the factor the target "
+               "is missed by, which the measures in the profiling notes (no transmission-done event on FIFO "
+               "channels, smaller packets) approach but do not reach on their own. An ns-3 built with the "
+               "optimized profile would lower the ratio, not raise it.")
             + all_ns3_ratios(res)
         )
     else:
