@@ -36,7 +36,7 @@ type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
 /// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=1.0, fail_job=None) -> int
 ///
 /// `scenarios`: scenario documents as JSON text; `jobs`: (job id, index
-/// into `scenarios`, seed). Runs every job on `workers` threads and calls
+/// into `scenarios`, seed or None for the scenario's `run.seed`). Runs every job on `workers` threads and calls
 /// `on_chunk(chunk)` on this thread, about every `chunk_seconds`, with the
 /// runs finished since the last call; returns the number of runs finished.
 /// See `_core.pyi` for the layout of a chunk. `fail_job` makes that job
@@ -53,7 +53,7 @@ type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
 pub fn sweep(
     py: Python<'_>,
     scenarios: Vec<String>,
-    jobs: Vec<(u64, usize, u64)>,
+    jobs: Vec<(u64, usize, Option<u64>)>,
     workers: usize,
     on_chunk: PyObject,
     chunk_seconds: f64,
@@ -110,7 +110,7 @@ enum Failure {
 }
 
 struct Coordinator<'a> {
-    jobs: &'a [(u64, usize, u64)],
+    jobs: &'a [(u64, usize, Option<u64>)],
     on_chunk: &'a PyObject,
     finished: Finished,
     /// Positions below this have been handed to Python (or failed).
@@ -146,6 +146,7 @@ impl Coordinator<'_> {
                         if fail_job == Some(job) {
                             panic!("deliberate failure of job {job} (fail_job)");
                         }
+                        let seed = seed.unwrap_or(models[sc].seed);
                         dupack_sim::run_interruptible(&models[sc], seed, || stop.load(Ordering::Relaxed))
                     }));
                     let outcome = match outcome {
@@ -173,7 +174,8 @@ impl Coordinator<'_> {
                     }
                     Ok((i, Outcome::Failed(message))) => {
                         if failure.is_none() {
-                            let (job, _, seed) = jobs[i];
+                            let (job, sc, seed) = jobs[i];
+                            let seed = seed.unwrap_or(models[sc].seed);
                             failure = Some(Failure::Run { job, seed, message });
                         }
                         stop.store(true, Ordering::Relaxed);
@@ -250,51 +252,53 @@ impl Coordinator<'_> {
     }
 }
 
-/// One chunk's tables, with the job of every row.
+/// One chunk's tables, with the job and the seed of every row.
 struct Chunk {
     jobs: Vec<u64>,
-    tables: [(&'static str, Vec<u64>, Table); 4],
+    tables: [(&'static str, Vec<u64>, Vec<u64>, Table); 4],
 }
 
 impl Chunk {
     fn build(runs: &[(u64, Box<dupack_sim::RunResult>)]) -> Result<Chunk, crate::columns::Error> {
         let mut t = [
-            ("runs", Vec::new(), Table::default()),
-            ("flows", Vec::new(), Table::default()),
-            ("links", Vec::new(), Table::default()),
-            ("media", Vec::new(), Table::default()),
+            ("runs", Vec::new(), Vec::new(), Table::default()),
+            ("flows", Vec::new(), Vec::new(), Table::default()),
+            ("links", Vec::new(), Vec::new(), Table::default()),
+            ("media", Vec::new(), Vec::new(), Table::default()),
         ];
+        fn add<T: serde::Serialize>(
+            t: &mut (&'static str, Vec<u64>, Vec<u64>, Table),
+            job: u64,
+            seed: u64,
+            rows: &[T],
+        ) -> Result<(), crate::columns::Error> {
+            for row in rows {
+                t.1.push(job);
+                t.2.push(seed);
+                t.3.push(row)?;
+            }
+            Ok(())
+        }
         for (job, r) in runs {
-            t[0].1.push(*job);
-            t[0].2.push(&r.run)?;
-            for f in &r.flows {
-                t[1].1.push(*job);
-                t[1].2.push(f)?;
-            }
-            for l in &r.links {
-                t[2].1.push(*job);
-                t[2].2.push(l)?;
-            }
-            for m in &r.media {
-                t[3].1.push(*job);
-                t[3].2.push(m)?;
-            }
+            add(&mut t[0], *job, r.seed, std::slice::from_ref(&r.run))?;
+            add(&mut t[1], *job, r.seed, &r.flows)?;
+            add(&mut t[2], *job, r.seed, &r.links)?;
+            add(&mut t[3], *job, r.seed, &r.media)?;
         }
         Ok(Chunk { jobs: runs.iter().map(|(j, _)| *j).collect(), tables: t })
     }
 
-    /// `{"jobs": bytes, "runs": (rows, job bytes, {column: (kind, data, valid, width)}), …}`
+    /// `{"jobs": bytes, "runs": (rows, job bytes, seed bytes, {column: (kind, data, valid, width)}), …}`
     fn to_python(&self, py: Python<'_>) -> PyResult<PyObject> {
         let out = PyDict::new_bound(py);
         out.set_item("jobs", u64_bytes(py, &self.jobs))?;
-        // Names and variants repeat on every run: one Python string each.
-        let mut strings: HashMap<&str, Bound<'_, PyString>> = HashMap::new();
-        for (name, jobs, table) in &self.tables {
+        for (name, jobs, seeds, table) in &self.tables {
             let cols = PyDict::new_bound(py);
             for c in &table.columns {
-                cols.set_item(c.name, column(py, c, &mut strings)?)?;
+                cols.set_item(c.name, column(py, c)?)?;
             }
-            out.set_item(*name, PyTuple::new_bound(py, [table.rows.into_py(py), u64_bytes(py, jobs), cols.into_any().unbind()]))?;
+            let t = [table.rows.into_py(py), u64_bytes(py, jobs), u64_bytes(py, seeds), cols.into_any().unbind()];
+            out.set_item(*name, PyTuple::new_bound(py, t))?;
         }
         Ok(out.into_any().unbind())
     }
@@ -313,13 +317,10 @@ fn u64_bytes(py: Python<'_>, v: &[u64]) -> PyObject {
 }
 
 /// `(kind, data, valid, width)`: kind "u64", "i64", "f64" (little-endian
-/// bytes), "bool" (one byte each), "str" (a list) or "null" (data None);
-/// valid is None or one byte per row (0 = null).
-fn column<'py, 'a>(
-    py: Python<'py>,
-    c: &'a Column,
-    strings: &mut HashMap<&'a str, Bound<'py, PyString>>,
-) -> PyResult<PyObject> {
+/// bytes), "bool" (one byte each), "str" (data = (u32 codes as bytes, list
+/// of the distinct strings)) or "null" (data None); valid is None or one
+/// byte per row (0 = null).
+fn column(py: Python<'_>, c: &Column) -> PyResult<PyObject> {
     let (kind, data): (&str, PyObject) = match &c.values {
         Values::Null => ("null", py.None()),
         Values::U64(v) => ("u64", u64_bytes(py, v)),
@@ -336,11 +337,21 @@ fn column<'py, 'a>(
             PyBytes::new_bound(py, &b).into_any().unbind()
         }),
         Values::Str(v) => ("str", {
-            let items: Vec<Bound<'py, PyString>> = v
+            // Dictionary-encoded: names repeat on every run.
+            let mut index: HashMap<&str, u32> = HashMap::new();
+            let mut uniques: Vec<&str> = Vec::new();
+            let codes: Vec<u8> = v
                 .iter()
-                .map(|s| strings.entry(s.as_str()).or_insert_with(|| PyString::new_bound(py, s)).clone())
+                .flat_map(|s| {
+                    let code = *index.entry(s.as_str()).or_insert_with(|| {
+                        uniques.push(s.as_str());
+                        (uniques.len() - 1) as u32
+                    });
+                    code.to_le_bytes()
+                })
                 .collect();
-            PyList::new_bound(py, items).into_any().unbind()
+            let uniques = PyList::new_bound(py, uniques.iter().map(|s| PyString::new_bound(py, s)));
+            PyTuple::new_bound(py, [PyBytes::new_bound(py, &codes).into_any(), uniques.into_any()]).into_any().unbind()
         }),
     };
     let valid: PyObject = if c.has_nulls() {
