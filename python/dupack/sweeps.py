@@ -419,9 +419,13 @@ class _Store:
             old = _read_meta(root)
             for key, what in (("scenario_hash", "scenario"), ("grid", "grid"), ("seeds", "seeds")):
                 if old.get(key) != doc[key]:
+                    if key == "scenario_hash":  # the documents are long: their hashes say enough
+                        there, here = f"hash {str(old.get(key))[:12]}", f"hash {doc[key][:12]}, after overrides"
+                    else:
+                        there, here = _brief(old.get(key)), _brief(doc[key])
                     raise SweepError(
-                        f"'{root}' holds another sweep (its {what} differs: {_brief(old.get(key))} there, "
-                        f"{_brief(doc[key])} here); choose another directory to start a new sweep"
+                        f"'{root}' holds another sweep (its {what} differs: {there} there, {here} here); "
+                        "choose another directory to start a new sweep, or rerun the same sweep to resume it"
                     )
             if not resume:
                 for t in TABLES:
