@@ -96,9 +96,12 @@ def sweep(
     docs = []
     for point in points:
         try:
-            docs.append(base.with_values(dict(zip(paths, point, strict=True))).canonical_json())
+            doc = base.with_values(dict(zip(paths, point, strict=True))).canonical_json()
+            # Every point is checked before the output directory is touched.
+            _core.validate(doc)
         except ScenarioError as e:
-            raise _at_point(e, paths, point) from None
+            raise _at_point(e, paths, point) if paths else e from None
+        docs.append(doc)
     grid_doc = {p: list(v) for p, v in zip(paths, values, strict=True)}
     ids = _Ids(paths, values, seed_list)
     total = len(points) * len(seed_list)
