@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyValueError;
@@ -28,6 +28,18 @@ enum Outcome {
     Failed(String),
     /// Stopped because the sweep is stopping (Ctrl-C, another job failed).
     Stopped,
+}
+
+/// What the workers hand to the coordinator: outcomes by position in the
+/// job list, and how many workers have not returned yet.
+struct Mailbox {
+    outcomes: Vec<(usize, Outcome)>,
+    live: usize,
+}
+
+/// A worker that panicked outside a run cannot have left the mailbox half-updated.
+fn lock(m: &Mutex<Mailbox>) -> MutexGuard<'_, Mailbox> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Finished runs not yet handed to Python, by position in the job list.
@@ -130,58 +142,78 @@ impl Coordinator<'_> {
         let jobs = self.jobs;
         let stop = AtomicBool::new(false);
         let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+        // Workers leave their outcomes here and wake the coordinator only
+        // when they return or a run fails: waking it for every run (a
+        // channel) costs a context switch per run, which on a machine with
+        // as many workers as cores is taken from the workers.
+        let mailbox = Mutex::new(Mailbox { outcomes: Vec::new(), live: workers.min(jobs.len()) });
+        let wake = Condvar::new();
         let mut failure: Option<Failure> = None;
         std::thread::scope(|s| {
             for _ in 0..workers.min(jobs.len()) {
-                let tx = tx.clone();
-                let (stop, next) = (&stop, &next);
-                s.spawn(move || loop {
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(job, sc, seed)) = jobs.get(i) else { return };
-                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        if fail_job == Some(job) {
-                            panic!("deliberate failure of job {job} (fail_job)");
+                let (stop, next, mailbox, wake) = (&stop, &next, &mailbox, &wake);
+                s.spawn(move || {
+                    loop {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
                         }
-                        let seed = seed.unwrap_or(models[sc].seed);
-                        dupack_sim::run_interruptible(&models[sc], seed, || stop.load(Ordering::Relaxed))
-                    }));
-                    let outcome = match outcome {
-                        Ok(Ok(r)) => Outcome::Done(Box::new(r)),
-                        Ok(Err(_)) if stop.load(Ordering::Relaxed) => Outcome::Stopped,
-                        Ok(Err(e)) => Outcome::Failed(e.to_string()),
-                        Err(panic) => Outcome::Failed(format!(
-                            "internal error in the simulator (a bug in dupack): {}",
-                            panic_message(&*panic)
-                        )),
-                    };
-                    if tx.send((i, outcome)).is_err() {
-                        return;
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(job, sc, seed)) = jobs.get(i) else { break };
+                        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            if fail_job == Some(job) {
+                                panic!("deliberate failure of job {job} (fail_job)");
+                            }
+                            let seed = seed.unwrap_or(models[sc].seed);
+                            dupack_sim::run_interruptible(&models[sc], seed, || stop.load(Ordering::Relaxed))
+                        }));
+                        let outcome = match outcome {
+                            Ok(Ok(r)) => Outcome::Done(Box::new(r)),
+                            Ok(Err(_)) if stop.load(Ordering::Relaxed) => Outcome::Stopped,
+                            Ok(Err(e)) => Outcome::Failed(e.to_string()),
+                            Err(panic) => Outcome::Failed(format!(
+                                "internal error in the simulator (a bug in dupack): {}",
+                                panic_message(&*panic)
+                            )),
+                        };
+                        let failed = matches!(outcome, Outcome::Failed(_));
+                        lock(mailbox).outcomes.push((i, outcome));
+                        if failed {
+                            wake.notify_one();
+                        }
                     }
+                    lock(mailbox).live -= 1;
+                    wake.notify_one();
                 });
             }
-            drop(tx);
             let mut last_emit = Instant::now();
             let mut last_check = Instant::now();
             loop {
-                match rx.recv_timeout(SIGNAL_CHECK) {
-                    Ok((i, Outcome::Done(r))) => {
-                        self.finished.insert(i, r);
-                        self.ran += 1;
+                let (outcomes, all_returned) = {
+                    let mut m = lock(&mailbox);
+                    if m.live > 0 {
+                        m = wake.wait_timeout(m, SIGNAL_CHECK).unwrap_or_else(|e| e.into_inner()).0;
                     }
-                    Ok((i, Outcome::Failed(message))) => {
-                        if failure.is_none() {
-                            let (job, sc, seed) = jobs[i];
-                            let seed = seed.unwrap_or(models[sc].seed);
-                            failure = Some(Failure::Run { job, seed, message });
+                    (std::mem::take(&mut m.outcomes), m.live == 0)
+                };
+                for (i, outcome) in outcomes {
+                    match outcome {
+                        Outcome::Done(r) => {
+                            self.finished.insert(i, r);
+                            self.ran += 1;
                         }
-                        stop.store(true, Ordering::Relaxed);
+                        Outcome::Failed(message) => {
+                            if failure.is_none() {
+                                let (job, sc, seed) = jobs[i];
+                                let seed = seed.unwrap_or(models[sc].seed);
+                                failure = Some(Failure::Run { job, seed, message });
+                            }
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        Outcome::Stopped => {}
                     }
-                    Ok((_, Outcome::Stopped)) | Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break, // every worker has returned
+                }
+                if all_returned {
+                    break;
                 }
                 if last_check.elapsed() >= SIGNAL_CHECK {
                     last_check = Instant::now();
