@@ -137,9 +137,12 @@ def test_resume_skips_stored_jobs_and_the_dataset_equals_a_one_shot_sweep(tmp_pa
 
 def test_an_interrupted_write_is_cleaned_up_on_resume(tmp_path: Path) -> None:
     out = tmp_path / "sw"
-    dupack.sweep(base(), GRID, SEEDS, workers=1, out=out, chunk_seconds=0)
+    # Two parts: jobs 0-4 (one worker, so job 5 fails after them), then the rest.
+    with pytest.raises(dupack.RunError):
+        dupack.sweep(base(), GRID, SEEDS, workers=1, out=out, _fail_job=5)
+    assert dupack.sweep(base(), GRID, SEEDS, workers=1, out=out).executed == 3
     runs = sorted((out / "runs").glob("part-*.parquet"))
-    assert len(runs) >= 2
+    assert len(runs) == 2
     # A crash between writing a chunk's flows part and its runs part: the
     # runs part is missing, a hidden temporary file is left over.
     last = runs[-1]
