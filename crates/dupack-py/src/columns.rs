@@ -41,7 +41,8 @@ pub struct Column {
 
 impl Column {
     fn new(name: &'static str, rows_before: usize) -> Column {
-        let mut c = Column { name, values: Values::Null, valid: Vec::new(), nullable: false, width: 0, rows: 0, in_row: 0 };
+        let mut c =
+            Column { name, values: Values::Null, valid: Vec::new(), nullable: false, width: 0, rows: 0, in_row: 0 };
         for _ in 0..rows_before {
             c.null_row();
         }
@@ -156,7 +157,10 @@ impl Column {
             }
             self.width = n;
         } else if n != self.width {
-            return Err(Error(format!("field {:?} has {n} values in one row and {} in another", self.name, self.width)));
+            return Err(Error(format!(
+                "field {:?} has {n} values in one row and {} in another",
+                self.name, self.width
+            )));
         }
         self.mark(true);
         self.rows += 1;

@@ -135,7 +135,10 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>, trace: Option<Vec
         Ok(Err(e)) => Err(run_error(py, e)),
         Err(panic) => Err(run_error(
             py,
-            dupack_sim::RunError(format!("internal error in the simulator (a bug in dupack): {}", panic_message(&*panic))),
+            dupack_sim::RunError(format!(
+                "internal error in the simulator (a bug in dupack): {}",
+                panic_message(&*panic)
+            )),
         )),
     }
 }
