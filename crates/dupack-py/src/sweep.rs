@@ -176,6 +176,10 @@ impl Coordinator<'_> {
                             )),
                         };
                         let failed = matches!(outcome, Outcome::Failed(_));
+                        if failed {
+                            // No job starts after a failure, whichever thread notices it first.
+                            stop.store(true, Ordering::Relaxed);
+                        }
                         lock(mailbox).outcomes.push((i, outcome));
                         if failed {
                             wake.notify_one();
