@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Sweep throughput: runs per second of a grid of short runs on 2 cores.
 
-    python bench/sweep.py [--runs 40] [--workers 2] [--out docs/img/sweep_throughput.png]
+    python bench/sweep.py [--runs 40] [--sweep-runs 400] [--workers 2] [--durations 1s,10s,100s]
+                          [--out docs/img/sweep_throughput.png]
 
 The grid is one scenario (bench/scenarios/unfairness.toml with N = 10 and
 p = 1 %) run for seeds 1..RUNS, at three simulated durations. Each grid is
-run four ways, each with WORKERS workers:
+run seven ways, each with WORKERS workers. The per-run paths (api,
+api+store, cli) run RUNS seeds; the sweep paths run SWEEP_RUNS seeds, as
+many as a real sweep would, so that their one-time costs (threads, imports,
+the first Parquet write) are shared as they would be there; rust runs both
+sizes, and each path is compared with rust at its own size:
 
   rust        the `sweep_grid` example: WORKERS threads calling dupack_sim::run
               in one process (no serialisation, nothing written);
@@ -14,12 +19,18 @@ run four ways, each with WORKERS workers:
   api+store   the same plus RunResult.save(dir) (result.json, two Parquet
               files, a CSV, scenario.json): the result store;
   cli         WORKERS concurrent `dupack run FILE -s ... --seed N -q -o DIR`
-              processes: interpreter start-up, imports, the run and the store.
+              processes: interpreter start-up, imports, the run and the store;
+  sweep       dupack.sweep(scenario, seeds=..., workers=WORKERS) in this
+              (warmed-up) process: the core's worker threads, the results
+              as columns and then pandas tables, nothing written;
+  sweep+store the same with out=DIR: also the Parquet dataset per table;
+  cli-sweep   one `dupack sweep FILE -s ... --seeds 1..N -j WORKERS -q -o DIR`
+              process for the whole grid: start-up, imports, the sweep, the store.
 
 The overhead of a path is (its wall time - rust's) / its wall time, the share
 of the sweep not spent simulating; per run it is
 (wall - rust wall) x WORKERS / RUNS. bench/run.py calls measure() and puts
-the table and the figure into docs/performance.md.
+the tables and the figure into docs/performance.md.
 """
 from __future__ import annotations
 
@@ -39,6 +50,8 @@ SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"
 OVERRIDES = {"topology.senders": "10", "topology.access.fwd_error.p": "0.01"}
 DURATIONS = ["1s", "10s", "100s"]
 METHODS = ["rust", "api", "api+store", "cli"]
+#: Paths through dupack.sweep / `dupack sweep`, timed on grids of SWEEP_RUNS runs.
+SWEEP_METHODS = ["sweep", "sweep+store", "cli-sweep"]
 
 
 def _over(duration: str) -> list[str]:
@@ -103,6 +116,38 @@ def run_api(duration: str, runs: int, workers: int, store: bool) -> tuple[float,
     return wall, split
 
 
+def _warm_sweep(workers: int) -> None:
+    """Imports and first-use set-up (pandas, pyarrow, the first Parquet write) before the clock starts."""
+    import dupack
+
+    with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp:
+        dupack.sweep(str(SCENARIO), seeds=range(1, 5), workers=workers, overrides=_over("10ms"), out=f"{tmp}/w")
+
+
+def run_sweep(duration: str, runs: int, workers: int, store: bool) -> float:
+    """Wall time of dupack.sweep over the grid in this process (DataFrames returned; with store, the dataset too)."""
+    import dupack
+
+    with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp:
+        t = time.perf_counter()
+        res = dupack.sweep(str(SCENARIO), seeds=range(1, runs + 1), workers=workers, overrides=_over(duration),
+                           out=f"{tmp}/sw" if store else None)
+        wall = time.perf_counter() - t
+    assert len(res.runs) == runs and len(res.flows) == runs * 10
+    return wall
+
+
+def run_cli_sweep(duration: str, runs: int, workers: int) -> float:
+    exe = shutil.which("dupack") or str(Path(sys.executable).parent / "dupack")
+    with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp:
+        cmd = [exe, "sweep", str(SCENARIO), "--seeds", f"1..{runs}", "-j", str(workers), "-q", "-o", f"{tmp}/sw"]
+        for o in _over(duration):
+            cmd += ["-s", o]
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        return time.perf_counter() - t
+
+
 def run_cli(duration: str, runs: int, workers: int) -> float:
     exe = shutil.which("dupack") or str(Path(sys.executable).parent / "dupack")
     with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp:
@@ -118,23 +163,36 @@ def run_cli(duration: str, runs: int, workers: int) -> float:
         return time.perf_counter() - t
 
 
-def measure(runs: int = 40, workers: int = 2, png: Path | None = None, log=sys.stderr) -> dict:
+def measure(runs: int = 40, workers: int = 2, png: Path | None = None, log=sys.stderr, sweep_runs: int = 400,
+            durations: list[str] | None = None, repeat: int = 3) -> dict:
+    """Each row: ``wall`` (path → seconds; rust, api, api+store and cli on RUNS runs), ``sweep_wall``
+    (rust, sweep, sweep+store and cli-sweep on SWEEP_RUNS runs) and the per-call splits of the api paths."""
     exe = build(log)
+    _warm_sweep(workers)
     rows = []
-    for d in DURATIONS:
-        # Best of 3 for the in-process paths (a shared machine's load comes and
-        # goes); the CLI grid takes a minute and runs once.
-        api = min((run_api(d, runs, workers, store=False) for _ in range(3)), key=lambda x: x[0])
-        store = min((run_api(d, runs, workers, store=True) for _ in range(3)), key=lambda x: x[0])
+    for d in durations or DURATIONS:
+        # Best of REPEAT (a shared machine's load comes and goes); the CLI grid
+        # of one process per run takes a minute and runs once.
+        api = min((run_api(d, runs, workers, store=False) for _ in range(repeat)), key=lambda x: x[0])
+        store = min((run_api(d, runs, workers, store=True) for _ in range(repeat)), key=lambda x: x[0])
         w = {
-            "rust": min(run_rust(exe, d, runs, workers) for _ in range(3)),
+            "rust": min(run_rust(exe, d, runs, workers) for _ in range(repeat)),
             "api": api[0],
             "api+store": store[0],
             "cli": run_cli(d, runs, workers),
         }
-        rows.append({"duration": d, "wall": w, "split_api": api[1], "split_store": store[1]})
+        sw = {
+            "rust": min(run_rust(exe, d, sweep_runs, workers) for _ in range(repeat)),
+            "sweep": min(run_sweep(d, sweep_runs, workers, store=False) for _ in range(repeat)),
+            "sweep+store": min(run_sweep(d, sweep_runs, workers, store=True) for _ in range(repeat)),
+            "cli-sweep": min(run_cli_sweep(d, sweep_runs, workers) for _ in range(repeat)),
+        }
+        rows.append({"duration": d, "wall": w, "sweep_wall": sw, "split_api": api[1], "split_store": store[1]})
         print(f"[sweep] {runs} runs of {d}: " + ", ".join(f"{m} {w[m]:.3f} s" for m in METHODS), file=log, flush=True)
-    res = {"runs": runs, "workers": workers, "scenario": "unfairness.toml, N = 10, p = 0.01", "rows": rows}
+        print(f"[sweep] {sweep_runs} runs of {d}: " + ", ".join(f"{m} {sw[m]:.3f} s" for m in ["rust", *SWEEP_METHODS]),
+              file=log, flush=True)
+    res = {"runs": runs, "sweep_runs": sweep_runs, "workers": workers, "scenario": "unfairness.toml, N = 10, p = 0.01",
+           "rows": rows}
     if png:
         try:
             figure(res, png)
@@ -150,24 +208,25 @@ def figure(res: dict, png: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     labels = [r["duration"] for r in res["rows"]]
     x = range(len(labels))
-    width = 0.2
-    for i, m in enumerate(METHODS):
-        rps = [res["runs"] / r["wall"][m] for r in res["rows"]]
-        ax1.bar([k + (i - 1.5) * width for k in x], rps, width, label=m)
+    paths = [(m, "wall", res["runs"]) for m in METHODS] + [(m, "sweep_wall", res["sweep_runs"]) for m in SWEEP_METHODS]
+    width = 0.8 / len(paths)
+    for i, (m, key, n) in enumerate(paths):
+        rps = [n / r[key][m] for r in res["rows"]]
+        ax1.bar([k + (i - (len(paths) - 1) / 2) * width for k in x], rps, width, label=m)
         if m != "rust":
-            ov = [100 * (r["wall"][m] - r["wall"]["rust"]) / r["wall"][m] for r in res["rows"]]
-            ax2.plot(labels, ov, marker="o", label=m)
+            ov = [100 * (r[key][m] - r[key]["rust"]) / r[key][m] for r in res["rows"]]
+            ax2.plot(labels, ov, marker="o", label=m, linestyle="-" if key == "sweep_wall" else "--")
     ax1.set_yscale("log")
     ax1.set_xticks(list(x), labels)
     ax1.set_xlabel("simulated time per run (10 flows)")
     ax1.set_ylabel(f"runs per second ({res['workers']} workers)")
-    ax1.set_title(f"Sweep throughput, {res['runs']} runs per grid")
+    ax1.set_title(f"Sweep throughput ({res['runs']} / {res['sweep_runs']} runs per grid)")
     ax1.legend()
     ax2.axhline(5, color="grey", linestyle="--", linewidth=1, label="5 % target")
-    ax2.set_ylim(0, 100)
+    ax2.set_ylim(-10, 100)
     ax2.set_xlabel("simulated time per run (10 flows)")
     ax2.set_ylabel("overhead, % of the sweep's wall time")
     ax2.set_title("Share not spent in the simulator")
@@ -197,6 +256,26 @@ def table(res: dict) -> list[str]:
     return t
 
 
+def sweep_table(res: dict) -> list[str]:
+    """The sweep paths against rust on grids of SWEEP_RUNS runs."""
+    n, w = res["sweep_runs"], res["workers"]
+    t = [
+        "| simulated time per run | rust runs/s | sweep runs/s | sweep+store runs/s | cli-sweep runs/s | "
+        "overhead sweep | overhead sweep+store | overhead cli-sweep | per-run overhead µs sweep / sweep+store / cli-sweep |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in res["rows"]:
+        wl = r["sweep_wall"]
+        ov = {m: 100 * (wl[m] - wl["rust"]) / wl[m] for m in SWEEP_METHODS}
+        per = {m: (wl[m] - wl["rust"]) * w / n * 1e6 for m in SWEEP_METHODS}
+        t.append(
+            f"| {r['duration']} | {n / wl['rust']:.0f} | {n / wl['sweep']:.0f} | {n / wl['sweep+store']:.0f} | "
+            f"{n / wl['cli-sweep']:.0f} | {ov['sweep']:.1f} % | {ov['sweep+store']:.1f} % | {ov['cli-sweep']:.1f} % | "
+            f"{per['sweep']:.0f} / {per['sweep+store']:.0f} / {per['cli-sweep']:.0f} |"
+        )
+    return t
+
+
 def split_table(res: dict) -> list[str]:
     """Inside each API call: the simulation as the core timed it, the rest (Python, the PyO3 call, the
     JSON result and its tables) and the store. Independent of pool scheduling and of the machine's load
@@ -220,12 +299,17 @@ def split_table(res: dict) -> list[str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--runs", type=int, default=40, help="grid size of the per-run paths (api, api+store, cli)")
+    ap.add_argument("--sweep-runs", type=int, default=400, help="grid size of the sweep paths")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--durations", default=",".join(DURATIONS), help="comma-separated simulated durations")
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many for each grid")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "sweep_throughput.png")
     args = ap.parse_args()
-    res = measure(args.runs, args.workers, args.out)
+    res = measure(args.runs, args.workers, args.out, sweep_runs=args.sweep_runs,
+                  durations=args.durations.split(","), repeat=args.repeat)
     print("\n".join(table(res)))
+    print("\n".join(sweep_table(res)))
     print("\n".join(split_table(res)))
     return 0
 

@@ -38,7 +38,8 @@ class Case:
     content: bytes | None = None
     args: list[str] = field(default_factory=list)  # extra arguments after FILE
     file: str | None = None  # a path to use instead of a written file ("{tmp}" is replaced)
-    commands: tuple[str, ...] = ("validate", "run")
+    commands: tuple[str, ...] = ("validate", "run", "sweep")
+    sweep_out: bool = True  # sweep gets "-o DIR" (a new directory) after the case's arguments
 
 
 def setter(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -160,6 +161,34 @@ ARG_CASES = [
     Case("out-empty", ["--out", "empty path ''"], args=["--out", ""], commands=("run",)),
     Case("out-blank", ["--out", "empty path '  '"], args=["--out", "  "], commands=("run",)),
     Case("unknown-option", ["--frobnicate"], args=["--frobnicate"]),
+    # dupack sweep: --vary, --seeds, --workers, --out.
+    Case("vary-unknown-path", ["--vary 'tcp.varient=reno,sack'", "unknown key 'varient'", "did you mean 'variant'?"],
+         args=["--vary", "tcp.varient=reno,sack"], commands=("sweep",)),
+    Case("vary-bad-value", ["--vary 'tcp.variant=reno,bogus'", "the value bogus", "'bogus'", "'newreno'"],
+         args=["--vary", "tcp.variant=reno,bogus"], commands=("sweep",)),
+    Case("vary-without-equals", ["--vary 'tcp.variant'", "PATH=V1,V2"], args=["--vary", "tcp.variant"],
+         commands=("sweep",)),
+    Case("vary-empty-value", ["--vary 'run.duration=1s,,2s'", "empty value"], args=["--vary", "run.duration=1s,,2s"],
+         commands=("sweep",)),
+    Case("vary-bad-path", ["--vary 'run..duration=1s'", "empty path segment"], args=["--vary", "run..duration=1s"],
+         commands=("sweep",)),
+    Case("vary-same-path-twice", ["--vary 'tcp.variant=sack'", "already varied"],
+         args=["--vary", "tcp.variant=reno", "--vary", "tcp.variant=sack"], commands=("sweep",)),
+    Case("vary-value-twice", ["--vary 'tcp.variant=reno,reno'", "listed twice"],
+         args=["--vary", "tcp.variant=reno,reno"], commands=("sweep",)),
+    Case("vary-seed", ["--vary 'run.seed=1,2'", "--seeds"], args=["--vary", "run.seed=1,2"], commands=("sweep",)),
+    Case("seeds-reversed-range", ["--seeds", "'5..1'", "empty"], args=["--seeds", "5..1"], commands=("sweep",)),
+    Case("seeds-not-a-number", ["--seeds", "'abc'", "1..40"], args=["--seeds", "abc"], commands=("sweep",)),
+    Case("seeds-negative", ["--seeds", "'-1..3'", "out of range"], args=["--seeds", "-1..3"], commands=("sweep",)),
+    Case("seeds-too-large", ["--seeds", f"'1,{2**64}'", "out of range"], args=["--seeds", f"1,{2**64}"],
+         commands=("sweep",)),
+    Case("seeds-listed-twice", ["--seeds", "'1..3,2'", "seed 2 is listed twice"], args=["--seeds", "1..3,2"],
+         commands=("sweep",)),
+    Case("workers-zero", ["--workers", "'0'", ">= 1"], args=["--workers", "0"], commands=("sweep",)),
+    Case("workers-not-a-number", ["--workers", "'two'", ">= 1"], args=["--workers", "two"], commands=("sweep",)),
+    Case("sweep-out-missing", ["--out", "required"], commands=("sweep",), sweep_out=False),
+    Case("sweep-out-is-a-file", ["--out", "is not a directory"], args=["-o", str(QUICKSTART)], commands=("sweep",),
+         sweep_out=False),
     Case("extra-argument", ["unexpected extra argument", "other.toml"], args=["other.toml"]),
 ]
 
@@ -197,6 +226,10 @@ def check(stderr: str, stdout: str, code: int, case: Case, argv: list[str]) -> N
     assert stdout == ""
 
 
+def sweep_out(case: Case, command: str, tmp_path: Path) -> list[str]:
+    return ["-o", str(tmp_path / "sweep-out")] if command == "sweep" and case.sweep_out else []
+
+
 ALL = DOC_CASES + FILE_CASES + ARG_CASES
 IN_PROCESS = [pytest.param(c, cmd, id=f"{cmd}-{c.id}") for c in ALL for cmd in c.commands]
 
@@ -209,14 +242,15 @@ def test_there_are_enough_cases():
 def test_bad_input_in_process(case: Case, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # `run` must not leave dupack-out/ in the repository
     argv = materialise(case, tmp_path)
-    r = run_cli(command, *argv, *case.args)
+    r = run_cli(command, *argv, *case.args, *sweep_out(case, command, tmp_path))
     check(r.stderr, r.stdout, r.exit_code, case, argv)
     assert not (tmp_path / "dupack-out").exists()
+    assert not (tmp_path / "sweep-out").exists(), "a sweep with bad input must not create its directory"
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in ALL])
 def test_bad_input_subprocess(case: Case, tmp_path: Path) -> None:
     command = "run" if "run" in case.commands else case.commands[0]
     argv = materialise(case, tmp_path)
-    r = run_subprocess(command, *argv, *case.args, cwd=tmp_path)
+    r = run_subprocess(command, *argv, *case.args, *sweep_out(case, command, tmp_path), cwd=tmp_path)
     check(r.stderr, r.stdout, r.returncode, case, argv)

@@ -13,5 +13,17 @@ from dupack._core import __version__ as __version__
 from dupack.api import run
 from dupack.result import RunResult
 from dupack.scenario import Scenario, load
+from dupack.sweeps import SweepError, SweepResult, sweep
 
-__all__ = ["run", "load", "Scenario", "RunResult", "ScenarioError", "RunError", "__version__"]
+__all__ = [
+    "run",
+    "sweep",
+    "load",
+    "Scenario",
+    "RunResult",
+    "SweepResult",
+    "ScenarioError",
+    "SweepError",
+    "RunError",
+    "__version__",
+]

@@ -24,3 +24,37 @@ def run(scenario_json: str, seed: int | None = None, trace: list[str] | None = N
 
 def validate(scenario_json: str) -> None:
     """Raise :class:`ScenarioError` if the scenario is invalid."""
+
+def sweep(
+    scenarios: list[str],
+    jobs: list[tuple[int, int, int | None]],
+    workers: int,
+    on_chunk: object,
+    chunk_seconds: float = 1.0,
+    fail_job: int | None = None,
+) -> int:
+    """Run many jobs on ``workers`` OS threads without the GIL; return how many finished.
+
+    ``scenarios`` are scenario documents (JSON text), each parsed once;
+    ``jobs`` are ``(job id, index into scenarios, seed or None)``. About every
+    ``chunk_seconds`` (and at the end) ``on_chunk(chunk)`` is called on the
+    calling thread with the runs finished since, in job order::
+
+        {"jobs": bytes,                       # u64 job ids of the chunk
+         "runs" | "flows" | "links" | "media":
+             (rows, job bytes, seed bytes,    # u64 per row
+              {column: (kind, data, valid, width)})}
+
+    ``kind`` is ``"u64"``, ``"i64"``, ``"f64"`` (little-endian bytes),
+    ``"bool"`` (a byte each), ``"str"`` (``data = (u32 codes as bytes,
+    list of distinct strings)``) or ``"null"`` (every row null); ``valid``
+    is ``None`` or a byte per row (0 = null); ``width`` is values per row.
+    The columns are the fields of the result structs, as in ``run``'s JSON.
+
+    Raises :class:`ScenarioError` with a ``point`` attribute (index into
+    ``scenarios``) before running anything; :class:`RunError` with ``job``
+    and ``seed`` attributes if a run fails or panics; ``KeyboardInterrupt``
+    on Ctrl-C; whatever ``on_chunk`` raises. Except in the last case, the
+    runs that had finished are handed to ``on_chunk`` first. ``fail_job``
+    makes that job panic (tests of the error path).
+    """

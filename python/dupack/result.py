@@ -28,6 +28,8 @@ __all__ = [
     "LINK_COLUMNS",
     "MEDIUM_COLUMNS",
     "NDUP_COLUMNS",
+    "RUN_COLUMNS",
+    "TABLE_DTYPES",
     "TRACE_COLUMNS",
     "TRACE_KINDS",
 ]
@@ -112,6 +114,13 @@ _MEDIUM_DTYPES: dict[str, str] = {
     "medium_busy": "float64",
     "medium_collision_events": "uint64",
 }
+# The run-wide facts (RunResult.run; one row per run in a sweep's runs table).
+_RUN_DTYPES: dict[str, str] = {
+    "sim_time_s": "float64",
+    "end_reason": "str",
+    "events": "uint64",
+    "wall_time_s": "float64",
+}
 # One row per trace record (``dupack.run(..., trace=[...])``, docs/results.md).
 _TRACE_DTYPES: dict[str, str] = {
     "time_s": "float64",
@@ -133,9 +142,17 @@ TRACE_KINDS = (
     "ecn_reduction",
 )
 FLOW_COLUMNS = tuple(_FLOW_DTYPES)
+RUN_COLUMNS = tuple(_RUN_DTYPES)
 TRACE_COLUMNS = tuple(_TRACE_DTYPES)
 LINK_COLUMNS = tuple(_LINK_DTYPES)
 MEDIUM_COLUMNS = tuple(_MEDIUM_DTYPES)
+#: Table name → column → dtype, for the tables a sweep returns and stores.
+TABLE_DTYPES: dict[str, dict[str, str]] = {
+    "runs": _RUN_DTYPES,
+    "flows": _FLOW_DTYPES,
+    "links": _LINK_DTYPES,
+    "media": _MEDIUM_DTYPES,
+}
 
 
 def _missing(table: str, index: int, field: str) -> ValueError:
@@ -193,6 +210,85 @@ def _frame(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> pd
     for col in extra:
         data[col] = pd.Series([r.get(col) for r in rows])
     return pd.DataFrame(data, columns=[*dtypes, *extra])
+
+
+def empty_frame(table: str) -> pd.DataFrame:
+    """A table of :data:`TABLE_DTYPES` with no rows."""
+    return _frame([], TABLE_DTYPES[table], table)
+
+
+def columns_frame(
+    table: str, rows: int, columns: dict[str, tuple[Any, ...]], front: dict[str, Any] | None = None
+) -> pd.DataFrame:
+    """The core's columns for ``table`` (``_core.sweep``: column → ``(kind,
+    data, valid, width)``) as a DataFrame with the dtypes of
+    :data:`TABLE_DTYPES`, exactly as :class:`RunResult` builds it from JSON:
+    the same checks, ``ndup_at_timeout`` split into the ``ndup_*`` columns,
+    fields unknown here kept after the known ones. ``front`` holds columns
+    (arrays of ``rows`` values) to put first."""
+    import numpy as np
+    import pandas as pd
+
+    dtypes = TABLE_DTYPES[table]
+    if rows == 0 and not columns:  # no row, so the core saw no field
+        empty = _frame([], dtypes, table)
+        return pd.concat([pd.DataFrame(front or {}), empty], axis=1) if front else empty
+    decoded = {name: _decode(rows, *col) for name, col in columns.items()}
+    if table == "flows":
+        if "ndup_at_timeout" not in decoded:
+            raise _missing(table, 0, "ndup_at_timeout")
+        values, _ = decoded.pop("ndup_at_timeout")
+        ndup = np.zeros((rows, len(NDUP_COLUMNS)), dtype="uint64")
+        width = values.size // rows if rows else 0
+        if width > len(NDUP_COLUMNS):
+            raise ValueError(f"flows[0].ndup_at_timeout has {width} entries, expected at most {len(NDUP_COLUMNS)}")
+        if rows:
+            ndup[:, :width] = np.asarray(values, dtype="uint64").reshape(rows, width)
+        for i, c in enumerate(NDUP_COLUMNS):
+            decoded[c] = (ndup[:, i], None)
+    data: dict[str, Any] = dict(front or {})
+    for col, dtype in dtypes.items():
+        if col not in decoded:
+            raise _missing(table, 0, col)
+        values, valid = decoded[col]
+        if dtype in ("str", "uint64") and valid is not None and not valid.all():
+            i = int(np.argmin(valid))
+            raise ValueError(f"the core's result has null for {table}[{i}].{col}, which cannot be null")
+        if dtype == "str":
+            data[col] = pd.Series(values, dtype="str")
+        elif dtype == "float64":
+            data[col] = np.asarray(values, dtype="float64")  # nulls are NaN already
+        elif dtype == "uint64":
+            data[col] = np.asarray(values, dtype="uint64")
+        else:  # nullable integer
+            mask = np.zeros(rows, dtype=bool) if valid is None else ~valid
+            if mask.all():  # all null: the values may be NaN placeholders
+                values = np.zeros(rows)
+            data[col] = pd.arrays.IntegerArray(np.array(values, dtype=dtype.lower()), mask)
+    extra = [c for c in decoded if c not in dtypes]
+    for col in extra:
+        values, valid = decoded[col]
+        s = pd.Series(values if isinstance(values, np.ndarray) else values.to_pylist())
+        data[col] = s if valid is None else s.where(pd.Series(valid))
+    return pd.DataFrame(data, columns=[*(front or {}), *dtypes, *extra])
+
+
+def _decode(rows: int, kind: str, raw: Any, valid: bytes | None, width: int) -> tuple[Any, Any]:
+    """One core column → (values: ndarray or list, valid: bool ndarray or None)."""
+    import numpy as np
+
+    mask = None if valid is None else np.frombuffer(valid, dtype="bool")
+    if kind == "null":
+        return np.full(rows * width, np.nan), np.zeros(rows, dtype=bool)
+    if kind == "str":  # dictionary-encoded: (u32 codes, distinct strings)
+        import pyarrow as pa
+
+        codes, uniques = raw
+        return pa.array(uniques, type=pa.string()).take(np.frombuffer(codes, dtype="<u4")), mask
+    dtype = {"u64": "<u8", "i64": "<i8", "f64": "<f8", "bool": "bool"}.get(kind)
+    if dtype is None:
+        raise ValueError(f"the core sent a column of unknown kind {kind!r}")
+    return np.frombuffer(raw, dtype=dtype), mask
 
 
 class RunResult:

@@ -136,6 +136,21 @@ class Scenario:
             _assign(data, path, value, item)
         return Scenario(data, self.source)
 
+    def with_values(self, values: Mapping[str, Any]) -> Scenario:
+        """Return a copy with ``path → value`` set, in order: :meth:`with_overrides`
+        with the values given as Python objects (numbers, strings, lists,
+        dicts) instead of TOML text. ``dupack.sweep`` applies grid points so."""
+        data = copy.deepcopy(self._data)
+        for raw, value in values.items():
+            if not isinstance(raw, str):
+                raise TypeError(f"a path must be a string, got {type(raw).__name__}")
+            item = f"{raw}={value if isinstance(value, str) else json.dumps(value, default=str)}"
+            path = _parse_path(raw.strip(), item) if raw.strip() else None
+            if path is None:
+                raise OverrideError(item, "", "the path is empty")
+            _assign(data, path, copy.deepcopy(value), item)
+        return Scenario(data, self.source)
+
     def validate(self) -> None:
         """Ask the core whether the scenario is valid; raise :class:`ScenarioError` if not."""
         _core.validate(self.canonical_json())

@@ -2,7 +2,8 @@
 //!
 //! Deliberately thin. It converts (scenario JSON text in, result JSON text
 //! out), releases the GIL while the simulator runs, and maps the two Rust
-//! error types onto two Python exceptions. Loading TOML, applying overrides
+//! error types onto two Python exceptions. `sweep` (sweep.rs) runs many jobs
+//! on worker threads and returns their results as columns (columns.rs). Loading TOML, applying overrides
 //! and building tables happen in the Python package; validation and
 //! simulation happen in dupack-sim.
 
@@ -14,6 +15,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::PyType;
+
+mod columns;
+mod sweep;
 
 /// The exception classes are defined in Python so that `ScenarioError` can
 /// carry `(path, message)` as its args while printing as `path: message`
@@ -42,14 +46,14 @@ class RunError(RuntimeError):
 static SCENARIO_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 static RUN_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 
-fn scenario_error(py: Python<'_>, e: dupack_sim::ScenarioError) -> PyErr {
+pub(crate) fn scenario_error(py: Python<'_>, e: dupack_sim::ScenarioError) -> PyErr {
     match SCENARIO_ERROR.get(py) {
         Some(ty) => PyErr::from_type_bound(ty.bind(py).clone(), (e.path, e.message)),
         None => PyValueError::new_err(e.to_string()),
     }
 }
 
-fn run_error(py: Python<'_>, e: dupack_sim::RunError) -> PyErr {
+pub(crate) fn run_error(py: Python<'_>, e: dupack_sim::RunError) -> PyErr {
     match RUN_ERROR.get(py) {
         Some(ty) => PyErr::from_type_bound(ty.bind(py).clone(), (e.to_string(),)),
         None => pyo3::exceptions::PyRuntimeError::new_err(e.to_string()),
@@ -60,13 +64,25 @@ fn run_error(py: Python<'_>, e: dupack_sim::RunError) -> PyErr {
 /// front's bug, not the user's (it produces the JSON), but it is reported
 /// as a ScenarioError all the same rather than a panic.
 fn parse(py: Python<'_>, scenario_json: &str) -> PyResult<dupack_sim::Scenario> {
-    let value: serde_json::Value = serde_json::from_str(scenario_json).map_err(|e| {
-        scenario_error(
-            py,
-            dupack_sim::ScenarioError { path: String::new(), message: format!("scenario is not valid JSON: {e}") },
-        )
+    parse_plain(scenario_json).map_err(|e| scenario_error(py, e))
+}
+
+/// [`parse`] without the GIL (and without making the Python exception).
+pub(crate) fn parse_plain(scenario_json: &str) -> Result<dupack_sim::Scenario, dupack_sim::ScenarioError> {
+    let value: serde_json::Value = serde_json::from_str(scenario_json).map_err(|e| dupack_sim::ScenarioError {
+        path: String::new(),
+        message: format!("scenario is not valid JSON: {e}"),
     })?;
-    dupack_sim::parse_scenario(&value).map_err(|e| scenario_error(py, e))
+    dupack_sim::parse_scenario(&value)
+}
+
+/// The message of a caught panic (`panic!` gives a `&str` or a `String`).
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
 }
 
 /// run(scenario_json, seed=None, trace=None) -> str
@@ -117,17 +133,13 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>, trace: Option<Vec
         Ok(Ok(Ok(json))) => Ok(json),
         Ok(Ok(Err(e))) => Err(run_error(py, dupack_sim::RunError(format!("cannot serialise the result: {e}")))),
         Ok(Err(e)) => Err(run_error(py, e)),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(run_error(
-                py,
-                dupack_sim::RunError(format!("internal error in the simulator (a bug in dupack): {what}")),
-            ))
-        }
+        Err(panic) => Err(run_error(
+            py,
+            dupack_sim::RunError(format!(
+                "internal error in the simulator (a bug in dupack): {}",
+                panic_message(&*panic)
+            )),
+        )),
     }
 }
 
@@ -207,5 +219,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     Ok(())
 }

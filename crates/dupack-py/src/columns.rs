@@ -1,0 +1,559 @@
+//! Result structs → columns, for `sweep`.
+//!
+//! A [`Table`] collects rows of one result struct (`FlowResult`, …) as one
+//! typed vector per field. Rows go in through serde, so the columns are
+//! exactly the fields the JSON of `run` has, with the same names and in the
+//! same order, and a field added to `metrics/result.rs` appears here without
+//! a change. The values are those the JSON would carry after a round trip:
+//! `None` is a null, and a non-finite float is NaN (serde_json writes it as
+//! null, which the Python tables read as NaN). A fixed-size array field
+//! (`ndup_at_timeout`) is one column with several values per row.
+
+use serde::ser::{self, Impossible, Serialize};
+use std::fmt;
+
+/// The values of one column; a column that has seen only nulls so far is `Null`.
+#[derive(Debug)]
+pub enum Values {
+    Null,
+    U64(Vec<u64>),
+    I64(Vec<i64>),
+    F64(Vec<f64>),
+    Bool(Vec<bool>),
+    Str(Vec<String>),
+}
+
+#[derive(Debug)]
+pub struct Column {
+    pub name: &'static str,
+    pub values: Values,
+    /// One entry per row; false where the row's value is null. Empty while
+    /// the column has no null.
+    pub valid: Vec<bool>,
+    nullable: bool,
+    /// Values per row (more than one for an array field); 0 until known.
+    pub width: usize,
+    /// Rows filled so far (a row whose struct left the field out is null).
+    rows: usize,
+    /// Values pushed in the current row.
+    in_row: usize,
+}
+
+impl Column {
+    fn new(name: &'static str, rows_before: usize) -> Column {
+        let mut c =
+            Column { name, values: Values::Null, valid: Vec::new(), nullable: false, width: 0, rows: 0, in_row: 0 };
+        for _ in 0..rows_before {
+            c.null_row();
+        }
+        c
+    }
+
+    fn len(&self) -> usize {
+        match &self.values {
+            Values::Null => self.rows,
+            Values::U64(v) => v.len(),
+            Values::I64(v) => v.len(),
+            Values::F64(v) => v.len(),
+            Values::Bool(v) => v.len(),
+            Values::Str(v) => v.len(),
+        }
+    }
+
+    /// Whether any row is null.
+    pub fn has_nulls(&self) -> bool {
+        self.nullable
+    }
+
+    fn mark(&mut self, valid: bool) {
+        if !valid && !self.nullable {
+            self.valid = vec![true; self.rows];
+            self.nullable = true;
+        }
+        if self.nullable {
+            self.valid.push(valid);
+        }
+    }
+
+    fn null_row(&mut self) {
+        let w = self.width.max(1);
+        match &mut self.values {
+            Values::Null => {}
+            Values::U64(v) => v.extend(std::iter::repeat_n(0, w)),
+            Values::I64(v) => v.extend(std::iter::repeat_n(0, w)),
+            Values::F64(v) => v.extend(std::iter::repeat_n(f64::NAN, w)),
+            Values::Bool(v) => v.extend(std::iter::repeat_n(false, w)),
+            Values::Str(v) => v.extend(std::iter::repeat_n(String::new(), w)),
+        }
+        self.mark(false);
+        self.rows += 1;
+    }
+
+    /// The first non-null value fixes the column's type; the nulls before it get placeholders.
+    fn typed(&mut self, make: impl FnOnce(usize) -> Values) {
+        if matches!(self.values, Values::Null) {
+            self.values = make(self.rows * self.width.max(1));
+        }
+    }
+
+    fn push(&mut self, v: Scalar) -> Result<(), Error> {
+        let name = self.name;
+        let mismatch = |what: &str| Error(format!("field {name:?} changed its type (now {what})"));
+        match v {
+            Scalar::U64(x) => {
+                self.typed(|n| Values::U64(vec![0; n]));
+                match &mut self.values {
+                    Values::U64(v) => v.push(x),
+                    _ => return Err(mismatch("an unsigned integer")),
+                }
+            }
+            Scalar::I64(x) => {
+                self.typed(|n| Values::I64(vec![0; n]));
+                match &mut self.values {
+                    Values::I64(v) => v.push(x),
+                    _ => return Err(mismatch("a signed integer")),
+                }
+            }
+            Scalar::F64(x) => {
+                self.typed(|n| Values::F64(vec![f64::NAN; n]));
+                match &mut self.values {
+                    // As after the JSON round trip: non-finite → null → NaN.
+                    Values::F64(v) => v.push(if x.is_finite() { x } else { f64::NAN }),
+                    _ => return Err(mismatch("a float")),
+                }
+            }
+            Scalar::Bool(x) => {
+                self.typed(|n| Values::Bool(vec![false; n]));
+                match &mut self.values {
+                    Values::Bool(v) => v.push(x),
+                    _ => return Err(mismatch("a boolean")),
+                }
+            }
+            Scalar::Str(x) => {
+                self.typed(|n| Values::Str(vec![String::new(); n]));
+                match &mut self.values {
+                    Values::Str(v) => v.push(x),
+                    _ => return Err(mismatch("a string")),
+                }
+            }
+        }
+        self.in_row += 1;
+        Ok(())
+    }
+
+    fn end_row(&mut self, null: bool) -> Result<(), Error> {
+        if null {
+            self.null_row();
+            return Ok(());
+        }
+        let n = std::mem::take(&mut self.in_row);
+        if self.width == 0 {
+            if n == 0 {
+                return Err(Error(format!("field {:?} has no value", self.name)));
+            }
+            if n > 1 && self.rows > 0 {
+                // Nulls before the first array value got one placeholder each.
+                return Err(Error(format!("field {:?} is an array after null rows", self.name)));
+            }
+            self.width = n;
+        } else if n != self.width {
+            return Err(Error(format!(
+                "field {:?} has {n} values in one row and {} in another",
+                self.name, self.width
+            )));
+        }
+        self.mark(true);
+        self.rows += 1;
+        debug_assert_eq!(self.len(), self.rows * self.width.max(1));
+        Ok(())
+    }
+}
+
+enum Scalar {
+    U64(u64),
+    I64(i64),
+    F64(f64),
+    Bool(bool),
+    Str(String),
+}
+
+/// Rows of one struct type, as columns.
+#[derive(Debug, Default)]
+pub struct Table {
+    pub columns: Vec<Column>,
+    pub rows: usize,
+}
+
+impl Table {
+    /// Append `row` (a struct with scalar, `Option` and fixed-array fields).
+    pub fn push<T: Serialize>(&mut self, row: &T) -> Result<(), Error> {
+        row.serialize(RowSerializer { table: self })?;
+        self.rows += 1;
+        // Fields the struct left out of this row (skip_serializing_if) are null.
+        for c in &mut self.columns {
+            if c.rows < self.rows {
+                c.end_row(true)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for Error {}
+impl ser::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error(msg.to_string())
+    }
+}
+
+fn unsupported<T>(what: &str) -> Result<T, Error> {
+    Err(Error(format!("a result row cannot hold {what}")))
+}
+
+// --- a row: a struct whose fields become columns ------------------------------
+
+struct RowSerializer<'a> {
+    table: &'a mut Table,
+}
+
+struct RowFields<'a> {
+    table: &'a mut Table,
+    /// Where the next field is expected (fields come in declaration order).
+    next: usize,
+}
+
+impl<'a> ser::SerializeStruct for RowFields<'a> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        let t = &mut *self.table;
+        let i = match t.columns.get(self.next) {
+            Some(c) if c.name == key => self.next,
+            _ => match t.columns.iter().position(|c| c.name == key) {
+                Some(i) => i,
+                None => {
+                    t.columns.insert(self.next, Column::new(key, t.rows));
+                    self.next
+                }
+            },
+        };
+        self.next = i + 1;
+        let col = &mut t.columns[i];
+        if col.rows > t.rows {
+            return Err(Error(format!("field {key:?} appears twice in one row")));
+        }
+        let null = value.serialize(ValueSerializer { col })?;
+        col.end_row(null)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+macro_rules! no_row {
+    ($($f:ident($($t:ty),*)),* $(,)?) => {
+        $(fn $f(self $(, _: $t)*) -> Result<Self::Ok, Error> { unsupported("a value that is not a struct") })*
+    };
+}
+
+impl<'a> ser::Serializer for RowSerializer<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = RowFields<'a>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<RowFields<'a>, Error> {
+        Ok(RowFields { table: self.table, next: 0 })
+    }
+
+    no_row!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+        serialize_unit_variant(&'static str, u32, &'static str),
+    );
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), Error> {
+        unsupported("an optional row")
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, v: &T) -> Result<(), Error> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Error> {
+        unsupported("an enum")
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+        unsupported("a list")
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Error> {
+        unsupported("a tuple")
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, Error> {
+        unsupported("a tuple struct")
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        unsupported("an enum")
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        unsupported("a map")
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        unsupported("an enum")
+    }
+}
+
+// --- a field's value: scalars, options of scalars, fixed arrays of scalars ----
+
+/// Serialises one field's value into its column. `Ok(true)` means null.
+struct ValueSerializer<'a> {
+    col: &'a mut Column,
+}
+
+/// The elements of an array field, pushed into the same column.
+struct Elements<'a> {
+    col: &'a mut Column,
+}
+
+impl<'a> Elements<'a> {
+    fn element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), Error> {
+        if v.serialize(ValueSerializer { col: &mut *self.col })? {
+            return unsupported(&format!("a null inside the array field {:?}", self.col.name));
+        }
+        Ok(())
+    }
+}
+
+impl<'a> ser::SerializeSeq for Elements<'a> {
+    type Ok = bool;
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), Error> {
+        self.element(v)
+    }
+    fn end(self) -> Result<bool, Error> {
+        Ok(false)
+    }
+}
+
+impl<'a> ser::SerializeTuple for Elements<'a> {
+    type Ok = bool;
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), Error> {
+        self.element(v)
+    }
+    fn end(self) -> Result<bool, Error> {
+        Ok(false)
+    }
+}
+
+impl<'a> ValueSerializer<'a> {
+    fn scalar(self, v: Scalar) -> Result<bool, Error> {
+        self.col.push(v)?;
+        Ok(false)
+    }
+}
+
+impl<'a> ser::Serializer for ValueSerializer<'a> {
+    type Ok = bool;
+    type Error = Error;
+    type SerializeSeq = Elements<'a>;
+    type SerializeTuple = Elements<'a>;
+    type SerializeTupleStruct = Impossible<bool, Error>;
+    type SerializeTupleVariant = Impossible<bool, Error>;
+    type SerializeMap = Impossible<bool, Error>;
+    type SerializeStruct = Impossible<bool, Error>;
+    type SerializeStructVariant = Impossible<bool, Error>;
+
+    fn serialize_bool(self, v: bool) -> Result<bool, Error> {
+        self.scalar(Scalar::Bool(v))
+    }
+    fn serialize_i8(self, v: i8) -> Result<bool, Error> {
+        self.scalar(Scalar::I64(v.into()))
+    }
+    fn serialize_i16(self, v: i16) -> Result<bool, Error> {
+        self.scalar(Scalar::I64(v.into()))
+    }
+    fn serialize_i32(self, v: i32) -> Result<bool, Error> {
+        self.scalar(Scalar::I64(v.into()))
+    }
+    fn serialize_i64(self, v: i64) -> Result<bool, Error> {
+        self.scalar(Scalar::I64(v))
+    }
+    fn serialize_u8(self, v: u8) -> Result<bool, Error> {
+        self.scalar(Scalar::U64(v.into()))
+    }
+    fn serialize_u16(self, v: u16) -> Result<bool, Error> {
+        self.scalar(Scalar::U64(v.into()))
+    }
+    fn serialize_u32(self, v: u32) -> Result<bool, Error> {
+        self.scalar(Scalar::U64(v.into()))
+    }
+    fn serialize_u64(self, v: u64) -> Result<bool, Error> {
+        self.scalar(Scalar::U64(v))
+    }
+    fn serialize_f32(self, v: f32) -> Result<bool, Error> {
+        self.scalar(Scalar::F64(v.into()))
+    }
+    fn serialize_f64(self, v: f64) -> Result<bool, Error> {
+        self.scalar(Scalar::F64(v))
+    }
+    fn serialize_char(self, v: char) -> Result<bool, Error> {
+        self.scalar(Scalar::Str(v.to_string()))
+    }
+    fn serialize_str(self, v: &str) -> Result<bool, Error> {
+        self.scalar(Scalar::Str(v.to_owned()))
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<bool, Error> {
+        // A plain enum serialises as its variant's name, as in the JSON.
+        self.scalar(Scalar::Str(variant.to_owned()))
+    }
+    fn serialize_none(self) -> Result<bool, Error> {
+        Ok(true)
+    }
+    fn serialize_unit(self) -> Result<bool, Error> {
+        Ok(true)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<bool, Error> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, v: &T) -> Result<bool, Error> {
+        v.serialize(self)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Elements<'a>, Error> {
+        Ok(Elements { col: self.col })
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Elements<'a>, Error> {
+        Ok(Elements { col: self.col })
+    }
+
+    fn serialize_bytes(self, _: &[u8]) -> Result<bool, Error> {
+        unsupported("bytes")
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<bool, Error> {
+        unsupported("a unit struct")
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<bool, Error> {
+        unsupported("an enum with data")
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, Error> {
+        unsupported("a tuple struct")
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        unsupported("an enum with data")
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        unsupported("a map")
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Error> {
+        unsupported("a nested struct")
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        unsupported("an enum with data")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize)]
+    struct Row {
+        a: u64,
+        b: Option<f64>,
+        c: String,
+        d: [u64; 2],
+        e: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        f: Option<bool>,
+    }
+
+    #[test]
+    fn rows_become_typed_columns() {
+        let mut t = Table::default();
+        t.push(&Row { a: 1, b: None, c: "x".into(), d: [1, 2], e: None, f: None }).unwrap();
+        t.push(&Row { a: 2, b: Some(f64::INFINITY), c: "y".into(), d: [3, 4], e: Some(7), f: Some(true) }).unwrap();
+        t.push(&Row { a: 3, b: Some(0.5), c: "z".into(), d: [5, 6], e: None, f: None }).unwrap();
+        assert_eq!(t.rows, 3);
+        let names: Vec<_> = t.columns.iter().map(|c| c.name).collect();
+        assert_eq!(names, ["a", "b", "c", "d", "e", "f"]);
+        let c = |n: &str| t.columns.iter().find(|c| c.name == n).unwrap();
+        assert!(matches!(&c("a").values, Values::U64(v) if v == &[1, 2, 3]));
+        assert!(!c("a").has_nulls());
+        match &c("b").values {
+            Values::F64(v) => assert!(v[0].is_nan() && v[1].is_nan() && v[2] == 0.5),
+            v => panic!("{v:?}"),
+        }
+        assert_eq!(c("b").valid, [false, true, true]);
+        assert!(matches!(&c("d").values, Values::U64(v) if v == &[1, 2, 3, 4, 5, 6]));
+        assert_eq!(c("d").width, 2);
+        assert!(matches!(&c("e").values, Values::U64(v) if v == &[0, 7, 0]));
+        assert_eq!(c("e").valid, [false, true, false]);
+        // Left out of the first row: the column starts null.
+        assert!(matches!(&c("f").values, Values::Bool(v) if v == &[false, true, false]));
+        assert_eq!(c("f").valid, [false, true, false]);
+    }
+}

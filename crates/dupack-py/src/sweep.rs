@@ -1,0 +1,400 @@
+//! `sweep`: many runs on worker threads, results as columns in chunks.
+//!
+//! The Python front (`dupack.sweep`) expands a grid into scenario documents
+//! and (job, scenario, seed) triples. Here each document is parsed once,
+//! the jobs run on `workers` OS threads without the GIL, and the finished
+//! runs are handed back in chunks, about one per `chunk_seconds`: the
+//! `runs`, `flows`, `links` and `media` tables as columns (see
+//! [`crate::columns`]), rows ordered by job. A result never passes through
+//! JSON text.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use crate::columns::{Column, Table, Values};
+use crate::{panic_message, parse_plain, run_error, scenario_error};
+
+/// How often the coordinating thread looks for Ctrl-C.
+const SIGNAL_CHECK: Duration = Duration::from_millis(20);
+
+enum Outcome {
+    Done(Box<dupack_sim::RunResult>),
+    Failed(String),
+    /// Stopped because the sweep is stopping (Ctrl-C, another job failed).
+    Stopped,
+}
+
+/// What the workers hand to the coordinator: outcomes by position in the
+/// job list, and how many workers have not returned yet.
+struct Mailbox {
+    outcomes: Vec<(usize, Outcome)>,
+    live: usize,
+}
+
+/// A worker that panicked outside a run cannot have left the mailbox half-updated.
+fn lock(m: &Mutex<Mailbox>) -> MutexGuard<'_, Mailbox> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Finished runs not yet handed to Python, by position in the job list.
+type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
+
+/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=1.0, fail_job=None) -> int
+///
+/// `scenarios`: scenario documents as JSON text; `jobs`: (job id, index
+/// into `scenarios`, seed or None for the scenario's `run.seed`). Runs every job on `workers` threads and calls
+/// `on_chunk(chunk)` on this thread, about every `chunk_seconds`, with the
+/// runs finished since the last call; returns the number of runs finished.
+/// See `_core.pyi` for the layout of a chunk. `fail_job` makes that job
+/// panic (for testing the error path).
+///
+/// An invalid document raises ScenarioError with a `point` attribute (its
+/// index in `scenarios`) before anything runs. A failed or panicking run
+/// raises RunError with `job` and `seed` attributes; Ctrl-C raises
+/// KeyboardInterrupt; an exception from `on_chunk` is raised as it is.
+/// In the first two cases, and after Ctrl-C, `on_chunk` is first called
+/// once more with every run that had finished, so nothing done is lost.
+#[pyfunction]
+#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=1.0, fail_job=None))]
+pub fn sweep(
+    py: Python<'_>,
+    scenarios: Vec<String>,
+    jobs: Vec<(u64, usize, Option<u64>)>,
+    workers: usize,
+    on_chunk: PyObject,
+    chunk_seconds: f64,
+    fail_job: Option<u64>,
+) -> PyResult<usize> {
+    if workers < 1 {
+        return Err(PyValueError::new_err(format!("workers must be at least 1, got {workers}")));
+    }
+    if !chunk_seconds.is_finite() || chunk_seconds < 0.0 {
+        return Err(PyValueError::new_err(format!("chunk_seconds must be >= 0, got {chunk_seconds}")));
+    }
+    if let Some(&(job, sc, _)) = jobs.iter().find(|j| j.1 >= scenarios.len()) {
+        return Err(PyValueError::new_err(format!(
+            "job {job} names scenario {sc}, but there are {} scenarios",
+            scenarios.len()
+        )));
+    }
+    let parsed = py.allow_threads(|| scenarios.iter().map(|s| parse_plain(s)).collect::<Vec<_>>());
+    let mut models = Vec::with_capacity(parsed.len());
+    for (i, p) in parsed.into_iter().enumerate() {
+        match p {
+            Ok(s) => models.push(s),
+            Err(e) => {
+                let err = scenario_error(py, e);
+                err.value_bound(py).setattr("point", i)?;
+                return Err(err);
+            }
+        }
+    }
+    let interval = Duration::from_secs_f64(chunk_seconds);
+    let mut coord = Coordinator { jobs: &jobs, on_chunk: &on_chunk, finished: Finished::new(), emitted: 0, ran: 0 };
+    let failure = py.allow_threads(|| coord.run(&models, workers, interval, fail_job));
+    match failure {
+        None => Ok(coord.ran),
+        Some(Failure::Python(e)) => Err(e),
+        Some(Failure::Run { job, seed, message }) => Python::with_gil(|py| {
+            let err = run_error(py, dupack_sim::RunError(format!("job {job} (seed {seed}): {message}")));
+            let v = err.value_bound(py);
+            v.setattr("job", job)?;
+            v.setattr("seed", seed)?;
+            Err(err)
+        }),
+    }
+}
+
+enum Failure {
+    /// Ctrl-C, or an exception from the callback or while building a chunk.
+    Python(PyErr),
+    Run {
+        job: u64,
+        seed: u64,
+        message: String,
+    },
+}
+
+struct Coordinator<'a> {
+    jobs: &'a [(u64, usize, Option<u64>)],
+    on_chunk: &'a PyObject,
+    finished: Finished,
+    /// Positions below this have been handed to Python (or failed).
+    emitted: usize,
+    ran: usize,
+}
+
+impl Coordinator<'_> {
+    /// Runs without the GIL; takes it to check for signals and to call back.
+    fn run(
+        &mut self,
+        models: &[dupack_sim::Scenario],
+        workers: usize,
+        interval: Duration,
+        fail_job: Option<u64>,
+    ) -> Option<Failure> {
+        let jobs = self.jobs;
+        let stop = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        // Workers leave their outcomes here and wake the coordinator only
+        // when they return or a run fails: waking it for every run (a
+        // channel) costs a context switch per run, which on a machine with
+        // as many workers as cores is taken from the workers.
+        let mailbox = Mutex::new(Mailbox { outcomes: Vec::new(), live: workers.min(jobs.len()) });
+        let wake = Condvar::new();
+        let mut failure: Option<Failure> = None;
+        std::thread::scope(|s| {
+            for _ in 0..workers.min(jobs.len()) {
+                let (stop, next, mailbox, wake) = (&stop, &next, &mailbox, &wake);
+                s.spawn(move || {
+                    loop {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(job, sc, seed)) = jobs.get(i) else { break };
+                        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            if fail_job == Some(job) {
+                                panic!("deliberate failure of job {job} (fail_job)");
+                            }
+                            let seed = seed.unwrap_or(models[sc].seed);
+                            dupack_sim::run_interruptible(&models[sc], seed, || stop.load(Ordering::Relaxed))
+                        }));
+                        let outcome = match outcome {
+                            Ok(Ok(r)) => Outcome::Done(Box::new(r)),
+                            Ok(Err(_)) if stop.load(Ordering::Relaxed) => Outcome::Stopped,
+                            Ok(Err(e)) => Outcome::Failed(e.to_string()),
+                            Err(panic) => Outcome::Failed(format!(
+                                "internal error in the simulator (a bug in dupack): {}",
+                                panic_message(&*panic)
+                            )),
+                        };
+                        let failed = matches!(outcome, Outcome::Failed(_));
+                        if failed {
+                            // No job starts after a failure, whichever thread notices it first.
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        lock(mailbox).outcomes.push((i, outcome));
+                        if failed {
+                            wake.notify_one();
+                        }
+                    }
+                    lock(mailbox).live -= 1;
+                    wake.notify_one();
+                });
+            }
+            let mut last_emit = Instant::now();
+            let mut last_check = Instant::now();
+            loop {
+                let (outcomes, all_returned) = {
+                    let mut m = lock(&mailbox);
+                    if m.live > 0 {
+                        m = wake.wait_timeout(m, SIGNAL_CHECK).unwrap_or_else(|e| e.into_inner()).0;
+                    }
+                    (std::mem::take(&mut m.outcomes), m.live == 0)
+                };
+                for (i, outcome) in outcomes {
+                    match outcome {
+                        Outcome::Done(r) => {
+                            self.finished.insert(i, r);
+                            self.ran += 1;
+                        }
+                        Outcome::Failed(message) => {
+                            if failure.is_none() {
+                                let (job, sc, seed) = jobs[i];
+                                let seed = seed.unwrap_or(models[sc].seed);
+                                failure = Some(Failure::Run { job, seed, message });
+                            }
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        Outcome::Stopped => {}
+                    }
+                }
+                if all_returned {
+                    break;
+                }
+                if last_check.elapsed() >= SIGNAL_CHECK {
+                    last_check = Instant::now();
+                    if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                        failure.get_or_insert(Failure::Python(e));
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                if failure.is_none() && last_emit.elapsed() >= interval {
+                    last_emit = Instant::now();
+                    if let Err(e) = self.emit(false) {
+                        failure = Some(Failure::Python(e));
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        });
+        // Everything finished goes to Python, also when stopping early
+        // (but not to a callback that has just failed).
+        if self.callback_ok(&failure) {
+            if let Err(e) = self.emit(true) {
+                failure.get_or_insert(Failure::Python(e));
+            }
+        }
+        failure
+    }
+
+    /// After Ctrl-C the callback still works; after its own exception it is not called again.
+    fn callback_ok(&self, failure: &Option<Failure>) -> bool {
+        match failure {
+            Some(Failure::Python(e)) => {
+                Python::with_gil(|py| e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py))
+            }
+            _ => true,
+        }
+    }
+
+    /// Hand the finished runs to Python: with `all`, every one; otherwise
+    /// those before the first job still running, so that the chunks come in
+    /// job order.
+    fn emit(&mut self, all: bool) -> PyResult<()> {
+        let take: Vec<usize> = if all {
+            self.finished.keys().copied().collect()
+        } else {
+            let mut upto = self.emitted;
+            while self.finished.contains_key(&upto) {
+                upto += 1;
+            }
+            (self.emitted..upto).collect()
+        };
+        if take.is_empty() {
+            return Ok(());
+        }
+        if let Some(&last) = take.last() {
+            self.emitted = self.emitted.max(last + 1);
+        }
+        let runs: Vec<(u64, Box<dupack_sim::RunResult>)> =
+            take.iter().map(|i| (self.jobs[*i].0, self.finished.remove(i).expect("taken from the map"))).collect();
+        let chunk = Chunk::build(&runs).map_err(|e| {
+            PyValueError::new_err(format!("cannot turn the results into columns (a bug in dupack): {e}"))
+        })?;
+        drop(runs);
+        Python::with_gil(|py| {
+            let obj = chunk.to_python(py)?;
+            self.on_chunk.call1(py, (obj,))?;
+            Ok(())
+        })
+    }
+}
+
+/// One chunk's tables, with the job and the seed of every row.
+struct Chunk {
+    jobs: Vec<u64>,
+    tables: [(&'static str, Vec<u64>, Vec<u64>, Table); 4],
+}
+
+impl Chunk {
+    fn build(runs: &[(u64, Box<dupack_sim::RunResult>)]) -> Result<Chunk, crate::columns::Error> {
+        let mut t = [
+            ("runs", Vec::new(), Vec::new(), Table::default()),
+            ("flows", Vec::new(), Vec::new(), Table::default()),
+            ("links", Vec::new(), Vec::new(), Table::default()),
+            ("media", Vec::new(), Vec::new(), Table::default()),
+        ];
+        fn add<T: serde::Serialize>(
+            t: &mut (&'static str, Vec<u64>, Vec<u64>, Table),
+            job: u64,
+            seed: u64,
+            rows: &[T],
+        ) -> Result<(), crate::columns::Error> {
+            for row in rows {
+                t.1.push(job);
+                t.2.push(seed);
+                t.3.push(row)?;
+            }
+            Ok(())
+        }
+        for (job, r) in runs {
+            add(&mut t[0], *job, r.seed, std::slice::from_ref(&r.run))?;
+            add(&mut t[1], *job, r.seed, &r.flows)?;
+            add(&mut t[2], *job, r.seed, &r.links)?;
+            add(&mut t[3], *job, r.seed, &r.media)?;
+        }
+        Ok(Chunk { jobs: runs.iter().map(|(j, _)| *j).collect(), tables: t })
+    }
+
+    /// `{"jobs": bytes, "runs": (rows, job bytes, seed bytes, {column: (kind, data, valid, width)}), …}`
+    fn to_python(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let out = PyDict::new_bound(py);
+        out.set_item("jobs", u64_bytes(py, &self.jobs))?;
+        for (name, jobs, seeds, table) in &self.tables {
+            let cols = PyDict::new_bound(py);
+            for c in &table.columns {
+                cols.set_item(c.name, column(py, c)?)?;
+            }
+            let t = [table.rows.into_py(py), u64_bytes(py, jobs), u64_bytes(py, seeds), cols.into_any().unbind()];
+            out.set_item(*name, PyTuple::new_bound(py, t))?;
+        }
+        Ok(out.into_any().unbind())
+    }
+}
+
+fn u64_bytes(py: Python<'_>, v: &[u64]) -> PyObject {
+    PyBytes::new_bound_with(py, v.len() * 8, |buf| {
+        for (dst, x) in buf.chunks_exact_mut(8).zip(v) {
+            dst.copy_from_slice(&x.to_le_bytes());
+        }
+        Ok(())
+    })
+    .expect("filling a bytes object cannot fail")
+    .into_any()
+    .unbind()
+}
+
+/// `(kind, data, valid, width)`: kind "u64", "i64", "f64" (little-endian
+/// bytes), "bool" (one byte each), "str" (data = (u32 codes as bytes, list
+/// of the distinct strings)) or "null" (data None); valid is None or one
+/// byte per row (0 = null).
+fn column(py: Python<'_>, c: &Column) -> PyResult<PyObject> {
+    let (kind, data): (&str, PyObject) = match &c.values {
+        Values::Null => ("null", py.None()),
+        Values::U64(v) => ("u64", u64_bytes(py, v)),
+        Values::I64(v) => ("i64", {
+            let b: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+            PyBytes::new_bound(py, &b).into_any().unbind()
+        }),
+        Values::F64(v) => ("f64", {
+            let b: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+            PyBytes::new_bound(py, &b).into_any().unbind()
+        }),
+        Values::Bool(v) => ("bool", {
+            let b: Vec<u8> = v.iter().map(|&x| x as u8).collect();
+            PyBytes::new_bound(py, &b).into_any().unbind()
+        }),
+        Values::Str(v) => ("str", {
+            // Dictionary-encoded: names repeat on every run.
+            let mut index: HashMap<&str, u32> = HashMap::new();
+            let mut uniques: Vec<&str> = Vec::new();
+            let codes: Vec<u8> = v
+                .iter()
+                .flat_map(|s| {
+                    let code = *index.entry(s.as_str()).or_insert_with(|| {
+                        uniques.push(s.as_str());
+                        (uniques.len() - 1) as u32
+                    });
+                    code.to_le_bytes()
+                })
+                .collect();
+            let uniques = PyList::new_bound(py, uniques.iter().map(|s| PyString::new_bound(py, s)));
+            PyTuple::new_bound(py, [PyBytes::new_bound(py, &codes).into_any(), uniques.into_any()]).into_any().unbind()
+        }),
+    };
+    let valid: PyObject = if c.has_nulls() {
+        let b: Vec<u8> = c.valid.iter().map(|&x| x as u8).collect();
+        PyBytes::new_bound(py, &b).into_any().unbind()
+    } else {
+        py.None()
+    };
+    Ok(PyTuple::new_bound(py, [kind.into_py(py), data, valid, c.width.max(1).into_py(py)]).into_any().unbind())
+}

@@ -1,0 +1,346 @@
+"""``dupack sweep``: one scenario over a grid of values and seeds."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, CliError
+from dupack.cli.run import Overrides, ScenarioFile, _load, _num, _parse_out, _validation_error
+
+if TYPE_CHECKING:
+    from dupack.scenario import Scenario
+    from dupack.sweeps import SweepResult
+
+#: At most this many jobs (grid points x seeds) in one sweep.
+MAX_JOBS = 10_000_000
+_RANGE = re.compile(r"\s*(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)\s*")
+
+
+def _split_values(text: str) -> list[str]:
+    """Split at the commas outside quotes, brackets and braces, so that
+    TOML arrays and tables stay whole: ``1,[2,3],"a,b"`` → three values."""
+    out, depth, quote, cur = [], 0, "", []
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    out.append("".join(cur))
+    return [v.strip() for v in out]
+
+
+def _parse_vary(items: list[str] | None, base: Scenario) -> dict[str, list[Any]]:
+    """``--vary PATH=V1,V2,…`` → ``{PATH: [values]}``. Each value is read as
+    in ``-s`` and checked on its own against the scenario, so that a wrong
+    path or value is reported with the option that gave it."""
+    from dupack._core import ScenarioError
+    from dupack.scenario import OverrideError, _parse_value, parse_override, shorten
+
+    grid: dict[str, list[Any]] = {}
+    for item in items or ():
+        where = f"--vary '{shorten(item)}'"
+        if "=" not in item:
+            raise CliError(f"bad {where}: expected PATH=V1,V2,..., e.g. --vary tcp.variant=reno,sack")
+        raw_path, raw_values = item.split("=", 1)
+        path = raw_path.strip()
+        try:
+            parse_override(f"{path}=0")  # the path's syntax
+        except OverrideError as e:
+            raise CliError(f"bad {where}: {e.reason}") from None
+        if path in grid:
+            raise CliError(f"bad {where}: {path} is already varied by another --vary; list all its values in one")
+        if path in ("run.seed", "run[seed]"):
+            raise CliError(f"bad {where}: vary the seed with --seeds, e.g. --seeds 1..10")
+        texts = _split_values(raw_values)
+        if any(t == "" for t in texts):
+            raise CliError(f"bad {where}: empty value; separate the values with single commas, e.g. {path}=1,2")
+        values = [_parse_value(t) for t in texts]
+        for i, (text, value) in enumerate(zip(texts, values, strict=True)):
+            if values.count(value) > 1:
+                raise CliError(f"bad {where}: the value {text} is listed twice")
+            try:
+                base.with_values({path: value}).validate()
+            except OverrideError as e:
+                raise CliError(f"bad {where}: {e.reason}") from None
+            except ScenarioError as e:
+                # The core's message names the field and the value; after a
+                # value that passed, say which one of the list it is.
+                which = f"the value {text}: " if i else ""
+                raise CliError(f"bad {where}: {which}{e}") from None
+        grid[path] = values
+    return grid
+
+
+def _parse_seeds(text: str | None) -> list[int] | None:
+    """``1..40`` (inclusive), ``1,2,5``, or both: ``1..3,7``."""
+    from dupack.api import SEED_RANGE, MAX_SEED
+
+    if text is None:
+        return None
+    allowed = f"a seed ({SEED_RANGE}), a range A..B or a comma-separated list of them, e.g. 1..40 or 1,2,5"
+
+    def bad(why: str = "") -> CliError:
+        return CliError(f"--seeds must be {allowed}; got {text!r}{why}")
+
+    seeds: list[int] = []
+    for part in text.split(","):
+        m = _RANGE.fullmatch(part)
+        if m:
+            a, b = int(m.group(1)), int(m.group(2))
+            if not (0 <= a <= MAX_SEED and 0 <= b <= MAX_SEED):
+                raise bad(f" ({part.strip()} is out of range)")
+            if a > b:
+                raise bad(f" (the range {part.strip()} is empty: write the smaller seed first)")
+            if b - a + 1 + len(seeds) > MAX_JOBS:
+                raise bad(f" (more than {MAX_JOBS:,} seeds)")
+            seeds.extend(range(a, b + 1))
+        elif re.fullmatch(r"\s*-?[0-9]+\s*", part):
+            s = int(part)
+            if not 0 <= s <= MAX_SEED:
+                raise bad(f" ({s} is out of range)")
+            seeds.append(s)
+        else:
+            raise bad()
+    if len(set(seeds)) != len(seeds):
+        dup = next(s for s in seeds if seeds.count(s) > 1) if len(seeds) < 10_000 else None
+        raise bad(f" (seed {dup} is listed twice)" if dup is not None else " (a seed is listed twice)")
+    return seeds
+
+
+def _parse_workers(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not re.fullmatch(r"\s*[0-9]+\s*", text) or int(text) < 1:
+        raise CliError(f"--workers must be an integer >= 1, got {text!r}")
+    return int(text)
+
+
+def sweep_cmd(
+    file: ScenarioFile,
+    vary: Annotated[
+        Optional[list[str]],  # noqa: UP045 - typer reads the annotation at run time
+        typer.Option(
+            "--vary",
+            metavar="PATH=V1,V2,...",
+            help="Run the scenario with each of these values at PATH, e.g. --vary tcp.variant=reno,sack "
+            "or --vary topology.access.fwd_error.p=0.01,0.02. Values are read as with -s. Repeatable: "
+            "the sweep runs every combination.",
+            show_default=False,
+        ),
+    ] = None,
+    seeds_text: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--seeds",
+            metavar="SEEDS",
+            help="Seeds to run every combination with: a range 1..40 (both ends included), a list 1,2,5, "
+            "or both (1..10,20). Default: the scenario's run.seed.",
+            show_default=False,
+        ),
+    ] = None,
+    workers_text: Annotated[
+        Optional[str],  # noqa: UP045 - text, so that the message can quote it
+        typer.Option(
+            "--workers",
+            "-j",
+            metavar="N",
+            help="Simulations to run at the same time (threads). Default: one per CPU.",
+            show_default=False,
+        ),
+    ] = None,
+    out_text: Annotated[
+        Optional[str],  # noqa: UP045 - text, so that an empty --out is not read as "."
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="DIR",
+            help="Directory for the results: a Parquet dataset per table (DIR/runs, DIR/flows, "
+            "DIR/links, DIR/media) and DIR/sweep.json. Required. Running the same sweep into it again runs only "
+            "the jobs not yet stored.",
+            show_default=False,
+        ),
+    ] = None,
+    overrides: Overrides = None,
+    no_resume: Annotated[
+        bool,
+        typer.Option("--no-resume", help="Delete the results already in DIR and run every job again."),
+    ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="No progress bar and no summary; only errors."),
+    ] = False,
+) -> None:
+    """Run a scenario for every combination of --vary values and every seed.
+
+    The runs go to worker threads in one process, and the results are
+    stored as they finish: DIR/runs, DIR/flows, DIR/links and DIR/media are
+    Parquet datasets (pandas.read_parquet("DIR/flows")) with the columns of
+    'dupack run' plus job, one column per --vary path, and seed. An
+    interrupted sweep keeps what it stored; run the same command again to
+    finish it.
+
+    Example: dupack sweep scenarios/quickstart.toml --vary tcp.variant=reno,newreno,sack --seeds 1..20 -o out/qs
+    """
+    from dupack._core import RunError, ScenarioError
+    from dupack.sweeps import SweepError, sweep
+
+    if out_text is None:
+        raise CliError("--out/-o is required: the directory for the results, e.g. -o out/sweep")
+    seeds = _parse_seeds(seeds_text)
+    workers = _parse_workers(workers_text)
+    out = _parse_out(out_text)
+    assert out is not None
+    base = _load(file, overrides)
+    try:
+        base.validate()
+    except ScenarioError as e:
+        raise _validation_error(file, e) from None
+    grid = _parse_vary(vary, base)
+    npoints = 1
+    for v in grid.values():
+        npoints *= len(v)
+    if npoints * len(seeds or [None]) > MAX_JOBS:
+        raise CliError(f"--vary and --seeds give {npoints * len(seeds or [None]):,} jobs; at most {MAX_JOBS:,} are allowed")
+
+    progress = _Progress(quiet)
+    t0 = time.perf_counter()
+    try:
+        with progress:
+            result = sweep(
+                base, grid, seeds, workers=workers, out=out, resume=not no_resume, progress=progress.update
+            )
+    except SweepError as e:
+        raise CliError(f"--out: {e}") from None
+    except ScenarioError as e:  # an invalid combination of values that are valid one by one
+        raise _validation_error(file, e) from None
+    except RunError as e:
+        raise CliError(f"the simulation failed: {e}; the runs that finished are stored in '{out}'", EXIT_RUN) from None
+    except KeyboardInterrupt:
+        raise CliError(
+            f"aborted; the runs that finished are stored in '{out}': run the same command again to continue",
+            EXIT_INTERRUPTED,
+        ) from None
+    if not quiet:
+        _print_summary(result, file, time.perf_counter() - t0)
+
+
+class _Progress:
+    """A rich progress bar on stderr, only on a terminal and without -q."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.bar: Any = None
+        self.task: Any = None
+        if quiet or not sys.stderr.isatty():
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self.bar = Progress(
+            TextColumn("sweep"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("runs"),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+
+    def __enter__(self) -> _Progress:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            return
+        if self.task is None:
+            self.task = self.bar.add_task("sweep", total=total, completed=done)
+        else:
+            self.bar.update(self.task, completed=done)
+
+
+#: Grid points shown in the summary; the rest are counted.
+SUMMARY_ROWS = 24
+
+
+def _print_summary(result: SweepResult, file: Path, wall: float) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    paths = list(result.grid)
+    runs, flows = result.runs, result.flows
+    table = Table(
+        title=Text(f"{result.scenario.name if result.scenario and result.scenario.name else file.stem} · "
+                   f"{len(result.seeds)} seed(s) per point"),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1, 0, 0),
+        show_edge=False,
+    )
+    for p in paths:
+        table.add_column(Text(p), justify="left", overflow="fold")
+    for header in ("runs", "goodput\nkbit/s/flow", "retx\nsegs/run", "fast\nretx/run", "RTOs\n/run", "N_dup\n0/1/2/3+"):
+        table.add_column(header, justify="right", no_wrap=True)
+    keys = paths or None
+    per_run = flows.groupby("job", sort=True).agg(
+        retx=("retransmitted_segments", "sum"), fr=("fast_retransmits", "sum"), rto=("timeouts", "sum")
+    )
+    groups = runs.groupby(keys, sort=False, dropna=False) if keys else [((), runs)]
+    shown = 0
+    for key, g in groups:
+        if shown == SUMMARY_ROWS:
+            break
+        shown += 1
+        key = key if isinstance(key, tuple) else (key,)
+        f = flows[flows["job"].isin(g["job"])]
+        pr = per_run.reindex(g["job"])
+        ndup = "/".join(str(int(f[c].sum())) for c in ("ndup_0", "ndup_1", "ndup_2", "ndup_3plus"))
+        table.add_row(
+            *(Text(str(k)) for k in key[: len(paths)]),
+            str(len(g)),
+            _num(f["goodput_kbps"].mean() if len(f) else None, "{:.1f}"),
+            _num(pr["retx"].mean() if len(pr) else None, "{:.1f}"),
+            _num(pr["fr"].mean() if len(pr) else None, "{:.1f}"),
+            _num(pr["rto"].mean() if len(pr) else None, "{:.1f}"),
+            ndup,
+        )
+    console.print(table)
+    npoints = runs.groupby(keys, sort=False).ngroups if keys else 1
+    if npoints > shown:
+        console.print(Text(f"… and {npoints - shown} more grid points (see the runs table)"))
+    console.print(
+        Text(
+            f"{len(runs):,} runs ({result.executed:,} now, {result.skipped:,} already stored) · "
+            f"{_num(runs['sim_time_s'].sum(), '{:,.0f}')} s simulated · {wall:.2f} s wall time · "
+            f"results in {result.out}/"
+        )
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("sweep", no_args_is_help=True)(sweep_cmd)

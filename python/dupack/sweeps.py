@@ -1,0 +1,490 @@
+"""Sweeps: one scenario over a grid of values and seeds, run on worker threads.
+
+:func:`sweep` expands the grid (a cartesian product of override paths and
+their values) into jobs, one per grid point and seed, and hands them to the
+core (``_core.sweep``), which runs them on OS threads without the GIL and
+returns the finished runs in chunks, as columns. Each chunk becomes four
+DataFrames with the columns of :class:`~dupack.RunResult`'s tables (the
+dtypes of :data:`dupack.result.TABLE_DTYPES`), preceded by ``job``, one
+column per grid path and ``seed``; with ``out=DIR`` each chunk is also
+appended to a Parquet dataset per table (docs/results.md, "Sweeps").
+
+pandas and pyarrow are imported on first use.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from dupack import _core
+from dupack._core import RunError, ScenarioError
+from dupack.api import as_scenario, check_seed
+from dupack.result import TABLE_DTYPES, columns_frame, empty_frame
+from dupack.scenario import OverrideError, Scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["sweep", "SweepResult", "SweepError", "TABLES", "SWEEP_FILE"]
+
+#: The tables of a sweep, in the order of RunResult's (runs = ``RunResult.run``).
+TABLES = ("runs", "flows", "links", "media")
+#: The file in a sweep directory that says which sweep it holds.
+SWEEP_FILE = "sweep.json"
+FORMAT = "dupack-sweep/1"
+_PART = re.compile(r"part-(\d+)\.parquet")
+
+
+class SweepError(ValueError):
+    """A sweep's output directory cannot be used: it holds another sweep, or
+    files that are not a sweep's."""
+
+
+def sweep(
+    scenario: str | PathLike[str] | Mapping[str, Any] | Scenario,
+    grid: Mapping[str, Iterable[Any]] | None = None,
+    seeds: Iterable[int] | None = None,
+    workers: int | None = None,
+    out: str | PathLike[str] | None = None,
+    resume: bool = True,
+    *,
+    overrides: list[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    chunk_seconds: float = 1.0,
+    _fail_job: int | None = None,
+) -> SweepResult:
+    """Run ``scenario`` for every grid point and seed; return the tables.
+
+    ``grid`` maps override paths (as in :meth:`Scenario.with_overrides`,
+    e.g. ``"tcp.variant"``) to lists of values (Python values: ``"sack"``,
+    ``0.01``, ``"10s"``); the sweep runs their cartesian product, each point
+    with every seed of ``seeds`` (``None``: only the scenario's
+    ``run.seed``). ``overrides`` are applied to the scenario first.
+    ``workers`` OS threads run the jobs (default: one per CPU); the result
+    does not depend on their number.
+
+    With ``out=DIR`` the results are also written to a Parquet dataset per
+    table (``DIR/flows/part-00000.parquet``, …; one part per chunk, about
+    one per ``chunk_seconds``) with ``DIR/sweep.json`` describing the sweep.
+    Running the same sweep into the same ``DIR`` again skips the jobs
+    already stored (``resume=False`` deletes them and starts over); a DIR
+    that holds another sweep or other files raises :class:`SweepError`.
+    Parts written stay valid if the sweep is interrupted or fails.
+
+    ``progress(done, total)`` is called at the start and after every chunk.
+
+    Raises :class:`ScenarioError` (naming the grid point) before anything
+    runs if a grid point is invalid, :class:`RunError` naming the grid point
+    and seed if a run fails, and ``KeyboardInterrupt`` on Ctrl-C; in the
+    last two cases every run that had finished is stored first.
+    """
+    base = as_scenario(scenario).with_overrides(overrides)
+    paths, values = _check_grid(grid)
+    seed_list = _check_seeds(seeds)
+    nworkers = _check_workers(workers)
+    if not (isinstance(chunk_seconds, int | float) and math.isfinite(chunk_seconds) and chunk_seconds >= 0):
+        raise ValueError(f"chunk_seconds must be a number >= 0, got {chunk_seconds!r}")
+    points = list(itertools.product(*values))
+    docs = []
+    for point in points:
+        try:
+            doc = base.with_values(dict(zip(paths, point, strict=True))).canonical_json()
+            # Every point is checked before the output directory is touched.
+            _core.validate(doc)
+        except ScenarioError as e:
+            raise _at_point(e, paths, point) if paths else e from None
+        docs.append(doc)
+    grid_doc = {p: list(v) for p, v in zip(paths, values, strict=True)}
+    ids = _Ids(paths, values, seed_list)
+    total = len(points) * len(seed_list)
+
+    store = _Store.open(Path(out), base, grid_doc, seed_list, total, resume) if out is not None else None
+    done = store.done if store is not None else set()
+    jobs = [
+        (j, j // len(seed_list), seed_list[j % len(seed_list)]) for j in range(total) if j not in done
+    ]
+    skipped = total - len(jobs)
+    chunks: list[dict[str, pd.DataFrame]] = []
+    finished = skipped
+
+    def on_chunk(chunk: dict[str, Any]) -> None:
+        nonlocal finished
+        frames = {t: ids.frame(t, chunk[t]) for t in TABLES}
+        if store is not None:
+            store.write(frames)
+        chunks.append(frames)
+        finished += len(chunk["jobs"]) // 8
+        if progress is not None:
+            progress(finished, total)
+
+    if progress is not None:
+        progress(finished, total)
+    executed = 0
+    if jobs:
+        try:
+            executed = _core.sweep(docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job)
+        except ScenarioError as e:
+            point = getattr(e, "point", None)
+            if point is None or not paths:
+                raise
+            raise _at_point(e, paths, points[point]) from None
+        except RunError as e:
+            job = getattr(e, "job", None)
+            if job is None or not paths:
+                raise
+            where = ", ".join(f"{p}={_show(v)}" for p, v in zip(paths, points[job // len(seed_list)], strict=True))
+            raise RunError(f"grid point {where}: {e}") from None
+
+    if store is not None and skipped:
+        res = SweepResult.load(store.root)
+        res.executed, res.skipped = executed, skipped
+        return res
+    tables = {t: _concat([c[t] for c in chunks]) if chunks else ids.empty(t) for t in TABLES}
+    return SweepResult(tables, base, grid_doc, seed_list, store.root if store else None, executed, skipped)
+
+
+class SweepResult:
+    """The tables of a sweep: ``runs`` (one row per run: ``RunResult.run``'s
+    fields), ``flows``, ``links`` and ``media`` (as in :class:`RunResult`),
+    each row preceded by ``job``, one column per grid path and ``seed``,
+    rows in job order. Also ``scenario`` (the base scenario), ``grid``,
+    ``seeds``, ``out`` (the directory, if stored), ``executed`` (runs this
+    call made) and ``skipped`` (runs it found already stored)."""
+
+    def __init__(
+        self,
+        tables: dict[str, pd.DataFrame],
+        scenario: Scenario | None,
+        grid: dict[str, list[Any]],
+        seeds: list[int | None],
+        out: Path | None = None,
+        executed: int = 0,
+        skipped: int = 0,
+    ) -> None:
+        self.tables = tables
+        self.scenario = scenario
+        self.grid = grid
+        self.seeds = seeds
+        self.out = out
+        self.executed = executed
+        self.skipped = skipped
+
+    @property
+    def runs(self) -> pd.DataFrame:
+        return self.tables["runs"]
+
+    @property
+    def flows(self) -> pd.DataFrame:
+        return self.tables["flows"]
+
+    @property
+    def links(self) -> pd.DataFrame:
+        return self.tables["links"]
+
+    @property
+    def media(self) -> pd.DataFrame:
+        return self.tables["media"]
+
+    @classmethod
+    def load(cls, directory: str | PathLike[str]) -> SweepResult:
+        """Read a sweep stored by ``dupack.sweep(..., out=directory)`` (also a partial one)."""
+        import pandas as pd
+
+        root = Path(directory)
+        meta = _read_meta(root)
+        grid = dict(meta["grid"])
+        seeds = list(meta["seeds"])
+        ids = _Ids(list(grid), list(grid.values()), seeds)
+        tables = {}
+        for t in TABLES:
+            if any(_parts(root / t)):
+                df = pd.read_parquet(root / t)
+                tables[t] = df.sort_values("job", kind="stable", ignore_index=True)
+            else:
+                tables[t] = ids.empty(t)
+        return cls(tables, Scenario.from_dict(meta["scenario"]), grid, seeds, root, 0, len(tables["runs"]))
+
+    def __repr__(self) -> str:
+        where = f" in {str(self.out)!r}" if self.out else ""
+        return f"<SweepResult {len(self.runs)} runs, grid {list(self.grid)}, {len(self.seeds)} seeds{where}>"
+
+
+# --- checks --------------------------------------------------------------------
+
+
+def _check_grid(grid: Mapping[str, Iterable[Any]] | None) -> tuple[list[str], list[list[Any]]]:
+    if grid is None:
+        return [], []
+    if not isinstance(grid, Mapping):
+        raise TypeError(f"grid must be a mapping of path to a list of values, not {type(grid).__name__}")
+    paths, values = [], []
+    reserved = {"job", "seed", *(c for d in TABLE_DTYPES.values() for c in d)}
+    for path, vals in grid.items():
+        if not isinstance(path, str) or not path.strip():
+            raise ScenarioError("", f"grid paths must be non-empty strings, got {path!r}")
+        if path in reserved:
+            raise ScenarioError(path, "a grid path cannot be a column name of the result tables")
+        if path.strip() in ("run.seed", "run[seed]"):
+            raise ScenarioError(path, "vary the seed with seeds=..., not in the grid")
+        if isinstance(vals, str | bytes) or not isinstance(vals, Iterable):
+            raise ScenarioError(path, f"the grid needs a list of values here, got {vals!r}")
+        vals = list(vals)
+        if not vals:
+            raise ScenarioError(path, "the grid lists no value here")
+        seen = []
+        for v in vals:
+            key = json.dumps(v, sort_keys=True, default=str)
+            if key in seen:
+                raise ScenarioError(path, f"the grid lists {_show(v)} twice")
+            seen.append(key)
+        paths.append(path)
+        values.append(vals)
+    return paths, values
+
+
+def _check_seeds(seeds: Iterable[int] | None) -> list[int | None]:
+    if seeds is None:
+        return [None]
+    if isinstance(seeds, int | str):
+        raise TypeError(f"seeds must be a list or range of integers, not {type(seeds).__name__}")
+    out = [check_seed(s) for s in seeds]
+    if not out:
+        raise ValueError("seeds is empty: give at least one seed")
+    if len(set(out)) != len(out):
+        dup = next(s for s in out if out.count(s) > 1)
+        raise ValueError(f"seeds lists {dup} twice")
+    return out
+
+
+def _check_workers(workers: object) -> int:
+    if workers is None:
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except (AttributeError, OSError):
+            return os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise TypeError(f"workers must be an integer >= 1, not {type(workers).__name__}")
+    if workers < 1:
+        raise ValueError(f"workers must be an integer >= 1, got {workers}")
+    return workers
+
+
+def _show(v: Any) -> str:
+    return v if isinstance(v, str) else json.dumps(v)
+
+
+def _at_point(e: ScenarioError, paths: list[str], point: tuple[Any, ...]) -> ScenarioError:
+    if isinstance(e, OverrideError):  # names the path and the value already
+        return e
+    where = ", ".join(f"{p}={_show(v)}" for p, v in zip(paths, point, strict=True))
+    return ScenarioError(e.path, f"{e.message} (grid point {where})")
+
+
+# --- rows: job, grid columns, seed ----------------------------------------------
+
+
+class _Ids:
+    """Turns a chunk's columns into frames with the job, grid and seed columns."""
+
+    def __init__(self, paths: list[str], values: list[list[Any]], seeds: list[int | None]) -> None:
+        self.paths = paths
+        self.nseeds = len(seeds)
+        self.points = list(itertools.product(*values))
+        self._by_point: dict[str, Any] | None = None
+        self._empty: dict[str, pd.DataFrame] = {}
+
+    def by_point(self) -> dict[str, Any]:
+        """Grid path → one value per point, with one dtype for the whole
+        sweep (so every Parquet part has the same schema): numbers, booleans
+        and strings as such, anything else (mixed types, lists, tables) as
+        JSON text."""
+        if self._by_point is None:
+            import pandas as pd
+
+            out = {}
+            for i, p in enumerate(self.paths):
+                col = [pt[i] for pt in self.points]
+                s = pd.Series(col)
+                if s.dtype == object:
+                    s = pd.Series([_show(v) for v in col], dtype="str")
+                out[p] = s.array
+            self._by_point = out
+        return self._by_point
+
+    def frame(self, table: str, part: tuple[int, bytes, bytes, dict[str, Any]]) -> pd.DataFrame:
+        import numpy as np
+
+        rows, job_bytes, seed_bytes, columns = part
+        if rows == 0:
+            return self.empty(table)
+        job = np.frombuffer(job_bytes, dtype="<u8").astype("int64")
+        front: dict[str, Any] = {"job": job}
+        point = job // self.nseeds
+        for p, arr in self.by_point().items():
+            front[p] = arr.take(point)
+        front["seed"] = np.frombuffer(seed_bytes, dtype="<u8").astype("uint64")
+        return columns_frame(table, rows, columns, front)
+
+    def empty(self, table: str) -> pd.DataFrame:
+        """The table with no rows (built once per table)."""
+        if table not in self._empty:
+            self._empty[table] = self._make_empty(table)
+        return self._empty[table]
+
+    def _make_empty(self, table: str) -> pd.DataFrame:
+        import numpy as np
+        import pandas as pd
+
+        front: dict[str, Any] = {"job": np.zeros(0, dtype="int64")}
+        for p, arr in self.by_point().items():
+            front[p] = arr.take(np.zeros(0, dtype="int64"))
+        front["seed"] = np.zeros(0, dtype="uint64")
+        return pd.concat([pd.DataFrame(front), empty_frame(table)], axis=1)
+
+
+def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    import pandas as pd
+
+    df = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+    if not df["job"].is_monotonic_increasing:  # after a failure or Ctrl-C the last chunk can hold later jobs
+        df = df.sort_values("job", kind="stable", ignore_index=True)
+    return df
+
+
+# --- the Parquet store -------------------------------------------------------------
+
+
+def _parts(d: Path) -> Iterable[tuple[int, Path]]:
+    if d.is_dir():
+        for f in d.iterdir():
+            m = _PART.fullmatch(f.name)
+            if m:
+                yield int(m.group(1)), f
+
+
+def _read_meta(root: Path) -> dict[str, Any]:
+    meta = root / SWEEP_FILE
+    try:
+        doc = json.loads(meta.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SweepError(f"'{root}' holds no sweep ({SWEEP_FILE} is missing)") from None
+    except (OSError, ValueError) as e:
+        raise SweepError(f"cannot read '{meta}': {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SweepError(f"'{meta}' is not a dupack sweep description (no \"format\": \"{FORMAT}\")")
+    return doc
+
+
+class _Store:
+    """``DIR/sweep.json`` and one Parquet dataset per table.
+
+    A chunk is written as ``part-NNNNN.parquet`` in each table's folder
+    that has rows, ``runs`` last; each file is written under a hidden name
+    and renamed, so a part is either whole or absent. A chunk counts as
+    stored once its ``runs`` part exists: on opening, parts of other tables
+    without one (a crash between the two) are removed.
+    """
+
+    def __init__(self, root: Path, done: set[int], next_part: int) -> None:
+        self.root = root
+        self.done = done
+        self.next_part = next_part
+
+    @classmethod
+    def open(
+        cls, root: Path, base: Scenario, grid: dict[str, list[Any]], seeds: list[int | None], total: int, resume: bool
+    ) -> _Store:
+        if not str(root).strip():
+            raise SweepError(f"the output directory is an empty path {str(root)!r}")
+        if root.exists() and not root.is_dir():
+            raise SweepError(f"'{root}' exists and is not a directory")
+        doc = {
+            "format": FORMAT,
+            "name": base.name,
+            "scenario_hash": base.hash(),
+            "grid": grid,
+            "seeds": seeds,
+            "jobs": total,
+            "scenario": base.to_dict(),
+        }
+        # The stored description after a JSON round trip (tuples → lists, …).
+        doc = json.loads(json.dumps(doc, ensure_ascii=False))
+        meta = root / SWEEP_FILE
+        if meta.exists():
+            old = _read_meta(root)
+            for key, what in (("scenario_hash", "scenario"), ("grid", "grid"), ("seeds", "seeds")):
+                if old.get(key) != doc[key]:
+                    if key == "scenario_hash":  # the documents are long: their hashes say enough
+                        there, here = f"hash {str(old.get(key))[:12]}", f"hash {doc[key][:12]}, after overrides"
+                    else:
+                        there, here = _brief(old.get(key)), _brief(doc[key])
+                    raise SweepError(
+                        f"'{root}' holds another sweep (its {what} differs: {there} there, {here} here); "
+                        "choose another directory to start a new sweep, or rerun the same sweep to resume it"
+                    )
+            if not resume:
+                for t in TABLES:
+                    for _, f in _parts(root / t):
+                        f.unlink()
+        elif root.exists() and any(root.iterdir()):
+            raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
+        else:
+            root.mkdir(parents=True, exist_ok=True)
+            tmp = root / f".{SWEEP_FILE}.tmp"
+            tmp.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            os.replace(tmp, meta)
+        return cls(root, *cls._recover(root))
+
+    @staticmethod
+    def _recover(root: Path) -> tuple[set[int], int]:
+        """Remove what an interrupted write left; return the stored jobs and the next part number."""
+        committed = {n for n, _ in _parts(root / "runs")}
+        for t in TABLES:
+            d = root / t
+            if not d.is_dir():
+                continue
+            for f in d.iterdir():
+                if f.name.startswith(".part-") and f.name.endswith(".tmp"):
+                    f.unlink()
+            for n, f in list(_parts(d)):
+                if n not in committed:
+                    f.unlink()
+        done: set[int] = set()
+        if committed:
+            import pyarrow.parquet as pq
+
+            for _, f in _parts(root / "runs"):
+                done.update(pq.read_table(f, columns=["job"]).column("job").to_pylist())
+        return done, max(committed, default=-1) + 1
+
+    def write(self, frames: dict[str, pd.DataFrame]) -> None:
+        # pyarrow directly: DataFrame.to_parquet adds a few ms per file on top.
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        n = self.next_part
+        self.next_part += 1
+        name = f"part-{n:05d}.parquet"
+        for t in ("flows", "links", "media", "runs"):  # runs last: it marks the chunk as stored
+            df = frames[t]
+            if df.empty and t != "runs":
+                continue
+            d = self.root / t
+            d.mkdir(exist_ok=True)
+            tmp = d / f".{name}.tmp"
+            pq.write_table(pa.Table.from_pandas(df, preserve_index=False), tmp)
+            os.replace(tmp, d / name)
+        self.done.update(int(j) for j in frames["runs"]["job"])
+
+
+def _brief(v: Any) -> str:
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,259 @@
+"""dupack.sweep and `dupack sweep`: the same rows as single runs, independent
+of the number of workers, resumable, and strict about their directory."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import dupack
+from dupack.result import TABLE_DTYPES
+from dupack.sweeps import SweepError
+from tests.conftest import QUICKSTART, ROOT, run_cli
+
+GRID = {"tcp.variant": ["reno", "sack"], "topology.bottleneck.fwd_error.p": [0.0, 0.02]}
+SEEDS = [1, 2]
+BASE = ["run.duration=2s", 'topology.bottleneck.fwd_error={ model = "bernoulli", p = 0.0 }']
+BASE_ARGS = [a for o in BASE for a in ("-s", o)]
+
+
+def base() -> dupack.Scenario:
+    return dupack.load(QUICKSTART).with_overrides(BASE)
+
+
+def without_wall(df: pd.DataFrame) -> pd.DataFrame:
+    return df.drop(columns=["wall_time_s"]) if "wall_time_s" in df else df
+
+
+def assert_same(a: dupack.SweepResult, b: dupack.SweepResult) -> None:
+    for t in ("runs", "flows", "links", "media"):
+        pd.testing.assert_frame_equal(without_wall(a.tables[t]), without_wall(b.tables[t]))
+
+
+def test_rows_equal_single_runs() -> None:
+    res = dupack.sweep(base(), GRID, SEEDS, workers=2)
+    paths = list(GRID)
+    assert len(res.runs) == 8 and res.executed == 8 and res.skipped == 0
+    assert list(res.runs["job"]) == list(range(8))
+    for t in ("runs", "flows", "links", "media"):
+        df = res.tables[t]
+        assert list(df.columns[: len(paths) + 2]) == ["job", *paths, "seed"]
+        assert str(df["seed"].dtype) == "uint64"
+    job = 0
+    for variant in GRID["tcp.variant"]:
+        for p in GRID["topology.bottleneck.fwd_error.p"]:
+            for seed in SEEDS:
+                one = dupack.run(base().with_values({paths[0]: variant, paths[1]: p}), seed=seed)
+                for t, expected in (("flows", one.flows), ("links", one.links), ("media", one.media)):
+                    got = res.tables[t][res.tables[t]["job"] == job]
+                    assert (got["tcp.variant"] == variant).all() and (got["seed"] == seed).all()
+                    assert (got["topology.bottleneck.fwd_error.p"] == p).all()
+                    got = got.drop(columns=["job", *paths, "seed"]).reset_index(drop=True)
+                    pd.testing.assert_frame_equal(got, expected)  # every column, value and dtype
+                row = res.runs[res.runs["job"] == job].iloc[0]
+                for k, v in one.run.items():
+                    if k != "wall_time_s":
+                        assert row[k] == v, (k, row[k], v)
+                job += 1
+    assert job == 8
+    # The runs table has RunResult.run's fields with the dtypes of result.py.
+    assert list(res.runs.columns[4:]) == list(TABLE_DTYPES["runs"])
+
+
+def test_media_rows_equal_a_single_run() -> None:
+    sc = dupack.load(QUICKSTART.parent / "efr_wlan.toml").with_overrides(["run.duration=1s"])
+    res = dupack.sweep(sc, seeds=[3], workers=1)
+    one = dupack.run(sc, seed=3)
+    assert len(one.media) > 0
+    for t, expected in (("flows", one.flows), ("links", one.links), ("media", one.media)):
+        got = res.tables[t].drop(columns=["job", "seed"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, expected)
+
+
+def test_default_seed_is_the_scenarios() -> None:
+    res = dupack.sweep(base().with_overrides(["run.seed=7"]))
+    assert list(res.runs["seed"]) == [7]
+    assert res.seeds == [None]
+
+
+def test_results_do_not_depend_on_the_number_of_workers() -> None:
+    # chunk_seconds=0: a chunk per finished run or so, so that chunk boundaries differ too.
+    one = dupack.sweep(base(), GRID, range(1, 4), workers=1, chunk_seconds=0)
+    two = dupack.sweep(base(), GRID, range(1, 4), workers=2, chunk_seconds=0)
+    three = dupack.sweep(base(), GRID, range(1, 4), workers=3)
+    assert len(one.runs) == 12
+    assert_same(one, two)
+    assert_same(one, three)
+
+
+def test_a_failing_run_names_its_grid_point_and_seed_and_keeps_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    with pytest.raises(dupack.RunError) as e:
+        dupack.sweep(base(), GRID, SEEDS, workers=2, out=out, chunk_seconds=0, _fail_job=5)
+    msg = str(e.value)
+    # job 5 = point 2 (sack, p=0.0), seed index 1 (seed 2)
+    assert "tcp.variant=sack" in msg and "topology.bottleneck.fwd_error.p=0.0" in msg and "seed 2" in msg, msg
+    assert "deliberate failure" in msg
+    stored = dupack.SweepResult.load(out)
+    assert 5 not in set(stored.runs["job"])
+    assert len(stored.runs) >= 1
+    # Resuming runs exactly the jobs that are missing, and the result is the one-shot sweep's.
+    seen: list[tuple[int, int]] = []
+    res = dupack.sweep(base(), GRID, SEEDS, workers=2, out=out, progress=lambda d, t: seen.append((d, t)))
+    assert res.skipped == len(stored.runs)
+    assert res.executed == 8 - len(stored.runs)
+    assert seen[0] == (len(stored.runs), 8) and seen[-1] == (8, 8)
+    assert_same(res, dupack.sweep(base(), GRID, SEEDS, workers=2))
+    assert_same(dupack.SweepResult.load(out), res)
+
+
+def test_resume_skips_stored_jobs_and_the_dataset_equals_a_one_shot_sweep(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    first = dupack.sweep(base(), GRID, SEEDS, workers=2, out=out)
+    assert first.executed == 8
+    parts = sorted(p.name for p in (out / "runs").iterdir())
+    again = dupack.sweep(base(), GRID, SEEDS, workers=2, out=out)
+    assert again.executed == 0 and again.skipped == 8
+    assert sorted(p.name for p in (out / "runs").iterdir()) == parts  # nothing new written
+    # The stored dataset reads back with plain pandas, with the dtypes of the tables.
+    flows = pd.read_parquet(out / "flows").sort_values("job", kind="stable", ignore_index=True)
+    pd.testing.assert_frame_equal(without_wall(flows), without_wall(first.flows))
+    for t in ("runs", "links"):
+        df = pd.read_parquet(out / t).sort_values("job", kind="stable", ignore_index=True)
+        pd.testing.assert_frame_equal(without_wall(df), without_wall(first.tables[t]))
+    meta = json.loads((out / "sweep.json").read_text())
+    assert meta["grid"] == GRID and meta["seeds"] == SEEDS and meta["scenario_hash"] == base().hash()
+    # resume=False starts over.
+    fresh = dupack.sweep(base(), GRID, SEEDS, workers=2, out=out, resume=False)
+    assert fresh.executed == 8
+
+
+def test_an_interrupted_write_is_cleaned_up_on_resume(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    # Two parts: jobs 0-4 (one worker, so job 5 fails after them), then the rest.
+    with pytest.raises(dupack.RunError):
+        dupack.sweep(base(), GRID, SEEDS, workers=1, out=out, _fail_job=5)
+    assert dupack.sweep(base(), GRID, SEEDS, workers=1, out=out).executed == 3
+    runs = sorted((out / "runs").glob("part-*.parquet"))
+    assert len(runs) == 2
+    # A crash between writing a chunk's flows part and its runs part: the
+    # runs part is missing, a hidden temporary file is left over.
+    last = runs[-1]
+    lost = set(pd.read_parquet(last)["job"])
+    last.unlink()
+    (out / "flows" / ".part-99999.parquet.tmp").write_bytes(b"partial")
+    res = dupack.sweep(base(), GRID, SEEDS, workers=1, out=out)
+    assert res.executed == len(lost)
+    assert not list((out / "flows").glob(".*.tmp"))
+    assert_same(res, dupack.sweep(base(), GRID, SEEDS, workers=2))
+
+
+def test_another_sweep_into_the_same_directory_is_an_error(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    dupack.sweep(base(), GRID, SEEDS, workers=2, out=out)
+    with pytest.raises(SweepError, match="holds another sweep.*grid differs"):
+        dupack.sweep(base(), {"tcp.variant": ["reno"]}, SEEDS, out=out)
+    with pytest.raises(SweepError, match="holds another sweep.*seeds differ"):
+        dupack.sweep(base(), GRID, [1, 2, 3], out=out)
+    with pytest.raises(SweepError, match="holds another sweep.*scenario differs"):
+        dupack.sweep(base().with_overrides(["run.duration=3s"]), GRID, SEEDS, out=out)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(SweepError, match="not empty"):
+        dupack.sweep(base(), GRID, SEEDS, out=other)
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+    # The command line says so in one line, with exit code 2.
+    r = run_cli("sweep", str(QUICKSTART), *BASE_ARGS, "--vary", "tcp.variant=reno", "--seeds", "1,2", "-o", str(out))
+    assert r.exit_code == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --out: ") and "holds another sweep" in lines[0], r.stderr
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"grid": {"tcp.variant": []}}, dupack.ScenarioError, "no value"),
+        ({"grid": {"tcp.variant": "reno"}}, dupack.ScenarioError, "list of values"),
+        ({"grid": {"tcp.variant": ["reno", "reno"]}}, dupack.ScenarioError, "twice"),
+        ({"grid": {"run.seed": [1, 2]}}, dupack.ScenarioError, "seeds="),
+        ({"grid": {"tcp.variant": ["reno", "bogus"]}}, dupack.ScenarioError, "bogus.*grid point tcp.variant=bogus"),
+        ({"seeds": []}, ValueError, "empty"),
+        ({"seeds": [1, -1]}, ValueError, "-1"),
+        ({"seeds": [1, 1]}, ValueError, "twice"),
+        ({"workers": 0}, ValueError, "workers"),
+    ],
+)
+def test_bad_arguments(kwargs: dict, error: type[Exception], match: str, tmp_path: Path) -> None:
+    with pytest.raises(error, match=match):
+        dupack.sweep(base(), **{"seeds": [1], **kwargs}, out=tmp_path / "sw")
+    assert not (tmp_path / "sw").exists()
+
+
+def test_cli_sweep_writes_the_dataset_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    args = ["sweep", str(QUICKSTART), *BASE_ARGS, "--vary", "tcp.variant=reno,sack", "--seeds", "1..3", "-j", "2"]
+    r = run_cli(*args, "-o", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert "6 runs (6 now, 0 already stored)" in r.stdout
+    assert "reno" in r.stdout and "sack" in r.stdout
+    flows = pd.read_parquet(out / "flows")
+    assert set(flows["tcp.variant"]) == {"reno", "sack"} and set(flows["seed"]) == {1, 2, 3}
+    expected = dupack.sweep(base(), {"tcp.variant": ["reno", "sack"]}, [1, 2, 3], workers=2)
+    assert_same(dupack.SweepResult.load(out), expected)
+    r = run_cli(*args, "-o", str(out), "-q")
+    assert r.exit_code == 0 and r.stdout == "" and r.stderr == ""
+    r = run_cli(*args, "-o", str(out))
+    assert "6 runs (0 now, 6 already stored)" in r.stdout
+
+
+def test_cli_sweep_help() -> None:
+    r = run_cli("sweep", "--help")
+    assert r.exit_code == 0
+    for option in ("--vary", "--seeds", "--workers", "--out", "--set", "--quiet", "--no-resume"):
+        assert option in r.stdout
+    assert "dupack sweep" in r.stdout
+    r = run_cli("--help")
+    assert r.exit_code == 0 and "sweep" in r.stdout
+
+
+def test_cli_import_leaves_pandas_and_pyarrow_out() -> None:
+    code = (
+        "import sys, dupack.cli.app\n"
+        "from dupack.cli.app import main\n"
+        "try:\n    main(['sweep', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('pandas', 'pyarrow', 'numpy') if m in sys.modules))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_keeps_what_was_stored(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    cmd = [sys.executable, "-m", "dupack", "sweep", str(ROOT / "bench" / "scenarios" / "unfairness.toml"),
+           "-s", "run.duration=200s", "--seeds", "1..400", "-j", "2", "-q", "-o", str(out)]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not list((out / "runs").glob("part-*.parquet")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        stdout, stderr = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, stderr
+    assert stderr.strip().startswith("error: aborted") and len(stderr.strip().splitlines()) == 1, stderr
+    stored = dupack.SweepResult.load(out)
+    assert 0 < len(stored.runs) < 400
+    jobs = list(stored.runs["job"])
+    assert len(set(jobs)) == len(jobs) and set(jobs) <= set(range(400))
