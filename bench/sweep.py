@@ -124,8 +124,11 @@ def _warm_sweep(workers: int) -> None:
         dupack.sweep(str(SCENARIO), seeds=range(1, 5), workers=workers, overrides=_over("10ms"), out=f"{tmp}/w")
 
 
-def run_sweep(duration: str, runs: int, workers: int, store: bool) -> float:
-    """Wall time of dupack.sweep over the grid in this process (DataFrames returned; with store, the dataset too)."""
+def run_sweep(duration: str, runs: int, workers: int, store: bool) -> tuple[float, float]:
+    """Wall time of dupack.sweep over the grid in this process (DataFrames returned; with store, the dataset too),
+    and the simulation's share of it: the runs' own `wall_time_s` (the core's timer around each run) summed and
+    divided by the workers. Both come from the same call, so the difference is what the sweep adds to the
+    simulation whatever else the machine is doing at the time."""
     import dupack
 
     with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp:
@@ -134,11 +137,18 @@ def run_sweep(duration: str, runs: int, workers: int, store: bool) -> float:
                            out=f"{tmp}/sw" if store else None)
         wall = time.perf_counter() - t
     assert len(res.runs) == runs and len(res.flows) == runs * 10
-    return wall
+    return wall, float(res.runs["wall_time_s"].sum()) / workers
+
+
+def dupack_command() -> str:
+    """The `dupack` command of the interpreter running this script (the one whose package the in-process paths
+    time), not whichever comes first on PATH."""
+    beside = Path(sys.executable).parent / "dupack"
+    return str(beside) if beside.exists() else (shutil.which("dupack") or "dupack")
 
 
 def run_cli_sweep(duration: str, runs: int, workers: int) -> float:
-    exe = shutil.which("dupack") or str(Path(sys.executable).parent / "dupack")
+    exe = dupack_command()
     with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp:
         cmd = [exe, "sweep", str(SCENARIO), "--seeds", f"1..{runs}", "-j", str(workers), "-q", "-o", f"{tmp}/sw"]
         for o in _over(duration):
@@ -149,7 +159,7 @@ def run_cli_sweep(duration: str, runs: int, workers: int) -> float:
 
 
 def run_cli(duration: str, runs: int, workers: int) -> float:
-    exe = shutil.which("dupack") or str(Path(sys.executable).parent / "dupack")
+    exe = dupack_command()
     with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp:
         def one(seed: int) -> None:
             cmd = [exe, "run", str(SCENARIO), "--seed", str(seed), "-q", "-o", f"{tmp}/seed{seed}"]
@@ -183,11 +193,19 @@ def measure(runs: int = 40, workers: int = 2, png: Path | None = None, log=sys.s
         }
         sw = {
             "rust": min(run_rust(exe, d, sweep_runs, workers) for _ in range(repeat)),
-            "sweep": min(run_sweep(d, sweep_runs, workers, store=False) for _ in range(repeat)),
-            "sweep+store": min(run_sweep(d, sweep_runs, workers, store=True) for _ in range(repeat)),
+        }
+        inside = {
+            m: min((run_sweep(d, sweep_runs, workers, store=m == "sweep+store") for _ in range(repeat)),
+                   key=lambda x: x[0])
+            for m in ("sweep", "sweep+store")
+        }
+        sw |= {
+            "sweep": inside["sweep"][0],
+            "sweep+store": inside["sweep+store"][0],
             "cli-sweep": min(run_cli_sweep(d, sweep_runs, workers) for _ in range(repeat)),
         }
-        rows.append({"duration": d, "wall": w, "sweep_wall": sw, "split_api": api[1], "split_store": store[1]})
+        rows.append({"duration": d, "wall": w, "sweep_wall": sw, "split_api": api[1], "split_store": store[1],
+                     "sweep_core": {m: v[1] for m, v in inside.items()}})
         print(f"[sweep] {runs} runs of {d}: " + ", ".join(f"{m} {w[m]:.3f} s" for m in METHODS), file=log, flush=True)
         print(f"[sweep] {sweep_runs} runs of {d}: " + ", ".join(f"{m} {sw[m]:.3f} s" for m in ["rust", *SWEEP_METHODS]),
               file=log, flush=True)
@@ -272,6 +290,33 @@ def sweep_table(res: dict) -> list[str]:
             f"| {r['duration']} | {n / wl['rust']:.0f} | {n / wl['sweep']:.0f} | {n / wl['sweep+store']:.0f} | "
             f"{n / wl['cli-sweep']:.0f} | {ov['sweep']:.1f} % | {ov['sweep+store']:.1f} % | {ov['cli-sweep']:.1f} % | "
             f"{per['sweep']:.0f} / {per['sweep+store']:.0f} / {per['cli-sweep']:.0f} |"
+        )
+    return t
+
+
+def inside_overhead(r: dict, m: str) -> float | None:
+    """Per cent of a sweep path's wall time not spent simulating, measured inside the call (see run_sweep)."""
+    core = r.get("sweep_core", {}).get(m)
+    return None if core is None else 100 * (1 - core / r["sweep_wall"][m])
+
+
+def inside_table(res: dict) -> list[str]:
+    """The sweep paths measured against their own runs' simulation time (robust to the machine's load)."""
+    n, w = res["sweep_runs"], res["workers"]
+    t = [
+        "| simulated time per run | sweep: wall s / simulation s (Σ run time ÷ workers) / overhead | "
+        "sweep+store: wall s / simulation s / overhead | per-run overhead µs sweep / sweep+store |",
+        "|---|---:|---:|---:|",
+    ]
+    for r in res["rows"]:
+        if "sweep_core" not in r:
+            continue
+        wl, core = r["sweep_wall"], r["sweep_core"]
+        per = {m: (wl[m] - core[m]) * w / n * 1e6 for m in ("sweep", "sweep+store")}
+        t.append(
+            f"| {r['duration']} | {wl['sweep']:.3f} / {core['sweep']:.3f} / {inside_overhead(r, 'sweep'):.1f} % | "
+            f"{wl['sweep+store']:.3f} / {core['sweep+store']:.3f} / {inside_overhead(r, 'sweep+store'):.1f} % | "
+            f"{per['sweep']:.0f} / {per['sweep+store']:.0f} |"
         )
     return t
 
