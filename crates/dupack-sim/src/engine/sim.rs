@@ -346,7 +346,7 @@ impl World {
                     self.after_arq_rx(c, &mut out, now);
                     self.arq_out = out;
                 } else {
-                    self.deliver(c, p, now);
+                    self.deliver(c, &p, now);
                 }
             }
             // A NAK travels opposite to the frames it names.
@@ -383,7 +383,7 @@ impl World {
             if let Some(a) = self.channels[c as usize].arq.as_mut() {
                 a.resolve(m);
             }
-            self.deliver(c, p, now);
+            self.deliver(c, &p, now);
             if self.violation.is_some() {
                 return;
             }
@@ -449,12 +449,12 @@ impl World {
 
     /// Packet `p` came off channel `c` at its far node: forward it, or hand
     /// it to its endpoint.
-    fn deliver(&mut self, c: ChannelId, p: Packet, now: SimTime) {
+    fn deliver(&mut self, c: ChannelId, p: &Packet, now: SimTime) {
         let node = self.channels[c as usize].to;
         // An ACK coming back over a snooped link passes the agent.
         if p.dst != node && !p.seg.is_data() && c & 1 == 1 && self.channels[(c ^ 1) as usize].snoop.is_some() {
             let data = c ^ 1;
-            let verdict = self.channels[data as usize].snoop.as_mut().expect("snoop").on_ack(&p, now);
+            let verdict = self.channels[data as usize].snoop.as_mut().expect("snoop").on_ack(p, now);
             self.arm_snoop(data, p.flow, now);
             match verdict {
                 AckVerdict::Forward => {}
@@ -469,9 +469,9 @@ impl World {
     }
 
     /// Packet `p` reached `node`: forward it, or hand it to its endpoint.
-    fn arrive_at(&mut self, p: Packet, node: NodeId, now: SimTime) {
+    fn arrive_at(&mut self, p: &Packet, node: NodeId, now: SimTime) {
         if p.dst != node {
-            self.send(p, node, now);
+            self.send(*p, node, now);
             return;
         }
         let fi = p.flow;
@@ -538,7 +538,7 @@ impl World {
         // The receiving station is the next hop the sender routed the frame to.
         let edge = self.routes.next_hop(from, p.dst) as usize;
         let (_, _, to) = self.medium_hops[edge - self.channels.len()];
-        self.arrive_at(p, to, now);
+        self.arrive_at(&p, to, now);
     }
 
     fn on_timer(&mut self, fi: FlowId, rx: bool, now: SimTime) {
