@@ -1034,7 +1034,7 @@ def sweep_section(sw: dict | None) -> list[str]:
         f"(here: a 10-flow dumbbell for ~100 simulated seconds). `RunResult.save()` (two Parquet files through "
         f"pyarrow, a CSV and two JSON files) costs {min(store):.0f}–{max(store):.0f} ms per run, and the CLI "
         f"{min(cli):.1f}–{max(cli):.1f} s per run, almost all of it the start-up of a Python interpreter that imports "
-        "typer, rich, numpy, pandas and pyarrow (on this loaded machine). dupack simulates a 10-flow dumbbell at "
+        "typer, rich, numpy, pandas and pyarrow. dupack simulates a 10-flow dumbbell at "
         "thousands of simulated seconds per wall second, so a run of \"≥ 1 s simulated\" lasts milliseconds and "
         "any per-run file I/O or process start dominates it.\n"
     )
