@@ -324,12 +324,13 @@ def section(rows: list[Row], peers: dict[str, Peer]) -> list[str]:
 DIFFERENCES = [
     "Model differences between the two agents (read from ns-2.35's `tcp/snoop.cc`, `tcp/snoop.h`, `mac/ll.cc` "
     "and `tcl/lan/vlan.tcl`; dupack's is `crates/dupack-sim/src/net/snoop.rs`), and what each does to the figures. "
-    "The two that matter were isolated by experiment: dupack built with one of them switched to ns-2's way "
-    "(a throw-away change, not part of dupack), p = 1 %, 5 %, 10 %, seeds 1–10, Snoop goodput in kbit/s:\n",
+    "The two that matter were isolated by experiment: dupack with one of them switched to ns-2's way "
+    "(the first is the scenario key `snoop.local_rexmit = \"queue\"`; the second was a throw-away change, not "
+    "part of dupack), p = 1 %, 5 %, 10 %, seeds 1–10, Snoop goodput in kbit/s:\n",
     "| dupack's agent | p = 1 % | 5 % | 10 % |",
     "|---|---:|---:|---:|",
     "| as shipped | 1898 | 1705 | 1173 |",
-    "| local retransmission queued like any packet (`rexmit_priority` as ns-2) | 1800 | 1398 | 875 |",
+    "| local retransmission queued like any packet (`rexmit_priority` as ns-2: `local_rexmit = \"queue\"`) | 1800 | 1398 | 874 |",
     "| that, and RTT samples as ns-2 takes them (`rtt_sampling` as ns-2) | 1800 | 1266 | 581 |",
     "| ns-2 `LL/LLSnoop` | 1809 | 1279 | 595 |",
     "",
@@ -339,7 +340,8 @@ DIFFERENCES = [
     "goodput.\n",
     "- `rexmit_priority` — *where the local retransmission goes.* ns-2 hands it to the link layer like any "
     "packet, so it waits behind the base station's whole interface queue (`Snoop::snoop_rxmit` remarks that it "
-    "should rather go at a higher priority); dupack sends it ahead of the queue, as Balakrishnan et al. §3 do. "
+    "should rather go at a higher priority); dupack sends it ahead of the queue, as Balakrishnan et al. §3 do "
+    "(`snoop.local_rexmit = \"queue\"` does as ns-2). "
     "With a 32-segment window about 16 packets wait at the base station (the path holds about 16), so in ns-2 "
     "every wireless loss stalls the mobile's cumulative ACK about 16 packet times (67 ms) longer, during which "
     "the sender's window is spent, and ns-2's agent suppresses about three times as many duplicate ACKs at "

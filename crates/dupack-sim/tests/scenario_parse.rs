@@ -744,6 +744,12 @@ fn malformed_inputs_name_the_path_and_the_problem() {
             &["must be greater than 0", "or \"auto\""],
         ),
         (
+            "snoop: unknown local_rexmit",
+            bottleneck(r#"rate = "2Mbps", delay = "1ms", snoop = { local_rexmit = "later" }"#),
+            "topology.bottleneck.snoop.local_rexmit",
+            &["unknown value \"later\"", "\"priority\"", "\"queue\""],
+        ),
+        (
             "snoop: not a table",
             bottleneck(r#"rate = "2Mbps", delay = "1ms", snoop = true"#),
             "topology.bottleneck.snoop",

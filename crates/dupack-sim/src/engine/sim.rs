@@ -30,7 +30,7 @@ use crate::net::queue::Qdisc;
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::net::snoop::{AckVerdict, Snoop};
 use crate::net::trace::TraceLink;
-use crate::scenario::model::Scenario;
+use crate::scenario::model::{LocalRexmit, Scenario};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::segment::TcpSegment;
 use crate::tcp::sender::{Sender, SenderEvent};
@@ -298,8 +298,12 @@ impl World {
                 self.arm_snoop(c, p.flow, now);
             }
         }
-        let ch = &mut self.channels[c as usize];
-        match ch.offer(p, now) {
+        self.offer(c, p, now);
+    }
+
+    /// Hand `p` to channel `c`'s queue discipline.
+    fn offer(&mut self, c: ChannelId, p: Packet, now: SimTime) {
+        match self.channels[c as usize].offer(p, now) {
             Offer::StartedTx(done) => self.q.schedule(done, Class::TxDone, Ev::TxDone(c)),
             Offer::Queued => {}
             Offer::Dropped(p) => {
@@ -444,7 +448,14 @@ impl World {
         p.id = self.next_packet_id;
         self.next_packet_id += 1;
         self.flows[p.flow as usize].copies.sent(p.seg.seq);
-        self.send_priority(c, Frame::Ip { p, lseq: 0 }, now);
+        let ahead = self.channels[c as usize].snoop.as_ref().is_none_or(|s| s.local_rexmit() == LocalRexmit::Priority);
+        if ahead {
+            self.send_priority(c, Frame::Ip { p, lseq: 0 }, now);
+        } else {
+            // Straight to the queue, not through `send`: the agent must not
+            // take its own retransmission for the sender's.
+            self.offer(c, p, now);
+        }
     }
 
     /// Packet `p` came off channel `c` at its far node: forward it, or hand

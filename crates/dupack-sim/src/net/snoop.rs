@@ -30,7 +30,7 @@
 //!   doubled on each expiry and reset by new data acknowledged.
 
 use super::packet::{FlowId, Packet};
-use crate::scenario::model::{RtoConfig, RtoMode, SnoopSpec};
+use crate::scenario::model::{LocalRexmit, RtoConfig, RtoMode, SnoopSpec};
 use crate::tcp::rto::RtoEstimator;
 use crate::time::{SimDuration, SimTime};
 use std::collections::{BTreeMap, HashMap};
@@ -88,6 +88,11 @@ pub struct Snoop {
 impl Snoop {
     pub fn new(spec: &SnoopSpec) -> Self {
         Snoop { spec: spec.clone(), flows: HashMap::new(), stats: SnoopStats::default() }
+    }
+
+    /// Where this agent's local retransmissions go (the scenario's `local_rexmit`).
+    pub fn local_rexmit(&self) -> LocalRexmit {
+        self.spec.local_rexmit
     }
 
     fn new_flow(spec: &SnoopSpec) -> FlowState {

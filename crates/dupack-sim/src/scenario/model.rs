@@ -191,6 +191,21 @@ pub struct SnoopSpec {
     pub min_timeout: SimDuration,
     /// Local retransmission timer before the first RTT sample.
     pub initial_timeout: SimDuration,
+    /// Where a local retransmission waits for the wireless link.
+    pub local_rexmit: LocalRexmit,
+}
+
+/// Where a Snoop agent's local retransmission goes. Balakrishnan et al.
+/// (§3) send it at once, ahead of the packets queued for the wireless hop;
+/// ns-2's `LL/LLSnoop` hands it to the link layer like any packet, behind
+/// the whole interface queue (and subject to its drops).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum LocalRexmit {
+    /// Ahead of the queue, never dropped by it (the paper).
+    #[default]
+    Priority,
+    /// At the tail of the link's queue, like any packet (ns-2).
+    Queue,
 }
 
 /// A shared half-duplex wireless medium with CSMA/CA access (`net::medium`;

@@ -529,7 +529,7 @@ const CUSTOM_LINK_KEYS: &[&str] =
     &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
 const ARQ_KEYS: &[&str] =
     &["preset", "directions", "retry_limit", "nak_bytes", "in_order", "nak_timeout", "window", "discard", "poll"];
-const SNOOP_KEYS: &[&str] = &["min_timeout", "initial_timeout"];
+const SNOOP_KEYS: &[&str] = &["min_timeout", "initial_timeout", "local_rexmit"];
 const TRACE_KEYS: &[&str] = &["file", "mtu"];
 const NODE_KEYS: &[&str] = &["name", "kind"];
 const DROPTAIL_KEYS: &[&str] = &["kind", "limit_packets", "limit_bytes"];
@@ -613,6 +613,7 @@ struct ArqRaw {
 struct SnoopRaw {
     min_timeout: Option<SimDuration>,
     initial_timeout: Option<SimDuration>,
+    local_rexmit: LocalRexmit,
 }
 
 impl LinkRaw {
@@ -729,7 +730,11 @@ impl Topo {
             snoop: raw.snoop.as_ref().map(|sn| {
                 let auto = defaults::snoop_min_timeout(raw.delay.unwrap_or(SimDuration::ZERO));
                 let min_timeout = sn.min_timeout.unwrap_or(auto);
-                SnoopSpec { min_timeout, initial_timeout: sn.initial_timeout.unwrap_or(min_timeout).max(min_timeout) }
+                SnoopSpec {
+                    min_timeout,
+                    initial_timeout: sn.initial_timeout.unwrap_or(min_timeout).max(min_timeout),
+                    local_rexmit: sn.local_rexmit,
+                }
             }),
         });
     }
@@ -854,7 +859,10 @@ fn parse_snoop(v: &Value, path: &str) -> R<SnoopRaw> {
     t.allow(SNOOP_KEYS)?;
     let min_timeout = t.opt("min_timeout", v_dur_or_auto)?.and_then(|a| a.v);
     let initial_timeout = t.opt("initial_timeout", v_dur_or_auto)?.and_then(|a| a.v);
-    Ok(SnoopRaw { min_timeout, initial_timeout })
+    let local_rexmit = t
+        .opt("local_rexmit", |v, p| v_enum(v, p, &[("priority", LocalRexmit::Priority), ("queue", LocalRexmit::Queue)]))?
+        .map_or(LocalRexmit::default(), |a| a.v);
+    Ok(SnoopRaw { min_timeout, initial_timeout, local_rexmit })
 }
 
 /// A `fwd_trace`/`rev_trace` table: the file is read and checked here, so

@@ -8,7 +8,7 @@ use crate::time::ms;
 const MSS: u64 = 1000;
 
 fn spec() -> SnoopSpec {
-    SnoopSpec { min_timeout: ms(40), initial_timeout: ms(100) }
+    SnoopSpec { min_timeout: ms(40), initial_timeout: ms(100), local_rexmit: Default::default() }
 }
 
 fn data(i: u64) -> Packet {
