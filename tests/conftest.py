@@ -61,6 +61,15 @@ def run_subprocess(*args: str, cwd: Path | None = None, env: dict[str, str] | No
     )
 
 
+def sigint_default() -> None:
+    """preexec_fn for a child that must see Ctrl-C: a test suite started in the
+    background by a non-interactive shell inherits SIGINT ignored, and a Python
+    child started that way never raises KeyboardInterrupt."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture
 def quickstart_doc() -> dict[str, Any]:
     import tomllib

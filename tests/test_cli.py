@@ -14,7 +14,7 @@ import pytest
 import dupack
 import dupack.api
 from dupack import RunError, RunResult
-from tests.conftest import QUICKSTART, run_cli, run_subprocess
+from tests.conftest import QUICKSTART, run_cli, run_subprocess, sigint_default
 from tests.test_result import RAW
 
 SCENARIO = 'name = "stub"\n[run]\nseed = 42\n'
@@ -291,13 +291,14 @@ def test_subprocess_ctrl_c_exits_130_with_one_line(tmp_path):
 
     env = {k: v for k, v in os.environ.items() if k != "DUPACK_DEBUG"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dupack", "run", str(QUICKSTART), "-s", "run.duration=1000000s", "--out", str(tmp_path / "o")],
+        [sys.executable, "-m", "dupack", "run", str(QUICKSTART), "-s", "run.duration=1000000000s", "--out", str(tmp_path / "o")],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,
         env=env,
         text=True,
+        preexec_fn=sigint_default,
     )
     time.sleep(3)  # past start-up and into the simulation (which would take hours)
     assert proc.poll() is None, proc.communicate()

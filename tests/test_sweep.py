@@ -16,7 +16,7 @@ import pytest
 import dupack
 from dupack.result import TABLE_DTYPES
 from dupack.sweeps import SweepError
-from tests.conftest import QUICKSTART, ROOT, run_cli
+from tests.conftest import QUICKSTART, ROOT, run_cli, sigint_default
 
 GRID = {"tcp.variant": ["reno", "sack"], "topology.bottleneck.fwd_error.p": [0.0, 0.02]}
 SEEDS = [1, 2]
@@ -241,7 +241,7 @@ def test_ctrl_c_keeps_what_was_stored(tmp_path: Path) -> None:
     out = tmp_path / "sw"
     cmd = [sys.executable, "-m", "dupack", "sweep", str(ROOT / "bench" / "scenarios" / "unfairness.toml"),
            "-s", "run.duration=200s", "--seeds", "1..400", "-j", "2", "-q", "-o", str(out)]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
     try:
         deadline = time.monotonic() + 60
         while not list((out / "runs").glob("part-*.parquet")) and time.monotonic() < deadline:
