@@ -1002,12 +1002,15 @@ def sweep_section(sw: dict | None) -> list[str]:
     L.append("")
     if "sweep_wall" in sw["rows"][0]:
         L.append(
-            f"Through `dupack.sweep` and `dupack sweep` (bench/sweep.py's sweep paths; grids of "
-            f"{sw['sweep_runs']} runs, the size of a real sweep, so that start-up is shared as it would be there): "
+            f"Through `dupack.sweep` and `dupack sweep` (bench/sweep.py's sweep paths; grids of at least "
+            f"{sw['sweep_runs']} runs"
+            + (f" and at least {sw['sweep_seconds']:g} s long when run from Rust" if "sweep_seconds" in sw else "")
+            + ", the size of a real sweep of short runs, so that start-up is shared and the results of one chunk are "
+            "stored while the workers run the next, as they would be there): "
             f"**sweep**, `dupack.sweep(scenario, seeds=…, workers={sw['workers']})` in a warmed-up process, the "
             "core's worker threads returning the results as columns and the pandas tables built from them, "
             "nothing written; **sweep+store**, the same with `out=DIR` (one Parquet part per table and chunk); "
-            f"**cli-sweep**, one `dupack sweep FILE --seeds 1..{sw['sweep_runs']} -j {sw['workers']} -q -o DIR` "
+            f"**cli-sweep**, one `dupack sweep FILE --seeds 1..N -j {sw['workers']} -q -o DIR` "
             "process (interpreter start-up and imports included). Each is compared with rust on the same grid; "
             "per-run overhead in µs:\n"
         )
@@ -1275,7 +1278,8 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
             out.append(
                 f"- Python/PyO3/store overhead ≤ 5 % of a sweep for runs of ≥ 1 s simulated: "
                 f"**{'met' if ok else 'missed'}** through `dupack.sweep(..., out=DIR)` "
-                f"({sweep_res['sweep_runs']} runs per grid): "
+                "(grids: " + ", ".join(f"{sweep.grid_runs(sweep_res, r, 'sweep_wall')} runs of {r['duration']}"
+                                       for r in rows) + "): "
                 + "; ".join(
                     f"{r['duration']}: {ov['sweep'][k]:.1f} % in memory, {ov['sweep+store'][k]:.1f} % with the "
                     f"Parquet store, {ov['cli-sweep'][k]:.1f} % through `dupack sweep`"
@@ -1283,9 +1287,12 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
                 )
                 + (" (in memory and with the store: measured inside each call)" if inside else "")
                 + (f"; met from {met_from[0]} runs on" if met_from and not ok else "")
-                + ". What would close the rest: the columns are built by the coordinating thread after the runs "
-                "(in the worker threads they would share the cores with the simulation instead of following it), "
-                "and the Parquet parts go through pandas (pyarrow could write the columns directly). "
+                + ". What remains is CPU: turning a run's result into columns, pandas tables and Parquet costs "
+                "tens of µs, against a 1 s run's few hundred µs of simulation; chunks of results are converted "
+                "while the workers run (the chunk interval grows from 0.5 s to at most 10 s), so that cost shares "
+                "the cores rather than following the simulation. What would close the rest: cheaper columns "
+                "(typed per result struct instead of serde's field-by-field path) and Parquet written from the "
+                "columns by pyarrow without pandas. "
                 "One run at a time (`dupack.run`, per call: " + "; ".join(parts) + ") stays far from it: "
                 "the JSON result, its tables and `RunResult.save()`'s five files cost milliseconds per run, and "
                 "the CLI starts an interpreter per run."

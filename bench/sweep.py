@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -52,6 +53,8 @@ DURATIONS = ["1s", "10s", "100s"]
 METHODS = ["rust", "api", "api+store", "cli"]
 #: Paths through dupack.sweep / `dupack sweep`, timed on grids of SWEEP_RUNS runs.
 SWEEP_METHODS = ["sweep", "sweep+store", "cli-sweep"]
+#: The sweep paths' grids last at least this long when run directly from Rust.
+SWEEP_SECONDS = 3.0
 
 
 def _over(duration: str) -> list[str]:
@@ -191,25 +194,29 @@ def measure(runs: int = 40, workers: int = 2, png: Path | None = None, log=sys.s
             "api+store": store[0],
             "cli": run_cli(d, runs, workers),
         }
+        # A sweep grid at least SWEEP_SECONDS long on this machine (at least
+        # SWEEP_RUNS runs): a real sweep of short runs has thousands of them,
+        # and its chunks of results are then stored while the workers go on.
+        n = max(sweep_runs, math.ceil(SWEEP_SECONDS * runs / w["rust"] / 100) * 100)
         sw = {
-            "rust": min(run_rust(exe, d, sweep_runs, workers) for _ in range(repeat)),
+            "rust": min(run_rust(exe, d, n, workers) for _ in range(repeat)),
         }
         inside = {
-            m: min((run_sweep(d, sweep_runs, workers, store=m == "sweep+store") for _ in range(repeat)),
+            m: min((run_sweep(d, n, workers, store=m == "sweep+store") for _ in range(repeat)),
                    key=lambda x: x[0])
             for m in ("sweep", "sweep+store")
         }
         sw |= {
             "sweep": inside["sweep"][0],
             "sweep+store": inside["sweep+store"][0],
-            "cli-sweep": min(run_cli_sweep(d, sweep_runs, workers) for _ in range(repeat)),
+            "cli-sweep": min(run_cli_sweep(d, n, workers) for _ in range(repeat)),
         }
         rows.append({"duration": d, "wall": w, "sweep_wall": sw, "split_api": api[1], "split_store": store[1],
-                     "sweep_core": {m: v[1] for m, v in inside.items()}})
+                     "sweep_core": {m: v[1] for m, v in inside.items()}, "sweep_runs": n})
         print(f"[sweep] {runs} runs of {d}: " + ", ".join(f"{m} {w[m]:.3f} s" for m in METHODS), file=log, flush=True)
-        print(f"[sweep] {sweep_runs} runs of {d}: " + ", ".join(f"{m} {sw[m]:.3f} s" for m in ["rust", *SWEEP_METHODS]),
+        print(f"[sweep] {n} runs of {d}: " + ", ".join(f"{m} {sw[m]:.3f} s" for m in ["rust", *SWEEP_METHODS]),
               file=log, flush=True)
-    res = {"runs": runs, "sweep_runs": sweep_runs, "workers": workers, "scenario": "unfairness.toml, N = 10, p = 0.01",
+    res = {"runs": runs, "sweep_runs": sweep_runs, "sweep_seconds": SWEEP_SECONDS, "workers": workers, "scenario": "unfairness.toml, N = 10, p = 0.01",
            "rows": rows}
     if png:
         try:
@@ -218,6 +225,19 @@ def measure(runs: int = 40, workers: int = 2, png: Path | None = None, log=sys.s
         except ImportError:
             print("[sweep] matplotlib is not installed: no figure", file=log)
     return res
+
+
+def grid_runs(res: dict, r: dict, key: str) -> int:
+    """Runs in row r's grid for the per-run paths (key "wall") or the sweep paths ("sweep_wall")."""
+    return res["runs"] if key == "wall" else r.get("sweep_runs", res["sweep_runs"])
+
+
+def overhead(r: dict, key: str, m: str) -> float:
+    """Per cent of path m's wall time not spent simulating: measured inside the call where the row has it,
+    else against rust."""
+    if key == "sweep_wall" and inside_overhead(r, m) is not None:
+        return inside_overhead(r, m)
+    return 100 * (r[key][m] - r[key]["rust"]) / r[key][m]
 
 
 def figure(res: dict, png: Path) -> None:
@@ -229,19 +249,19 @@ def figure(res: dict, png: Path) -> None:
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     labels = [r["duration"] for r in res["rows"]]
     x = range(len(labels))
-    paths = [(m, "wall", res["runs"]) for m in METHODS] + [(m, "sweep_wall", res["sweep_runs"]) for m in SWEEP_METHODS]
+    paths = [(m, "wall") for m in METHODS] + [(m, "sweep_wall") for m in SWEEP_METHODS]
     width = 0.8 / len(paths)
-    for i, (m, key, n) in enumerate(paths):
-        rps = [n / r[key][m] for r in res["rows"]]
+    for i, (m, key) in enumerate(paths):
+        rps = [grid_runs(res, r, key) / r[key][m] for r in res["rows"]]
         ax1.bar([k + (i - (len(paths) - 1) / 2) * width for k in x], rps, width, label=m)
         if m != "rust":
-            ov = [100 * (r[key][m] - r[key]["rust"]) / r[key][m] for r in res["rows"]]
+            ov = [overhead(r, key, m) for r in res["rows"]]
             ax2.plot(labels, ov, marker="o", label=m, linestyle="-" if key == "sweep_wall" else "--")
     ax1.set_yscale("log")
     ax1.set_xticks(list(x), labels)
     ax1.set_xlabel("simulated time per run (10 flows)")
     ax1.set_ylabel(f"runs per second ({res['workers']} workers)")
-    ax1.set_title(f"Sweep throughput ({res['runs']} / {res['sweep_runs']} runs per grid)")
+    ax1.set_title(f"Sweep throughput ({res['runs']} runs per grid; sweeps ≥ {res['sweep_runs']})")
     ax1.legend()
     ax2.axhline(5, color="grey", linestyle="--", linewidth=1, label="5 % target")
     ax2.set_ylim(-10, 100)
@@ -275,19 +295,19 @@ def table(res: dict) -> list[str]:
 
 
 def sweep_table(res: dict) -> list[str]:
-    """The sweep paths against rust on grids of SWEEP_RUNS runs."""
-    n, w = res["sweep_runs"], res["workers"]
+    """The sweep paths against rust on the same grids (the row's sweep_runs)."""
+    w = res["workers"]
     t = [
-        "| simulated time per run | rust runs/s | sweep runs/s | sweep+store runs/s | cli-sweep runs/s | "
+        "| simulated time per run | runs per grid | rust runs/s | sweep runs/s | sweep+store runs/s | cli-sweep runs/s | "
         "overhead sweep | overhead sweep+store | overhead cli-sweep | per-run overhead µs sweep / sweep+store / cli-sweep |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in res["rows"]:
-        wl = r["sweep_wall"]
+        wl, n = r["sweep_wall"], grid_runs(res, r, "sweep_wall")
         ov = {m: 100 * (wl[m] - wl["rust"]) / wl[m] for m in SWEEP_METHODS}
         per = {m: (wl[m] - wl["rust"]) * w / n * 1e6 for m in SWEEP_METHODS}
         t.append(
-            f"| {r['duration']} | {n / wl['rust']:.0f} | {n / wl['sweep']:.0f} | {n / wl['sweep+store']:.0f} | "
+            f"| {r['duration']} | {n} | {n / wl['rust']:.0f} | {n / wl['sweep']:.0f} | {n / wl['sweep+store']:.0f} | "
             f"{n / wl['cli-sweep']:.0f} | {ov['sweep']:.1f} % | {ov['sweep+store']:.1f} % | {ov['cli-sweep']:.1f} % | "
             f"{per['sweep']:.0f} / {per['sweep+store']:.0f} / {per['cli-sweep']:.0f} |"
         )
@@ -302,7 +322,7 @@ def inside_overhead(r: dict, m: str) -> float | None:
 
 def inside_table(res: dict) -> list[str]:
     """The sweep paths measured against their own runs' simulation time (robust to the machine's load)."""
-    n, w = res["sweep_runs"], res["workers"]
+    w = res["workers"]
     t = [
         "| simulated time per run | sweep: wall s / simulation s (Σ run time ÷ workers) / overhead | "
         "sweep+store: wall s / simulation s / overhead | per-run overhead µs sweep / sweep+store |",
@@ -311,7 +331,7 @@ def inside_table(res: dict) -> list[str]:
     for r in res["rows"]:
         if "sweep_core" not in r:
             continue
-        wl, core = r["sweep_wall"], r["sweep_core"]
+        wl, core, n = r["sweep_wall"], r["sweep_core"], grid_runs(res, r, "sweep_wall")
         per = {m: (wl[m] - core[m]) * w / n * 1e6 for m in ("sweep", "sweep+store")}
         t.append(
             f"| {r['duration']} | {wl['sweep']:.3f} / {core['sweep']:.3f} / {inside_overhead(r, 'sweep'):.1f} % | "
@@ -355,6 +375,7 @@ def main() -> int:
                   durations=args.durations.split(","), repeat=args.repeat)
     print("\n".join(table(res)))
     print("\n".join(sweep_table(res)))
+    print("\n".join(inside_table(res)))
     print("\n".join(split_table(res)))
     return 0
 

@@ -30,14 +30,15 @@ def sweep(
     jobs: list[tuple[int, int, int | None]],
     workers: int,
     on_chunk: object,
-    chunk_seconds: float = 1.0,
+    chunk_seconds: float = 0.5,
     fail_job: int | None = None,
 ) -> int:
     """Run many jobs on ``workers`` OS threads without the GIL; return how many finished.
 
     ``scenarios`` are scenario documents (JSON text), each parsed once;
-    ``jobs`` are ``(job id, index into scenarios, seed or None)``. About every
-    ``chunk_seconds`` (and at the end) ``on_chunk(chunk)`` is called on the
+    ``jobs`` are ``(job id, index into scenarios, seed or None)``. Every
+    ``chunk_seconds`` at first, then every tenth of the time elapsed (at most
+    10 s), and at the end, ``on_chunk(chunk)`` is called on the
     calling thread with the runs finished since, in job order::
 
         {"jobs": bytes,                       # u64 job ids of the chunk

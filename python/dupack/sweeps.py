@@ -58,7 +58,7 @@ def sweep(
     *,
     overrides: list[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
-    chunk_seconds: float = 1.0,
+    chunk_seconds: float = 0.5,
     _fail_job: int | None = None,
 ) -> SweepResult:
     """Run ``scenario`` for every grid point and seed; return the tables.
@@ -72,8 +72,11 @@ def sweep(
     does not depend on their number.
 
     With ``out=DIR`` the results are also written to a Parquet dataset per
-    table (``DIR/flows/part-00000.parquet``, …; one part per chunk, about
-    one per ``chunk_seconds``) with ``DIR/sweep.json`` describing the sweep.
+    table (``DIR/flows/part-00000.parquet``, …; one part per chunk) with
+    ``DIR/sweep.json`` describing the sweep. Chunks come ``chunk_seconds``
+    apart at first, then less often: a tenth of the time elapsed, at most
+    10 s (so an hour-long sweep writes a few hundred parts per table, not
+    thousands, and its tables are built while the workers run).
     Running the same sweep into the same ``DIR`` again skips the jobs
     already stored (``resume=False`` deletes them and starts over); a DIR
     that holds another sweep or other files raises :class:`SweepError`.

@@ -3,7 +3,7 @@
 //! The Python front (`dupack.sweep`) expands a grid into scenario documents
 //! and (job, scenario, seed) triples. Here each document is parsed once,
 //! the jobs run on `workers` OS threads without the GIL, and the finished
-//! runs are handed back in chunks, about one per `chunk_seconds`: the
+//! runs are handed back in chunks (see [`chunk_interval`]): the
 //! `runs`, `flows`, `links` and `media` tables as columns (see
 //! [`crate::columns`]), rows ordered by job. A result never passes through
 //! JSON text.
@@ -22,6 +22,25 @@ use crate::{panic_message, parse_plain, run_error, scenario_error};
 
 /// How often the coordinating thread looks for Ctrl-C.
 const SIGNAL_CHECK: Duration = Duration::from_millis(20);
+
+/// The longest wait between two chunks.
+const MAX_CHUNK_INTERVAL: Duration = Duration::from_secs(10);
+
+/// How long to collect finished runs before handing them to Python, `elapsed`
+/// into the sweep: `min_interval` at first, then a tenth of the time elapsed,
+/// at most [`MAX_CHUNK_INTERVAL`] (never below `min_interval`).
+///
+/// Why: Python turns each chunk into tables and Parquet parts while the
+/// workers go on, so that work shares the cores with the simulation
+/// instead of following it, and only the last chunk's work adds to the
+/// sweep's wall time: chunks should come early and often. But every chunk
+/// is one file per table, and a dataset of thousands of small files is slow
+/// to read: a long sweep should write few. Growing the interval with the
+/// sweep does both: a 3 s sweep writes 6 or so parts, an hour-long one a
+/// few hundred, and a run finished is at most 10 s from being stored.
+fn chunk_interval(elapsed: Duration, min_interval: Duration) -> Duration {
+    (elapsed / 10).clamp(min_interval.min(MAX_CHUNK_INTERVAL), MAX_CHUNK_INTERVAL).max(min_interval)
+}
 
 enum Outcome {
     Done(Box<dupack_sim::RunResult>),
@@ -45,12 +64,14 @@ fn lock(m: &Mutex<Mailbox>) -> MutexGuard<'_, Mailbox> {
 /// Finished runs not yet handed to Python, by position in the job list.
 type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
 
-/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=1.0, fail_job=None) -> int
+/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None) -> int
 ///
 /// `scenarios`: scenario documents as JSON text; `jobs`: (job id, index
 /// into `scenarios`, seed or None for the scenario's `run.seed`). Runs every job on `workers` threads and calls
-/// `on_chunk(chunk)` on this thread, about every `chunk_seconds`, with the
-/// runs finished since the last call; returns the number of runs finished.
+/// `on_chunk(chunk)` on this thread with the runs finished since the last
+/// call, `chunk_seconds` apart at first and then less often (a tenth of the
+/// time elapsed, at most 10 s; see `chunk_interval`); returns the number of
+/// runs finished.
 /// See `_core.pyi` for the layout of a chunk. `fail_job` makes that job
 /// panic (for testing the error path).
 ///
@@ -61,7 +82,7 @@ type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
 /// In the first two cases, and after Ctrl-C, `on_chunk` is first called
 /// once more with every run that had finished, so nothing done is lost.
 #[pyfunction]
-#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=1.0, fail_job=None))]
+#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None))]
 pub fn sweep(
     py: Python<'_>,
     scenarios: Vec<String>,
@@ -189,7 +210,8 @@ impl Coordinator<'_> {
                     wake.notify_one();
                 });
             }
-            let mut last_emit = Instant::now();
+            let started = Instant::now();
+            let mut last_emit = started;
             let mut last_check = Instant::now();
             loop {
                 let (outcomes, all_returned) = {
@@ -226,7 +248,7 @@ impl Coordinator<'_> {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
-                if failure.is_none() && last_emit.elapsed() >= interval {
+                if failure.is_none() && last_emit.elapsed() >= chunk_interval(started.elapsed(), interval) {
                     last_emit = Instant::now();
                     if let Err(e) = self.emit(false) {
                         failure = Some(Failure::Python(e));
