@@ -1018,12 +1018,14 @@ def sweep_section(sw: dict | None) -> list[str]:
         L.append("")
         if "sweep_core" in sw["rows"][0]:
             L.append(
-                "The comparison with rust takes two separate measurements, minutes apart on a shared machine, "
-                "and the same runs vary by ±20 % between them. The robust figure comes from inside each sweep "
-                "call: the runs' own simulation time (`wall_time_s` of the `runs` table, the core's timer around "
-                "each run, summed and divided by the workers) against the call's wall time. The difference is "
-                "what the sweep adds: the coordinator, building the columns, the pandas tables, the Parquet "
-                "parts, and workers idle at the end of the grid:\n"
+                "The comparison with rust takes two separate measurements on a shared machine, and the same runs "
+                "vary by several per cent between them. A second figure comes from inside each sweep call: the "
+                "runs' own simulation time (`wall_time_s` of the `runs` table, the core's timer around each run, "
+                "summed and divided by the workers) against the call's wall time. The difference is what the "
+                "sweep adds after or between the runs (building the columns, the pandas tables and the Parquet "
+                "parts when they do not overlap the runs, workers idle at the end of the grid); what the "
+                "coordinating thread takes from the workers while they run shows up inside their run times "
+                "instead, so this figure is a lower bound and the comparison with rust an upper one:\n"
             )
             L += sweep.inside_table(sw)
             L.append("")
@@ -1266,27 +1268,40 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
         longest = rows[-1]
         ok_store = 100 * (longest["split_store"]["call"] - longest["split_store"]["core"]) / longest["split_store"]["call"] <= 5
         if "sweep_wall" in rows[0]:
-            ov = {m: [100 * (r["sweep_wall"][m] - r["sweep_wall"]["rust"]) / r["sweep_wall"][m] for r in rows]
-                  for m in sweep.SWEEP_METHODS}
-            inside = "sweep_core" in rows[0]
-            if inside:
-                # The in-call measurement (see the sweep section) for the two in-process paths.
-                for m in ("sweep", "sweep+store"):
-                    ov[m] = [sweep.inside_overhead(r, m) for r in rows]
-            ok = all(v <= 5 for v in ov["sweep+store"])
-            met_from = [r["duration"] for r, v in zip(rows, ov["sweep+store"]) if v <= 5]
+            cross = {m: [100 * (r["sweep_wall"][m] - r["sweep_wall"]["rust"]) / r["sweep_wall"][m] for r in rows]
+                     for m in sweep.SWEEP_METHODS}
+            inside = {m: [sweep.inside_overhead(r, m) for r in rows] for m in ("sweep", "sweep+store")}
+            have_inside = all(v is not None for v in inside["sweep+store"])
+            # Met only where both measures agree: each has a blind spot (see the sweep section).
+            worst = [max(c, i) if have_inside else c for c, i in zip(cross["sweep+store"], inside["sweep+store"])]
+            ok = all(v <= 5 for v in worst)
+            met_from = [r["duration"] for r, v in zip(rows, worst) if v <= 5]
+
+            def pct(vals: list) -> str:
+                return " / ".join(f"{v:.1f} %" for v in vals)
+
             out.append(
                 f"- Python/PyO3/store overhead ≤ 5 % of a sweep for runs of ≥ 1 s simulated: "
                 f"**{'met' if ok else 'missed'}** through `dupack.sweep(..., out=DIR)` "
                 "(grids: " + ", ".join(f"{sweep.grid_runs(sweep_res, r, 'sweep_wall')} runs of {r['duration']}"
-                                       for r in rows) + "): "
+                                       for r in rows) + "). Against a pure-Rust sweep of the same grid, in memory / "
+                "with the Parquet store / through `dupack sweep`: "
                 + "; ".join(
-                    f"{r['duration']}: {ov['sweep'][k]:.1f} % in memory, {ov['sweep+store'][k]:.1f} % with the "
-                    f"Parquet store, {ov['cli-sweep'][k]:.1f} % through `dupack sweep`"
+                    f"{r['duration']}: {pct([cross['sweep'][k], cross['sweep+store'][k], cross['cli-sweep'][k]])}"
                     for k, r in enumerate(rows)
                 )
-                + (" (in memory and with the store: measured inside each call)" if inside else "")
-                + (f"; met from {met_from[0]} runs on" if met_from and not ok else "")
+                + (
+                    ". Inside each call, in memory / with the store: "
+                    + "; ".join(f"{r['duration']}: {pct([inside['sweep'][k], inside['sweep+store'][k]])}"
+                                for k, r in enumerate(rows))
+                    + ". The first compares two separate measurements (on this machine the same runs vary by several "
+                    "per cent between them: compare the 100 s rows, where converting results costs almost nothing); "
+                    "the second is immune to that, but does not see the share of the cores the coordinating "
+                    "thread takes while it converts a chunk (it shows up inside the workers' own run times). The "
+                    "verdict takes the worse of the two"
+                    if have_inside else ""
+                )
+                + (f"; by both, met from {met_from[0]} runs on" if met_from and not ok else "")
                 + ". What remains is CPU: turning a run's result into columns, pandas tables and Parquet costs "
                 "tens of µs, against a 1 s run's few hundred µs of simulation; chunks of results are converted "
                 "while the workers run (the chunk interval grows from 0.5 s to at most 10 s), so that cost shares "
