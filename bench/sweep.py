@@ -321,7 +321,8 @@ def inside_overhead(r: dict, m: str) -> float | None:
 
 
 def inside_table(res: dict) -> list[str]:
-    """The sweep paths measured against their own runs' simulation time (robust to the machine's load)."""
+    """The sweep paths measured against their own runs' simulation time: immune to the machine's load
+    between measurements, but a lower bound (see run_sweep and the report)."""
     w = res["workers"]
     t = [
         "| simulated time per run | sweep: wall s / simulation s (Σ run time ÷ workers) / overhead | "
