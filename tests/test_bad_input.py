@@ -189,6 +189,8 @@ ARG_CASES = [
     Case("sweep-out-missing", ["--out", "required"], commands=("sweep",), sweep_out=False),
     Case("sweep-out-is-a-file", ["--out", "is not a directory"], args=["-o", str(QUICKSTART)], commands=("sweep",),
          sweep_out=False),
+    Case("sweep-out-under-a-file", ["--out", "cannot write the results", "Not a directory"],
+         args=["-o", str(QUICKSTART / "sweep")], commands=("sweep",), sweep_out=False),
     Case("extra-argument", ["unexpected extra argument", "other.toml"], args=["other.toml"]),
 ]
 

@@ -227,6 +227,9 @@ def sweep_cmd(
             )
     except SweepError as e:
         raise CliError(f"--out: {e}") from None
+    except OSError as e:  # the directory cannot be made or written (a bad path, no permission, a full disk)
+        stored = f"; the runs stored before it are in '{out}'" if progress.done else ""
+        raise CliError(f"--out: cannot write the results to '{out}': {e.strerror or e}{stored}") from None
     except ScenarioError as e:  # an invalid combination of values that are valid one by one
         raise _validation_error(file, e) from None
     except RunError as e:
@@ -246,6 +249,8 @@ class _Progress:
     def __init__(self, quiet: bool) -> None:
         self.bar: Any = None
         self.task: Any = None
+        #: Runs stored so far (this call's and earlier calls' of a resumed sweep).
+        self.done = 0
         if quiet or not sys.stderr.isatty():
             return
         from rich.console import Console
@@ -273,6 +278,7 @@ class _Progress:
             self.bar.__exit__(*exc)
 
     def update(self, done: int, total: int) -> None:
+        self.done = done
         if self.bar is None:
             return
         if self.task is None:
