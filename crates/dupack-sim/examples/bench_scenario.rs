@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 #[path = "common/toml_set.rs"]
 mod toml_set;
-use toml_set::set;
+use toml_set::load_scenario;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,32 +20,12 @@ fn main() -> ExitCode {
         eprintln!("usage: bench_scenario FILE.toml [SEED] [KEY=VALUE...]");
         return ExitCode::from(2);
     };
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {path}: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut doc: toml::Table = match text.parse() {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: {path}: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    // The seed is the one argument that is not KEY=VALUE.
     let mut seed = None;
+    let mut overrides = Vec::new();
     for a in &args[1..] {
-        if let Some((k, v)) = a.split_once('=') {
-            // A bare word that is not TOML is taken as a string, as the CLI does.
-            let value = toml::from_str::<toml::Table>(&format!("v = {v}"))
-                .ok()
-                .and_then(|mut t| t.remove("v"))
-                .unwrap_or_else(|| toml::Value::String(v.to_string()));
-            if let Err(e) = set(&mut doc, k, value) {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
+        if a.contains('=') {
+            overrides.push(a.as_str());
         } else if let Ok(s) = a.parse::<u64>() {
             seed = Some(s);
         } else {
@@ -53,11 +33,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let text = toml::to_string(&doc).expect("a parsed TOML table serialises");
-    let scenario = match dupack_sim::parse_scenario_toml(&text) {
+    let scenario = match load_scenario(path, &overrides) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {path}: {e}");
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };

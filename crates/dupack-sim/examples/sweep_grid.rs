@@ -15,7 +15,7 @@ use std::time::Instant;
 
 #[path = "common/toml_set.rs"]
 mod toml_set;
-use toml_set::set;
+use toml_set::load_scenario;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,39 +27,11 @@ fn main() -> ExitCode {
         eprintln!("error: RUNS and THREADS must be numbers");
         return ExitCode::from(2);
     };
-    let text = match std::fs::read_to_string(&args[0]) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {}: {e}", args[0]);
-            return ExitCode::from(2);
-        }
-    };
-    let mut doc: toml::Table = match text.parse() {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: {}: {e}", args[0]);
-            return ExitCode::from(2);
-        }
-    };
-    for a in &args[3..] {
-        let Some((k, v)) = a.split_once('=') else {
-            eprintln!("error: '{a}' is not KEY=VALUE");
-            return ExitCode::from(2);
-        };
-        let value = toml::from_str::<toml::Table>(&format!("v = {v}"))
-            .ok()
-            .and_then(|mut t| t.remove("v"))
-            .unwrap_or_else(|| toml::Value::String(v.to_string()));
-        if let Err(e) = set(&mut doc, k, value) {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    }
-    let text = toml::to_string(&doc).expect("a parsed TOML table serialises");
-    let scenario = match dupack_sim::parse_scenario_toml(&text) {
+    let overrides: Vec<&str> = args[3..].iter().map(String::as_str).collect();
+    let scenario = match load_scenario(&args[0], &overrides) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {}: {e}", args[0]);
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
