@@ -345,10 +345,7 @@ impl World {
         match f {
             Frame::Ip { p, lseq } => {
                 if ch.arq.is_some() {
-                    let mut out = std::mem::take(&mut self.arq_out);
-                    self.channels[c as usize].arq.as_mut().expect("arq").on_frame(lseq, p, now, &mut out);
-                    self.after_arq_rx(c, &mut out, now);
-                    self.arq_out = out;
+                    self.arq_rx(c, now, |arq, out| arq.on_frame(lseq, p, now, out));
                 } else {
                     self.deliver(c, &p, now);
                 }
@@ -360,15 +357,20 @@ impl World {
                     self.send_priority(data, Frame::Ip { p, lseq: m }, now);
                 }
             }
-            Frame::Ctl(LinkCtl::Poll(next)) => {
-                let mut out = std::mem::take(&mut self.arq_out);
-                if let Some(a) = self.channels[c as usize].arq.as_mut() {
-                    a.on_poll(next, now, &mut out);
-                }
-                self.after_arq_rx(c, &mut out, now);
-                self.arq_out = out;
-            }
+            Frame::Ctl(LinkCtl::Poll(next)) => self.arq_rx(c, now, |arq, out| arq.on_poll(next, now, out)),
         }
+    }
+
+    /// Let channel `c`'s ARQ receiving half act (`act`, if the channel runs
+    /// ARQ), then carry out what it asked for. The output buffers are the
+    /// world's, lent out and put back, so that no event allocates.
+    fn arq_rx(&mut self, c: ChannelId, now: SimTime, act: impl FnOnce(&mut Arq, &mut RxOutput)) {
+        let mut out = std::mem::take(&mut self.arq_out);
+        if let Some(arq) = self.channels[c as usize].arq.as_mut() {
+            act(arq, &mut out);
+        }
+        self.after_arq_rx(c, &mut out, now);
+        self.arq_out = out;
     }
 
     /// Carry out what channel `c`'s ARQ receiving half asked for.
@@ -416,10 +418,8 @@ impl World {
             return;
         }
         self.arq_tmr[c as usize] = None;
-        let mut out = std::mem::take(&mut self.arq_out);
-        self.channels[c as usize].arq.as_mut().expect("arq timer without arq").on_timer(now, &mut out);
-        self.after_arq_rx(c, &mut out, now);
-        self.arq_out = out;
+        debug_assert!(self.channels[c as usize].arq.is_some(), "ARQ timer on a channel without ARQ");
+        self.arq_rx(c, now, |arq, out| arq.on_timer(now, out));
     }
 
     fn arm_snoop(&mut self, c: ChannelId, f: FlowId, now: SimTime) {
