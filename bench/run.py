@@ -276,21 +276,28 @@ def jain(xs: list[float]) -> float:
     return s * s / (len(xs) * s2) if s2 > 0 else float("nan")
 
 
+def summarise(rows: list, goodput, counts: dict, **extra) -> dict:
+    """One tool's run as the report compares it: aggregate goodput and Jain's index over the flows'
+    goodputs (`goodput(row)`, kbit/s), and per-flow counters summed (`counts`: report key → `f(row)`)."""
+    g = [goodput(r) for r in rows]
+    return {"goodput": sum(g), "jain": jain(g), **{k: sum(f(r) for r in rows) for k, f in counts.items()}, **extra}
+
+
 def dupack_metrics(out: str) -> dict:
     r = json.loads(out)
-    fl = r["flows"]
-    g = [f["goodput_kbps"] for f in fl]
-    return {
-        "goodput": sum(g),
-        "jain": jain(g),
-        "fr": sum(f["fast_retransmits"] for f in fl),
-        "to": sum(f["timeouts"] for f in fl),
-        "rexmit": sum(f["retransmitted_segments"] for f in fl),
-        "data": sum(f["segments_sent"] for f in fl),
-        "acks": sum(f["acks_received"] for f in fl),
-        "events": r["run"]["events"],
-        "core_wall": r["run"]["wall_time_s"],
-    }
+    return summarise(
+        r["flows"],
+        lambda f: f["goodput_kbps"],
+        {
+            "fr": lambda f: f["fast_retransmits"],
+            "to": lambda f: f["timeouts"],
+            "rexmit": lambda f: f["retransmitted_segments"],
+            "data": lambda f: f["segments_sent"],
+            "acks": lambda f: f["acks_received"],
+        },
+        events=r["run"]["events"],
+        core_wall=r["run"]["wall_time_s"],
+    )
 
 
 def ns2_metrics(out: str, case: Case) -> dict:
@@ -300,39 +307,41 @@ def ns2_metrics(out: str, case: Case) -> dict:
             kv = dict(x.split("=") for x in line.split()[2:])
             rows.append({k: int(v) for k, v in kv.items()})
     assert len(rows) == case.flows, out[-500:]
-    # TCPSink's bytes_ counts whole delivered packets, headers included.
-    g = [r["sink_bytes"] / (case.mss + HEADER_BYTES) * case.mss * 8 / case.duration / 1000 for r in rows]
-    return {
-        "goodput": sum(g),
-        "jain": jain(g),
-        # ncwndcuts_ counts every slowdown(): fast retransmits plus timeouts
-        # (a greedy sender always has data outstanding, and there is no ECN).
-        "fr": sum(r["ncwndcuts"] - r["nrexmit"] for r in rows),
-        "to": sum(r["nrexmit"] for r in rows),
-        "rexmit": sum(r["nrexmitpack"] for r in rows),
-        "data": sum(r["ndatapack"] for r in rows),
-        "acks": sum(r["nackpack"] for r in rows),
-        "events": None,
-        "core_wall": None,
-    }
+    return summarise(
+        rows,
+        # TCPSink's bytes_ counts whole delivered packets, headers included.
+        lambda r: r["sink_bytes"] / (case.mss + HEADER_BYTES) * case.mss * 8 / case.duration / 1000,
+        {
+            # ncwndcuts_ counts every slowdown(): fast retransmits plus timeouts
+            # (a greedy sender always has data outstanding, and there is no ECN).
+            "fr": lambda r: r["ncwndcuts"] - r["nrexmit"],
+            "to": lambda r: r["nrexmit"],
+            "rexmit": lambda r: r["nrexmitpack"],
+            "data": lambda r: r["ndatapack"],
+            "acks": lambda r: r["nackpack"],
+        },
+        events=None,
+        core_wall=None,
+    )
 
 
 def ns3_metrics(out: str, case: Case) -> dict:
     rows, end = ns3build.parse_flows(out)
     assert len(rows) == case.flows, out[-500:]
-    # PacketSink's total: payload bytes delivered in order to the application.
-    g = [r["rx_bytes"] * 8 / case.duration / 1000 for r in rows]
-    return {
-        "goodput": sum(g),
-        "jain": jain(g),
-        "fr": sum(r["fast_rexmits"] for r in rows),
-        "to": sum(r["timeouts"] for r in rows),
-        "rexmit": sum(r["rexmit_pkts"] for r in rows),
-        "data": sum(r["data_pkts"] for r in rows),
-        "acks": sum(r["acks_rx"] for r in rows),
-        "events": int(end["events"]),
-        "core_wall": None,
-    }
+    return summarise(
+        rows,
+        # PacketSink's total: payload bytes delivered in order to the application.
+        lambda r: r["rx_bytes"] * 8 / case.duration / 1000,
+        {
+            "fr": lambda r: r["fast_rexmits"],
+            "to": lambda r: r["timeouts"],
+            "rexmit": lambda r: r["rexmit_pkts"],
+            "data": lambda r: r["data_pkts"],
+            "acks": lambda r: r["acks_rx"],
+        },
+        events=int(end["events"]),
+        core_wall=None,
+    )
 
 
 def measure(cmd: list[str], parse, timeout: float | None) -> dict:
