@@ -318,9 +318,7 @@ impl Channel {
 mod tests {
     use super::*;
     use crate::engine::rng::StreamRng;
-    use crate::net::packet::Ecn;
     use crate::scenario::model::{ArqSpec, ErrorSpec, QueueLimit, QueueSpec};
-    use crate::tcp::segment::TcpSegment;
     use crate::time::ms;
 
     fn channel(arq: Option<ArqSpec>) -> Channel {
@@ -346,16 +344,7 @@ mod tests {
     }
 
     fn pkt(id: u64) -> Packet {
-        Packet {
-            id,
-            flow: 0,
-            src: 0,
-            dst: 1,
-            size: 1000,
-            ecn: Ecn::NotEct,
-            created: SimTime::ZERO,
-            seg: TcpSegment { seq: id * 960, len: 960, ..TcpSegment::default() },
-        }
+        Packet::test_segment(id, 0, id * 960, 960)
     }
 
     fn ip_id(f: &Frame) -> Option<u64> {

@@ -143,21 +143,10 @@ impl ErrorModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::Ecn;
     use crate::tcp::segment::TcpSegment;
-    use crate::time::SimTime;
 
     fn data(flow: u32, size: u32) -> Packet {
-        Packet {
-            id: 0,
-            flow,
-            src: 0,
-            dst: 1,
-            size,
-            ecn: Ecn::NotEct,
-            created: SimTime::ZERO,
-            seg: TcpSegment { len: size - 40, ..TcpSegment::default() },
-        }
+        Packet::test_segment(0, flow, 0, size - 40)
     }
     fn ack(flow: u32) -> Packet {
         Packet { size: 40, seg: TcpSegment::default(), ..data(flow, 100) }

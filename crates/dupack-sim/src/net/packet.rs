@@ -57,3 +57,21 @@ impl Packet {
         IP_HEADER_BYTES + seg.header_bytes() + seg.len
     }
 }
+
+#[cfg(test)]
+impl Packet {
+    /// For unit tests: flow `flow`'s data segment `[seq, seq + payload)` as
+    /// packet `id` from node 0 to node 1, with 40 bytes of IP and TCP headers.
+    pub(crate) fn test_segment(id: u64, flow: FlowId, seq: u64, payload: u32) -> Packet {
+        Packet {
+            id,
+            flow,
+            src: 0,
+            dst: 1,
+            size: payload + IP_HEADER_BYTES + 20,
+            ecn: Ecn::NotEct,
+            created: SimTime::ZERO,
+            seg: TcpSegment { seq, len: payload, ..TcpSegment::default() },
+        }
+    }
+}

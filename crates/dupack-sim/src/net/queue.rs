@@ -281,20 +281,10 @@ impl Qdisc {
 mod tests {
     use super::*;
     use crate::net::packet::Ecn;
-    use crate::tcp::segment::TcpSegment;
     use crate::time::SimTime;
 
     fn pkt(id: u64, size: u32) -> Packet {
-        Packet {
-            id,
-            flow: 0,
-            src: 0,
-            dst: 1,
-            size,
-            ecn: Ecn::NotEct,
-            created: SimTime::ZERO,
-            seg: TcpSegment::default(),
-        }
+        Packet::test_segment(id, 0, 0, size - 40)
     }
 
     fn red_spec(min_th: u32, max_th: u32, limit: u32, maxp: f64, wq: f64) -> RedSpec {

@@ -1,8 +1,6 @@
 //! Frame-by-frame tests of the ARQ halves (irw §4).
 
 use super::*;
-use crate::net::packet::Ecn;
-use crate::tcp::segment::TcpSegment;
 use crate::time::ms;
 
 fn spec() -> ArqSpec {
@@ -20,16 +18,7 @@ fn spec() -> ArqSpec {
 }
 
 fn pkt(i: u64) -> Packet {
-    Packet {
-        id: i,
-        flow: 0,
-        src: 0,
-        dst: 1,
-        size: 1040,
-        ecn: Ecn::NotEct,
-        created: SimTime::ZERO,
-        seg: TcpSegment { seq: i * 1000, len: 1000, ..TcpSegment::default() },
-    }
+    Packet::test_segment(i, 0, i * 1000, 1000)
 }
 
 fn at(t: u64) -> SimTime {

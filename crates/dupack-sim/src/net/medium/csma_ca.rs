@@ -497,8 +497,6 @@ impl Medium {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::Ecn;
-    use crate::tcp::segment::TcpSegment;
     use crate::time::us;
 
     fn spec(n: usize) -> MediumSpec {
@@ -514,16 +512,7 @@ mod tests {
     }
 
     fn packet(id: u64, size: u32) -> Packet {
-        Packet {
-            id,
-            flow: 0,
-            src: 0,
-            dst: 1,
-            size,
-            ecn: Ecn::NotEct,
-            created: SimTime::ZERO,
-            seg: TcpSegment { len: size - 40, ..TcpSegment::default() },
-        }
+        Packet::test_segment(id, 0, 0, size - 40)
     }
 
     /// Give station `s` the backoff `b` (a test's stand-in for the draw).
