@@ -860,7 +860,9 @@ fn parse_snoop(v: &Value, path: &str) -> R<SnoopRaw> {
     let min_timeout = t.opt("min_timeout", v_dur_or_auto)?.and_then(|a| a.v);
     let initial_timeout = t.opt("initial_timeout", v_dur_or_auto)?.and_then(|a| a.v);
     let local_rexmit = t
-        .opt("local_rexmit", |v, p| v_enum(v, p, &[("priority", LocalRexmit::Priority), ("queue", LocalRexmit::Queue)]))?
+        .opt("local_rexmit", |v, p| {
+            v_enum(v, p, &[("priority", LocalRexmit::Priority), ("queue", LocalRexmit::Queue)])
+        })?
         .map_or(LocalRexmit::default(), |a| a.v);
     Ok(SnoopRaw { min_timeout, initial_timeout, local_rexmit })
 }
