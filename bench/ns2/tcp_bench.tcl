@@ -25,19 +25,12 @@ array set opt {
     maxcwnd 0 bneck_kind droptail red_min 5 red_max 15 red_maxp 0.1 red_wq 0.002
     red_gentle 0 red_ecn 0 red_mean_pkt 1000 qtrace ""
 }
-foreach a $argv {
-    set kv [split $a =]
-    if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
-        puts stderr "tcp_bench.tcl: bad argument '$a'"
-        exit 2
-    }
-    set opt([lindex $kv 0]) [lindex $kv 1]
-}
+source [file join [file dirname [info script]] .. .. validation ns2 mirror.tcl]
+dupack_args opt tcp_bench.tcl $argv
 
 # --- TCP configuration, as class defaults so every agent gets them --------
 # One mirror for the benchmark and the validation suite (the reasons for
 # each setting are there).
-source [file join [file dirname [info script]] .. .. validation ns2 mirror.tcl]
 dupack_mirror $opt(mss) $opt(window) $opt(iw) $opt(dupthresh) $opt(tick) $opt(minrto) $opt(initrto) $opt(maxrto) $opt(sackblocks)
 
 set ns [new Simulator]

@@ -19,17 +19,10 @@ array set opt {
     tick 0.001 minrto 1.0 initrto 1.0 maxrto 60.0 sackblocks 3 duration 10
     trace "" vars "" dropfile ""
 }
-foreach a $argv {
-    set kv [split $a =]
-    if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
-        puts stderr "fall_floyd.tcl: bad argument '$a'"
-        exit 2
-    }
-    set opt([lindex $kv 0]) [lindex $kv 1]
-}
+source [file join [file dirname [info script]] mirror.tcl]
+dupack_args opt fall_floyd.tcl $argv
 
 # The configuration mirror (docs/validation.md lists the pairs).
-source [file join [file dirname [info script]] mirror.tcl]
 dupack_mirror $opt(mss) $opt(window) $opt(iw) 3 $opt(tick) $opt(minrto) $opt(initrto) $opt(maxrto) $opt(sackblocks)
 
 set ns [new Simulator]

@@ -2,10 +2,26 @@
 # script of validation/ns2/ and by bench/ns2/tcp_bench.tcl.
 #
 #   source [file join [file dirname [info script]] mirror.tcl]
+#   dupack_args opt script.tcl $argv    ;# KEY=VALUE arguments into the defaults in opt
 #   dupack_mirror mss window iw dupthresh tick minrto initrto maxrto sackblocks
 #
 # Sizes: `mss` payload bytes; `window` in segments (ns-2's window_ is in
 # packets). Times in seconds. docs/validation.md lists every pair.
+
+# Read KEY=VALUE arguments into the caller's array `arr`, whose keys are the
+# arguments allowed (set to their defaults); anything else stops the script
+# with exit code 2, naming it.
+proc dupack_args {arr script argv} {
+    upvar 1 $arr opt
+    foreach a $argv {
+        set kv [split $a =]
+        if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
+            puts stderr "$script: bad argument '$a'"
+            exit 2
+        }
+        set opt([lindex $kv 0]) [lindex $kv 1]
+    }
+}
 
 proc dupack_mirror {mss window iw dupthresh tick minrto initrto maxrto sackblocks} {
     # ns-2.35 adds the 40 header bytes to every data packet but the one with

@@ -30,20 +30,13 @@ array set opt {
     snoop_tick 0.1 snoop_srtt 0.1 snoop_rttvar 0.25
     trace ""
 }
-foreach a $argv {
-    set kv [split $a =]
-    if {[llength $kv] != 2 || ![info exists opt([lindex $kv 0])]} {
-        puts stderr "snoop.tcl: bad argument '$a'"
-        exit 2
-    }
-    set opt([lindex $kv 0]) [lindex $kv 1]
-}
+source [file join [file dirname [info script]] mirror.tcl]
+dupack_args opt snoop.tcl $argv
 if {$opt(trace) eq ""} {
     puts stderr "snoop.tcl: trace=FILE is required (the Snoop counts come from it)"
     exit 2
 }
 
-source [file join [file dirname [info script]] mirror.tcl]
 dupack_mirror $opt(mss) $opt(window) $opt(iw) 3 $opt(tick) $opt(minrto) $opt(initrto) $opt(maxrto) 3
 
 # The local timer's floor and its estimator's initial values (ns-2.35's
