@@ -1,0 +1,87 @@
+"""The benchmark's configuration mirror (bench/run.py): every case hands ns-2
+and ns-3 the same TCP and link settings as the dupack scenario it times, so
+that the report's side-by-side results compare like with like (issue 6)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "bench" / "run.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_run", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+R = _bench()
+CASES = R.cases(quick=False)
+
+
+def _args(argv: list[str]) -> dict[str, str]:
+    return dict(a.split("=", 1) for a in argv)
+
+
+def test_the_cases_are_the_issues_grid() -> None:
+    a = [c for c in CASES if c.group == "a"]
+    assert sorted({c.flows for c in a}) == [10, 40, 200]
+    assert {c.overrides["topology.access.fwd_error.p"] for c in a} == {0.0, 0.01, 0.05}
+    assert {c.overrides["tcp.variant"] for c in a} == {"newreno", "sack"}
+    assert all(c.duration == 200 for c in a)
+    assert sorted(c.flows for c in CASES if c.group == "c-flows") == [1, 10, 100, 1000]
+    assert len([c for c in CASES if c.group == "b"]) == 2
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.label)
+def test_ns2_and_ns3_get_the_scenarios_tcp_settings(case) -> None:
+    tcp, rcv, rto = case.doc["tcp"], case.doc["receiver"], case.doc["tcp"]["rto"]
+    mss = R.size(tcp["mss"])
+    for argv in (R.ns2_args(case.doc), R.ns3_args(case.doc)):
+        a = _args(argv)
+        assert int(a["mss"]) == mss
+        assert int(a["iw"]) == tcp["initial_window"]
+        assert int(a["dupthresh"]) == tcp["dupthresh"]
+        assert float(a["tick"]) == R.seconds(rto["granularity"])
+        assert float(a["minrto"]) == R.seconds(rto["min"])
+        assert float(a["initrto"]) == R.seconds(rto["initial"])
+        assert float(a["duration"]) == case.duration
+        assert a["variant"] == tcp["variant"]
+    # ns-2's window_ is in whole packets (64000 B of 536-byte segments: 119),
+    # ns-3's receive buffer in bytes.
+    assert int(_args(R.ns2_args(case.doc))["window"]) == R.size(rcv["window"]) // mss
+    assert int(_args(R.ns3_args(case.doc))["window"]) == R.size(rcv["window"])
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.group != "b"], ids=lambda c: c.label)
+def test_the_dumbbells_links_and_loss_are_mirrored(case) -> None:
+    topo = case.doc["topology"]
+    for argv in (R.ns2_args(case.doc), R.ns3_args(case.doc)):
+        a = _args(argv)
+        assert int(a["n"]) == topo["senders"]
+        assert float(a["access_rate"]) == R.rate(topo["access"]["rate"])
+        assert float(a["bneck_rate"]) == R.rate(topo["bottleneck"]["rate"])
+        assert int(a["bneck_q"]) == topo["bottleneck"]["queue"]["limit_packets"]
+        assert float(a["loss"]) == topo["access"]["fwd_error"]["p"]
+
+
+def test_bit_errors_become_ns2s_per_packet_loss_and_stay_a_ber_for_ns3() -> None:
+    case = next(c for c in CASES if c.group == "b")
+    err = case.doc["topology"]["hops"][0]["fwd_error"]
+    mss = R.size(case.doc["tcp"]["mss"])
+    want = 1 - (1 - err["ber"]) ** (8 * (mss + R.HEADER_BYTES))
+    assert math.isclose(float(_args(R.ns2_args(case.doc))["loss"]), want, rel_tol=1e-12)
+    assert float(_args(R.ns3_args(case.doc))["ber"]) == err["ber"]
+
+
+def test_results_are_summarised_alike_for_every_tool() -> None:
+    rows = [{"g": 100.0, "k": 1}, {"g": 300.0, "k": 2}]
+    s = R.summarise(rows, lambda r: r["g"], {"fr": lambda r: r["k"]}, events=None)
+    assert s["goodput"] == 400.0 and s["fr"] == 3 and s["events"] is None
+    assert math.isclose(s["jain"], 400.0**2 / (2 * (100.0**2 + 300.0**2)))
