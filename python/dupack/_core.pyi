@@ -32,6 +32,7 @@ def sweep(
     on_chunk: object,
     chunk_seconds: float = 0.5,
     fail_job: int | None = None,
+    discard_results: bool = False,
 ) -> int:
     """Run many jobs on ``workers`` OS threads without the GIL; return how many finished.
 
@@ -47,8 +48,8 @@ def sweep(
               {column: (kind, data, valid, width)})}
 
     ``kind`` is ``"u64"``, ``"i64"``, ``"f64"`` (little-endian bytes),
-    ``"bool"`` (a byte each), ``"str"`` (``data = (u32 codes as bytes,
-    list of distinct strings)``) or ``"null"`` (every row null); ``valid``
+    ``"bool"`` (a byte each), ``"str"`` (``data = (i64 offsets, UTF-8
+    bytes)``, Arrow's large-string buffers) or ``"null"`` (every row null); ``valid``
     is ``None`` or a byte per row (0 = null); ``width`` is values per row.
     The columns are the fields of the result structs, as in ``run``'s JSON.
 
@@ -57,5 +58,7 @@ def sweep(
     and ``seed`` attributes if a run fails or panics; ``KeyboardInterrupt``
     on Ctrl-C; whatever ``on_chunk`` raises. Except in the last case, the
     runs that had finished are handed to ``on_chunk`` first. ``fail_job``
-    makes that job panic (tests of the error path).
+    makes that job panic (tests of the error path). ``discard_results``
+    drops every result in the worker that made it and never calls
+    ``on_chunk``: the runs alone, the baseline of ``bench/sweep.py``.
     """

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
     from dupack.scenario import Scenario
 
@@ -217,35 +218,61 @@ def empty_frame(table: str) -> pd.DataFrame:
     return _frame([], TABLE_DTYPES[table], table)
 
 
-def columns_frame(
+#: dtype of TABLE_DTYPES → Arrow type; the capitalised ones are pandas' nullable integers.
+_ARROW_TYPES = {"str": "large_string", "float64": "float64", "uint64": "uint64", "UInt64": "uint64", "Int64": "int64"}
+
+
+def _arrow_type(dtype: str) -> Any:
+    import pyarrow as pa
+
+    return pa.type_for_alias(_ARROW_TYPES[dtype])
+
+
+def empty_table(table: str, front: dict[str, Any] | None = None) -> pa.Table:
+    """``table`` with no rows, as an Arrow table of :data:`TABLE_DTYPES`'s types."""
+    import pyarrow as pa
+
+    cols = {**(front or {}), **{c: pa.array([], type=_arrow_type(d)) for c, d in TABLE_DTYPES[table].items()}}
+    return pa.table(cols)
+
+
+def columns_table(
     table: str, rows: int, columns: dict[str, tuple[Any, ...]], front: dict[str, Any] | None = None
-) -> pd.DataFrame:
+) -> pa.Table:
     """The core's columns for ``table`` (``_core.sweep``: column → ``(kind,
-    data, valid, width)``) as a DataFrame with the dtypes of
-    :data:`TABLE_DTYPES`, exactly as :class:`RunResult` builds it from JSON:
-    the same checks, ``ndup_at_timeout`` split into the ``ndup_*`` columns,
-    fields unknown here kept after the known ones. ``front`` holds columns
-    (arrays of ``rows`` values) to put first."""
+    data, valid, width)``) as an Arrow table whose :func:`to_frame` is the
+    DataFrame :class:`RunResult` builds from JSON: the same checks, the
+    dtypes of :data:`TABLE_DTYPES`, ``ndup_at_timeout`` split into the
+    ``ndup_*`` columns, fields unknown here kept after the known ones.
+    ``front`` holds Arrow arrays of ``rows`` values to put first.
+
+    Why Arrow rather than pandas per chunk: numbers pass from the core's
+    bytes into Arrow arrays without a copy, Parquet is written from them
+    directly, and pandas copies everything once, at the end of the sweep
+    (:func:`to_frame`), instead of once per chunk and again to concatenate."""
     import numpy as np
-    import pandas as pd
+    import pyarrow as pa
 
     dtypes = TABLE_DTYPES[table]
     if rows == 0 and not columns:  # no row, so the core saw no field
-        empty = _frame([], dtypes, table)
-        return pd.concat([pd.DataFrame(front or {}), empty], axis=1) if front else empty
+        return empty_table(table, front)
     decoded = {name: _decode(rows, *col) for name, col in columns.items()}
     if table == "flows":
         if "ndup_at_timeout" not in decoded:
             raise _missing(table, 0, "ndup_at_timeout")
         values, _ = decoded.pop("ndup_at_timeout")
-        ndup = np.zeros((rows, len(NDUP_COLUMNS)), dtype="uint64")
+        values = np.asarray(values)
         width = values.size // rows if rows else 0
         if width > len(NDUP_COLUMNS):
             raise ValueError(f"flows[0].ndup_at_timeout has {width} entries, expected at most {len(NDUP_COLUMNS)}")
-        if rows:
-            ndup[:, :width] = np.asarray(values, dtype="uint64").reshape(rows, width)
+        ndup = values.astype("uint64", copy=False).reshape(rows, width) if rows else np.zeros((0, 0), "uint64")
+        zeros = None
         for i, c in enumerate(NDUP_COLUMNS):
-            decoded[c] = (ndup[:, i], None)
+            if i < width:
+                decoded[c] = (np.ascontiguousarray(ndup[:, i]), None)
+            else:
+                zeros = np.zeros(rows, dtype="uint64") if zeros is None else zeros
+                decoded[c] = (zeros, None)
     data: dict[str, Any] = dict(front or {})
     for col, dtype in dtypes.items():
         if col not in decoded:
@@ -254,37 +281,52 @@ def columns_frame(
         if dtype in ("str", "uint64") and valid is not None and not valid.all():
             i = int(np.argmin(valid))
             raise ValueError(f"the core's result has null for {table}[{i}].{col}, which cannot be null")
-        if dtype == "str":
-            data[col] = pd.Series(values, dtype="str")
-        elif dtype == "float64":
-            data[col] = np.asarray(values, dtype="float64")  # nulls are NaN already
-        elif dtype == "uint64":
-            data[col] = np.asarray(values, dtype="uint64")
-        else:  # nullable integer
+        typ = _arrow_type(dtype)
+        if isinstance(values, pa.Array):
+            data[col] = values if values.type == typ else values.cast(typ)
+        elif dtype[0].isupper():  # nullable integer
             mask = np.zeros(rows, dtype=bool) if valid is None else ~valid
             if mask.all():  # all null: the values may be NaN placeholders
                 values = np.zeros(rows)
-            data[col] = pd.arrays.IntegerArray(np.array(values, dtype=dtype.lower()), mask)
-    extra = [c for c in decoded if c not in dtypes]
-    for col in extra:
-        values, valid = decoded[col]
-        s = pd.Series(values if isinstance(values, np.ndarray) else values.to_pylist())
-        data[col] = s if valid is None else s.where(pd.Series(valid))
-    return pd.DataFrame(data, columns=[*(front or {}), *dtypes, *extra])
+            data[col] = pa.array(np.asarray(values, dtype=dtype.lower()), mask=mask, type=typ)
+        else:  # nulls in a float64 column are NaN already, as after the JSON round trip
+            data[col] = pa.array(np.asarray(values, dtype=dtype), type=typ)
+    for col in decoded:
+        if col not in dtypes:
+            values, valid = decoded[col]
+            if isinstance(values, pa.Array):
+                values = values.to_numpy(zero_copy_only=False)
+            data[col] = pa.array(values, mask=None if valid is None else ~valid)
+    return pa.table(data)
+
+
+def to_frame(t: pa.Table, table: str) -> pd.DataFrame:
+    """An Arrow table of :func:`columns_table` (or read back from Parquet) as
+    a DataFrame with the dtypes of :data:`TABLE_DTYPES`."""
+    import pandas as pd
+
+    df = t.to_pandas()
+    # Arrow's integers with nulls would come out as floats: the nullable ones are pandas' own.
+    nullable = {pa_name: getattr(pd, f"{d}Dtype")() for pa_name, d in (("uint64", "UInt64"), ("int64", "Int64"))}
+    for c, dtype in TABLE_DTYPES[table].items():
+        if dtype[0].isupper() and c in df.columns:
+            df[c] = t.column(c).to_pandas(types_mapper=lambda typ: nullable.get(str(typ)))
+    return df
 
 
 def _decode(rows: int, kind: str, raw: Any, valid: bytes | None, width: int) -> tuple[Any, Any]:
-    """One core column → (values: ndarray or list, valid: bool ndarray or None)."""
+    """One core column → (values: ndarray or Arrow array, valid: bool ndarray or None)."""
     import numpy as np
 
     mask = None if valid is None else np.frombuffer(valid, dtype="bool")
     if kind == "null":
         return np.full(rows * width, np.nan), np.zeros(rows, dtype=bool)
-    if kind == "str":  # dictionary-encoded: (u32 codes, distinct strings)
+    if kind == "str":  # Arrow's large-string buffers: (i64 offsets, UTF-8 bytes)
         import pyarrow as pa
 
-        codes, uniques = raw
-        return pa.array(uniques, type=pa.string()).take(np.frombuffer(codes, dtype="<u4")), mask
+        offsets, data = raw
+        n = len(offsets) // 8 - 1
+        return pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)]), mask
     dtype = {"u64": "<u8", "i64": "<i8", "f64": "<f8", "bool": "bool"}.get(kind)
     if dtype is None:
         raise ValueError(f"the core sent a column of unknown kind {kind!r}")

@@ -4,10 +4,11 @@
 their values) into jobs, one per grid point and seed, and hands them to the
 core (``_core.sweep``), which runs them on OS threads without the GIL and
 returns the finished runs in chunks, as columns. Each chunk becomes four
-DataFrames with the columns of :class:`~dupack.RunResult`'s tables (the
-dtypes of :data:`dupack.result.TABLE_DTYPES`), preceded by ``job``, one
-column per grid path and ``seed``; with ``out=DIR`` each chunk is also
-appended to a Parquet dataset per table (docs/results.md, "Sweeps").
+Arrow tables with the columns of :class:`~dupack.RunResult`'s tables,
+preceded by ``job``, one column per grid path and ``seed``; with
+``out=DIR`` each chunk is also appended to a Parquet dataset per table
+(docs/results.md, "Sweeps"). At the end each table's chunks become one
+DataFrame with the dtypes of :data:`dupack.result.TABLE_DTYPES`.
 
 pandas and pyarrow are imported on first use.
 """
@@ -27,11 +28,12 @@ from typing import TYPE_CHECKING, Any
 from dupack import _core
 from dupack._core import RunError, ScenarioError
 from dupack.api import as_scenario, check_seed
-from dupack.result import TABLE_DTYPES, columns_frame, empty_frame
+from dupack.result import TABLE_DTYPES, columns_table, empty_table, to_frame
 from dupack.scenario import OverrideError, Scenario
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
 __all__ = ["sweep", "SweepResult", "SweepError", "TABLES", "SWEEP_FILE"]
 
@@ -60,6 +62,7 @@ def sweep(
     progress: Callable[[int, int], None] | None = None,
     chunk_seconds: float = 0.5,
     _fail_job: int | None = None,
+    _discard_results: bool = False,
 ) -> SweepResult:
     """Run ``scenario`` for every grid point and seed; return the tables.
 
@@ -115,15 +118,15 @@ def sweep(
         (j, j // len(seed_list), seed_list[j % len(seed_list)]) for j in range(total) if j not in done
     ]
     skipped = total - len(jobs)
-    chunks: list[dict[str, pd.DataFrame]] = []
+    chunks: list[dict[str, pa.Table]] = []
     finished = skipped
 
     def on_chunk(chunk: dict[str, Any]) -> None:
         nonlocal finished
-        frames = {t: ids.frame(t, chunk[t]) for t in TABLES}
+        parts = {t: ids.table(t, chunk[t]) for t in TABLES}
         if store is not None:
-            store.write(frames)
-        chunks.append(frames)
+            store.write(parts)
+        chunks.append(parts)
         finished += len(chunk["jobs"]) // 8
         if progress is not None:
             progress(finished, total)
@@ -133,7 +136,7 @@ def sweep(
     executed = 0
     if jobs:
         try:
-            executed = _core.sweep(docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job)
+            executed = _core.sweep(docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results)
         except ScenarioError as e:
             point = getattr(e, "point", None)
             if point is None or not paths:
@@ -150,7 +153,7 @@ def sweep(
         res = SweepResult.load(store.root)
         res.executed, res.skipped = executed, skipped
         return res
-    tables = {t: _concat([c[t] for c in chunks]) if chunks else ids.empty(t) for t in TABLES}
+    tables = {t: _concat(t, [c[t] for c in chunks] or [ids.empty(t)]) for t in TABLES}
     return SweepResult(tables, base, grid_doc, seed_list, store.root if store else None, executed, skipped)
 
 
@@ -199,20 +202,14 @@ class SweepResult:
     @classmethod
     def load(cls, directory: str | PathLike[str]) -> SweepResult:
         """Read a sweep stored by ``dupack.sweep(..., out=directory)`` (also a partial one)."""
-        import pandas as pd
+        import pyarrow.parquet as pq
 
         root = Path(directory)
         meta = _read_meta(root)
         grid = dict(meta["grid"])
         seeds = list(meta["seeds"])
         ids = _Ids(list(grid), list(grid.values()), seeds)
-        tables = {}
-        for t in TABLES:
-            if any(_parts(root / t)):
-                df = pd.read_parquet(root / t)
-                tables[t] = df.sort_values("job", kind="stable", ignore_index=True)
-            else:
-                tables[t] = ids.empty(t)
+        tables = {t: _concat(t, [pq.read_table(root / t) if any(_parts(root / t)) else ids.empty(t)]) for t in TABLES}
         return cls(tables, Scenario.from_dict(meta["scenario"]), grid, seeds, root, 0, len(tables["runs"]))
 
     def __repr__(self) -> str:
@@ -295,71 +292,74 @@ def _at_point(e: ScenarioError, paths: list[str], point: tuple[Any, ...]) -> Sce
 
 
 class _Ids:
-    """Turns a chunk's columns into frames with the job, grid and seed columns."""
+    """Turns a chunk's columns into Arrow tables with the job, grid and seed columns."""
 
     def __init__(self, paths: list[str], values: list[list[Any]], seeds: list[int | None]) -> None:
         self.paths = paths
         self.nseeds = len(seeds)
         self.points = list(itertools.product(*values))
-        self._by_point: dict[str, Any] | None = None
-        self._empty: dict[str, pd.DataFrame] = {}
+        self._by_point: dict[str, pa.Array] | None = None
+        self._empty: dict[str, pa.Table] = {}
 
-    def by_point(self) -> dict[str, Any]:
-        """Grid path → one value per point, with one dtype for the whole
+    def by_point(self) -> dict[str, pa.Array]:
+        """Grid path → one value per point, with one type for the whole
         sweep (so every Parquet part has the same schema): numbers, booleans
         and strings as such, anything else (mixed types, lists, tables) as
         JSON text."""
         if self._by_point is None:
             import pandas as pd
+            import pyarrow as pa
 
             out = {}
             for i, p in enumerate(self.paths):
                 col = [pt[i] for pt in self.points]
+                # pandas infers the type as RunResult's tables would show it.
                 s = pd.Series(col)
                 if s.dtype == object:
                     s = pd.Series([_show(v) for v in col], dtype="str")
-                out[p] = s.array
+                out[p] = pa.Array.from_pandas(s)
             self._by_point = out
         return self._by_point
 
-    def frame(self, table: str, part: tuple[int, bytes, bytes, dict[str, Any]]) -> pd.DataFrame:
+    def table(self, table: str, part: tuple[int, bytes, bytes, dict[str, Any]]) -> pa.Table:
         import numpy as np
+        import pyarrow as pa
 
         rows, job_bytes, seed_bytes, columns = part
         if rows == 0:
             return self.empty(table)
         job = np.frombuffer(job_bytes, dtype="<u8").astype("int64")
-        front: dict[str, Any] = {"job": job}
-        point = job // self.nseeds
+        front: dict[str, Any] = {"job": pa.array(job)}
+        point = pa.array(job // self.nseeds)
         for p, arr in self.by_point().items():
             front[p] = arr.take(point)
-        front["seed"] = np.frombuffer(seed_bytes, dtype="<u8").astype("uint64")
-        return columns_frame(table, rows, columns, front)
+        front["seed"] = pa.array(np.frombuffer(seed_bytes, dtype="<u8"))
+        return columns_table(table, rows, columns, front)
 
-    def empty(self, table: str) -> pd.DataFrame:
+    def empty(self, table: str) -> pa.Table:
         """The table with no rows (built once per table)."""
         if table not in self._empty:
-            self._empty[table] = self._make_empty(table)
+            import numpy as np
+            import pyarrow as pa
+
+            none = pa.array(np.zeros(0, dtype="int64"))
+            front = {"job": none, **{p: arr.take(none) for p, arr in self.by_point().items()}}
+            front["seed"] = pa.array(np.zeros(0, dtype="uint64"))
+            self._empty[table] = empty_table(table, front)
         return self._empty[table]
 
-    def _make_empty(self, table: str) -> pd.DataFrame:
-        import numpy as np
-        import pandas as pd
 
-        front: dict[str, Any] = {"job": np.zeros(0, dtype="int64")}
-        for p, arr in self.by_point().items():
-            front[p] = arr.take(np.zeros(0, dtype="int64"))
-        front["seed"] = np.zeros(0, dtype="uint64")
-        return pd.concat([pd.DataFrame(front), empty_frame(table)], axis=1)
+def _concat(table: str, parts: list[pa.Table]) -> pd.DataFrame:
+    """One table's chunks as one DataFrame in job order."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
-
-def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    import pandas as pd
-
-    df = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-    if not df["job"].is_monotonic_increasing:  # after a failure or Ctrl-C the last chunk can hold later jobs
-        df = df.sort_values("job", kind="stable", ignore_index=True)
-    return df
+    t = parts[0] if len(parts) == 1 else pa.concat_tables(parts, promote_options="permissive")
+    job = t.column("job")
+    # After a failure or Ctrl-C the last chunk can hold later jobs; a stored dataset reads back in file order.
+    if len(job) > 1 and not pc.all(pc.greater_equal(job[1:], job[:-1])).as_py():
+        t = t.take(pc.sort_indices(job))  # stable
+    return to_frame(t, table)
 
 
 # --- the Parquet store -------------------------------------------------------------
@@ -400,6 +400,7 @@ class _Store:
         self.root = root
         self.done = done
         self.next_part = next_part
+        self._metadata: dict[str, tuple[pa.Schema, dict[bytes, bytes]]] = {}
 
     @classmethod
     def open(
@@ -468,24 +469,37 @@ class _Store:
                 done.update(pq.read_table(f, columns=["job"]).column("job").to_pylist())
         return done, max(committed, default=-1) + 1
 
-    def write(self, frames: dict[str, pd.DataFrame]) -> None:
-        # pyarrow directly: DataFrame.to_parquet adds a few ms per file on top.
-        import pyarrow as pa
+    def write(self, parts: dict[str, pa.Table]) -> None:
         import pyarrow.parquet as pq
 
         n = self.next_part
         self.next_part += 1
         name = f"part-{n:05d}.parquet"
         for t in ("flows", "links", "media", "runs"):  # runs last: it marks the chunk as stored
-            df = frames[t]
-            if df.empty and t != "runs":
+            table = parts[t]
+            if table.num_rows == 0 and t != "runs":
                 continue
+            table = table.replace_schema_metadata(self._pandas_metadata(t, table.schema))
             d = self.root / t
             d.mkdir(exist_ok=True)
             tmp = d / f".{name}.tmp"
-            pq.write_table(pa.Table.from_pandas(df, preserve_index=False), tmp)
+            pq.write_table(table, tmp)
             os.replace(tmp, d / name)
-        self.done.update(int(j) for j in frames["runs"]["job"])
+        self.done.update(parts["runs"].column("job").to_pylist())
+
+    def _pandas_metadata(self, table: str, schema: pa.Schema) -> dict[bytes, bytes]:
+        """What pandas needs to read a part back with the dtypes of the sweep's
+        tables (its nullable integers would otherwise come back as floats), as
+        pyarrow writes it for a DataFrame: derived once per table from the
+        DataFrame of no rows."""
+        import pyarrow as pa
+
+        known = self._metadata.get(table)
+        if known is None or known[0] != schema:
+            empty = to_frame(schema.empty_table(), table)
+            known = (schema, pa.Schema.from_pandas(empty, preserve_index=False).metadata)
+            self._metadata[table] = known
+        return known[1]
 
 
 def _brief(v: Any) -> str:

@@ -20,7 +20,33 @@ pub enum Values {
     I64(Vec<i64>),
     F64(Vec<f64>),
     Bool(Vec<bool>),
-    Str(Vec<String>),
+    Str(Strings),
+}
+
+/// A string column in Arrow's large-string layout: the values' UTF-8 bytes
+/// one after another, and where each value starts. Python hands both
+/// buffers to Arrow as they are; a value costs a copy of its few bytes,
+/// neither an allocation nor a hash.
+#[derive(Debug)]
+pub struct Strings {
+    /// `offsets[i]..offsets[i + 1]` is value `i` in `data`; one more than the values.
+    pub offsets: Vec<i64>,
+    pub data: Vec<u8>,
+}
+
+impl Strings {
+    fn with_placeholders(n: usize) -> Strings {
+        Strings { offsets: vec![0; n + 1], data: Vec::new() }
+    }
+
+    fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    fn push(&mut self, v: &str) {
+        self.data.extend_from_slice(v.as_bytes());
+        self.offsets.push(self.data.len() as i64);
+    }
 }
 
 #[derive(Debug)]
@@ -37,12 +63,22 @@ pub struct Column {
     rows: usize,
     /// Values pushed in the current row.
     in_row: usize,
+    /// Rows the table expects (see [`Table::with_capacity`]).
+    capacity: usize,
 }
 
 impl Column {
-    fn new(name: &'static str, rows_before: usize) -> Column {
-        let mut c =
-            Column { name, values: Values::Null, valid: Vec::new(), nullable: false, width: 0, rows: 0, in_row: 0 };
+    fn new(name: &'static str, rows_before: usize, capacity: usize) -> Column {
+        let mut c = Column {
+            name,
+            values: Values::Null,
+            valid: Vec::new(),
+            nullable: false,
+            width: 0,
+            rows: 0,
+            in_row: 0,
+            capacity,
+        };
         for _ in 0..rows_before {
             c.null_row();
         }
@@ -83,7 +119,7 @@ impl Column {
             Values::I64(v) => v.extend(std::iter::repeat_n(0, w)),
             Values::F64(v) => v.extend(std::iter::repeat_n(f64::NAN, w)),
             Values::Bool(v) => v.extend(std::iter::repeat_n(false, w)),
-            Values::Str(v) => v.extend(std::iter::repeat_n(String::new(), w)),
+            Values::Str(v) => (0..w).for_each(|_| v.push("")),
         }
         self.mark(false);
         self.rows += 1;
@@ -93,10 +129,43 @@ impl Column {
     fn typed(&mut self, make: impl FnOnce(usize) -> Values) {
         if matches!(self.values, Values::Null) {
             self.values = make(self.rows * self.width.max(1));
+            // Room for every row at once: growing by doubling would copy
+            // the column and touch fresh pages at every step.
+            let more = self.capacity.saturating_sub(self.rows);
+            match &mut self.values {
+                Values::Null => {}
+                Values::U64(v) => v.reserve(more),
+                Values::I64(v) => v.reserve(more),
+                Values::F64(v) => v.reserve(more),
+                Values::Bool(v) => v.reserve(more),
+                Values::Str(v) => {
+                    v.offsets.reserve(more);
+                    v.data.reserve(more * 8);
+                }
+            }
         }
     }
 
-    fn push(&mut self, v: Scalar) -> Result<(), Error> {
+    /// The common case in one branch: the column already holds this type
+    /// (inlined, so that with the value's type known the match is one test).
+    #[inline(always)]
+    fn push(&mut self, v: Scalar<'_>) -> Result<(), Error> {
+        match (&mut self.values, &v) {
+            (Values::U64(c), &Scalar::U64(x)) => c.push(x),
+            (Values::F64(c), &Scalar::F64(x)) => c.push(if x.is_finite() { x } else { f64::NAN }),
+            (Values::Str(c), &Scalar::Str(x)) => c.push(x),
+            (Values::I64(c), &Scalar::I64(x)) => c.push(x),
+            (Values::Bool(c), &Scalar::Bool(x)) => c.push(x),
+            _ => return self.push_first(v),
+        }
+        self.in_row += 1;
+        Ok(())
+    }
+
+    /// The first value of a column (which fixes its type), or a type mismatch.
+    #[cold]
+    #[inline(never)]
+    fn push_first(&mut self, v: Scalar<'_>) -> Result<(), Error> {
         let name = self.name;
         let mismatch = |what: &str| Error(format!("field {name:?} changed its type (now {what})"));
         match v {
@@ -130,7 +199,7 @@ impl Column {
                 }
             }
             Scalar::Str(x) => {
-                self.typed(|n| Values::Str(vec![String::new(); n]));
+                self.typed(|n| Values::Str(Strings::with_placeholders(n)));
                 match &mut self.values {
                     Values::Str(v) => v.push(x),
                     _ => return Err(mismatch("a string")),
@@ -141,7 +210,20 @@ impl Column {
         Ok(())
     }
 
+    #[inline(always)]
     fn end_row(&mut self, null: bool) -> Result<(), Error> {
+        // The common case: one value in a row of a column without nulls.
+        if !null && self.width == 1 && self.in_row == 1 && !self.nullable {
+            self.in_row = 0;
+            self.rows += 1;
+            return Ok(());
+        }
+        self.end_row_slow(null)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn end_row_slow(&mut self, null: bool) -> Result<(), Error> {
         if null {
             self.null_row();
             return Ok(());
@@ -169,12 +251,12 @@ impl Column {
     }
 }
 
-enum Scalar {
+enum Scalar<'s> {
     U64(u64),
     I64(i64),
     F64(f64),
     Bool(bool),
-    Str(String),
+    Str(&'s str),
 }
 
 /// Rows of one struct type, as columns.
@@ -182,17 +264,25 @@ enum Scalar {
 pub struct Table {
     pub columns: Vec<Column>,
     pub rows: usize,
+    capacity: usize,
 }
 
 impl Table {
+    /// A table that expects `rows` rows: its columns are allocated once.
+    pub fn with_capacity(rows: usize) -> Table {
+        Table { columns: Vec::new(), rows: 0, capacity: rows }
+    }
+
     /// Append `row` (a struct with scalar, `Option` and fixed-array fields).
     pub fn push<T: Serialize>(&mut self, row: &T) -> Result<(), Error> {
-        row.serialize(RowSerializer { table: self })?;
+        let fields = row.serialize(RowSerializer { table: self })?;
         self.rows += 1;
         // Fields the struct left out of this row (skip_serializing_if) are null.
-        for c in &mut self.columns {
-            if c.rows < self.rows {
-                c.end_row(true)?;
+        if fields < self.columns.len() {
+            for c in &mut self.columns {
+                if c.rows < self.rows {
+                    c.end_row(true)?;
+                }
             }
         }
         Ok(())
@@ -228,36 +318,54 @@ struct RowFields<'a> {
     table: &'a mut Table,
     /// Where the next field is expected (fields come in declaration order).
     next: usize,
+    /// Fields seen in this row.
+    fields: usize,
 }
 
 impl<'a> ser::SerializeStruct for RowFields<'a> {
-    type Ok = ();
+    type Ok = usize;
     type Error = Error;
 
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
         let t = &mut *self.table;
         let i = match t.columns.get(self.next) {
-            Some(c) if c.name == key => self.next,
-            _ => match t.columns.iter().position(|c| c.name == key) {
-                Some(i) => i,
-                None => {
-                    t.columns.insert(self.next, Column::new(key, t.rows));
-                    self.next
-                }
-            },
+            // Fields come in declaration order with the same &'static names:
+            // comparing the pointers first spares comparing the text.
+            Some(c) if std::ptr::eq(c.name, key) => self.next,
+            _ => find_column(t, self.next, key),
         };
         self.next = i + 1;
         let col = &mut t.columns[i];
         if col.rows > t.rows {
-            return Err(Error(format!("field {key:?} appears twice in one row")));
+            return Err(twice(key));
         }
         let null = value.serialize(ValueSerializer { col })?;
+        self.fields += 1;
         col.end_row(null)
     }
 
-    fn end(self) -> Result<(), Error> {
-        Ok(())
+    fn end(self) -> Result<usize, Error> {
+        Ok(self.fields)
     }
+}
+
+/// The column of field `key`, made (at position `next`) if it is new.
+#[cold]
+#[inline(never)]
+fn find_column(t: &mut Table, next: usize, key: &'static str) -> usize {
+    match t.columns.iter().position(|c| c.name == key) {
+        Some(i) => i,
+        None => {
+            t.columns.insert(next, Column::new(key, t.rows, t.capacity));
+            next
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn twice(key: &str) -> Error {
+    Error(format!("field {key:?} appears twice in one row"))
 }
 
 macro_rules! no_row {
@@ -267,18 +375,19 @@ macro_rules! no_row {
 }
 
 impl<'a> ser::Serializer for RowSerializer<'a> {
-    type Ok = ();
+    /// How many fields the row had.
+    type Ok = usize;
     type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
+    type SerializeSeq = Impossible<usize, Error>;
+    type SerializeTuple = Impossible<usize, Error>;
+    type SerializeTupleStruct = Impossible<usize, Error>;
+    type SerializeTupleVariant = Impossible<usize, Error>;
+    type SerializeMap = Impossible<usize, Error>;
     type SerializeStruct = RowFields<'a>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<usize, Error>;
 
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<RowFields<'a>, Error> {
-        Ok(RowFields { table: self.table, next: 0 })
+        Ok(RowFields { table: self.table, next: 0, fields: 0 })
     }
 
     no_row!(
@@ -302,10 +411,10 @@ impl<'a> ser::Serializer for RowSerializer<'a> {
         serialize_unit_variant(&'static str, u32, &'static str),
     );
 
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), Error> {
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<usize, Error> {
         unsupported("an optional row")
     }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, v: &T) -> Result<(), Error> {
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, v: &T) -> Result<usize, Error> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -314,7 +423,7 @@ impl<'a> ser::Serializer for RowSerializer<'a> {
         _: u32,
         _: &'static str,
         _: &T,
-    ) -> Result<(), Error> {
+    ) -> Result<usize, Error> {
         unsupported("an enum")
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
@@ -393,7 +502,8 @@ impl<'a> ser::SerializeTuple for Elements<'a> {
 }
 
 impl<'a> ValueSerializer<'a> {
-    fn scalar(self, v: Scalar) -> Result<bool, Error> {
+    #[inline(always)]
+    fn scalar(self, v: Scalar<'_>) -> Result<bool, Error> {
         self.col.push(v)?;
         Ok(false)
     }
@@ -444,14 +554,14 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         self.scalar(Scalar::F64(v))
     }
     fn serialize_char(self, v: char) -> Result<bool, Error> {
-        self.scalar(Scalar::Str(v.to_string()))
+        self.scalar(Scalar::Str(v.encode_utf8(&mut [0; 4])))
     }
     fn serialize_str(self, v: &str) -> Result<bool, Error> {
-        self.scalar(Scalar::Str(v.to_owned()))
+        self.scalar(Scalar::Str(v))
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<bool, Error> {
         // A plain enum serialises as its variant's name, as in the JSON.
-        self.scalar(Scalar::Str(variant.to_owned()))
+        self.scalar(Scalar::Str(variant))
     }
     fn serialize_none(self) -> Result<bool, Error> {
         Ok(true)
@@ -555,5 +665,33 @@ mod tests {
         // Left out of the first row: the column starts null.
         assert!(matches!(&c("f").values, Values::Bool(v) if v == &[false, true, false]));
         assert_eq!(c("f").valid, [false, true, false]);
+        match &c("c").values {
+            Values::Str(v) => {
+                assert_eq!(v.data, b"xyz");
+                assert_eq!(v.offsets, [0, 1, 2, 3]);
+            }
+            v => panic!("{v:?}"),
+        }
+    }
+
+    #[test]
+    fn strings_are_arrow_buffers_with_empty_placeholders_for_nulls() {
+        #[derive(serde::Serialize)]
+        struct Named {
+            name: Option<&'static str>,
+        }
+        let mut t = Table::default();
+        for name in [None, Some("bc"), Some("a"), Some("bc"), None] {
+            t.push(&Named { name }).unwrap();
+        }
+        let c = &t.columns[0];
+        assert_eq!(c.valid, [false, true, true, true, false]);
+        match &c.values {
+            Values::Str(v) => {
+                assert_eq!(v.data, b"bcabc");
+                assert_eq!(v.offsets, [0, 0, 2, 3, 5, 5]);
+            }
+            v => panic!("{v:?}"),
+        }
     }
 }

@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::PyType;
 
+mod buffer;
 mod columns;
 mod sweep;
 
@@ -220,5 +221,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
+    m.add_class::<buffer::Buffer>()?;
     Ok(())
 }

@@ -8,15 +8,16 @@
 //! [`crate::columns`]), rows ordered by job. A result never passes through
 //! JSON text.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
+use crate::buffer::{Buffer, Owned};
 use crate::columns::{Column, Table, Values};
 use crate::{panic_message, parse_plain, run_error, scenario_error};
 
@@ -44,6 +45,8 @@ fn chunk_interval(elapsed: Duration, min_interval: Duration) -> Duration {
 
 enum Outcome {
     Done(Box<dupack_sim::RunResult>),
+    /// Finished, its result dropped unread (`discard_results`).
+    Discarded,
     Failed(String),
     /// Stopped because the sweep is stopping (Ctrl-C, another job failed).
     Stopped,
@@ -64,7 +67,7 @@ fn lock(m: &Mutex<Mailbox>) -> MutexGuard<'_, Mailbox> {
 /// Finished runs not yet handed to Python, by position in the job list.
 type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
 
-/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None) -> int
+/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False) -> int
 ///
 /// `scenarios`: scenario documents as JSON text; `jobs`: (job id, index
 /// into `scenarios`, seed or None for the scenario's `run.seed`). Runs every job on `workers` threads and calls
@@ -73,7 +76,10 @@ type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
 /// time elapsed, at most 10 s; see `chunk_interval`); returns the number of
 /// runs finished.
 /// See `_core.pyi` for the layout of a chunk. `fail_job` makes that job
-/// panic (for testing the error path).
+/// panic (for testing the error path). With `discard_results` every
+/// result is dropped by the worker that made it and `on_chunk` is never
+/// called: the same runs on the same threads with nothing converted, which
+/// is what `bench/sweep.py` measures the cost of the results against.
 ///
 /// An invalid document raises ScenarioError with a `point` attribute (its
 /// index in `scenarios`) before anything runs. A failed or panicking run
@@ -82,7 +88,8 @@ type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
 /// In the first two cases, and after Ctrl-C, `on_chunk` is first called
 /// once more with every run that had finished, so nothing done is lost.
 #[pyfunction]
-#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None))]
+#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=false))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn sweep(
     py: Python<'_>,
     scenarios: Vec<String>,
@@ -91,6 +98,7 @@ pub fn sweep(
     on_chunk: PyObject,
     chunk_seconds: f64,
     fail_job: Option<u64>,
+    discard_results: bool,
 ) -> PyResult<usize> {
     if workers < 1 {
         return Err(PyValueError::new_err(format!("workers must be at least 1, got {workers}")));
@@ -118,7 +126,7 @@ pub fn sweep(
     }
     let interval = Duration::from_secs_f64(chunk_seconds);
     let mut coord = Coordinator { jobs: &jobs, on_chunk: &on_chunk, finished: Finished::new(), emitted: 0, ran: 0 };
-    let failure = py.allow_threads(|| coord.run(&models, workers, interval, fail_job));
+    let failure = py.allow_threads(|| coord.run(&models, workers, interval, fail_job, discard_results));
     match failure {
         None => Ok(coord.ran),
         Some(Failure::Python(e)) => Err(e),
@@ -159,6 +167,7 @@ impl Coordinator<'_> {
         workers: usize,
         interval: Duration,
         fail_job: Option<u64>,
+        discard_results: bool,
     ) -> Option<Failure> {
         let jobs = self.jobs;
         let stop = AtomicBool::new(false);
@@ -188,6 +197,7 @@ impl Coordinator<'_> {
                             dupack_sim::run_interruptible(&models[sc], seed, || stop.load(Ordering::Relaxed))
                         }));
                         let outcome = match outcome {
+                            Ok(Ok(_)) if discard_results => Outcome::Discarded,
                             Ok(Ok(r)) => Outcome::Done(Box::new(r)),
                             Ok(Err(_)) if stop.load(Ordering::Relaxed) => Outcome::Stopped,
                             Ok(Err(e)) => Outcome::Failed(e.to_string()),
@@ -227,6 +237,7 @@ impl Coordinator<'_> {
                             self.finished.insert(i, r);
                             self.ran += 1;
                         }
+                        Outcome::Discarded => self.ran += 1,
                         Outcome::Failed(message) => {
                             if failure.is_none() {
                                 let (job, sc, seed) = jobs[i];
@@ -303,7 +314,7 @@ impl Coordinator<'_> {
         })?;
         drop(runs);
         Python::with_gil(|py| {
-            let obj = chunk.to_python(py)?;
+            let obj = chunk.into_python(py)?;
             self.on_chunk.call1(py, (obj,))?;
             Ok(())
         })
@@ -318,11 +329,14 @@ struct Chunk {
 
 impl Chunk {
     fn build(runs: &[(u64, Box<dupack_sim::RunResult>)]) -> Result<Chunk, crate::columns::Error> {
+        let rows = |n: fn(&dupack_sim::RunResult) -> usize| runs.iter().map(|(_, r)| n(r)).sum::<usize>();
+        let table =
+            |name, rows: usize| (name, Vec::with_capacity(rows), Vec::with_capacity(rows), Table::with_capacity(rows));
         let mut t = [
-            ("runs", Vec::new(), Vec::new(), Table::default()),
-            ("flows", Vec::new(), Vec::new(), Table::default()),
-            ("links", Vec::new(), Vec::new(), Table::default()),
-            ("media", Vec::new(), Vec::new(), Table::default()),
+            table("runs", runs.len()),
+            table("flows", rows(|r| r.flows.len())),
+            table("links", rows(|r| r.links.len())),
+            table("media", rows(|r| r.media.len())),
         ];
         fn add<T: serde::Serialize>(
             t: &mut (&'static str, Vec<u64>, Vec<u64>, Table),
@@ -347,76 +361,42 @@ impl Chunk {
     }
 
     /// `{"jobs": bytes, "runs": (rows, job bytes, seed bytes, {column: (kind, data, valid, width)}), …}`
-    fn to_python(&self, py: Python<'_>) -> PyResult<PyObject> {
+    fn into_python(self, py: Python<'_>) -> PyResult<PyObject> {
         let out = PyDict::new_bound(py);
-        out.set_item("jobs", u64_bytes(py, &self.jobs))?;
-        for (name, jobs, seeds, table) in &self.tables {
+        out.set_item("jobs", Buffer::lend(py, Owned::U64(self.jobs))?)?;
+        for (name, jobs, seeds, table) in self.tables {
             let cols = PyDict::new_bound(py);
-            for c in &table.columns {
+            let rows = table.rows;
+            for c in table.columns {
                 cols.set_item(c.name, column(py, c)?)?;
             }
-            let t = [table.rows.into_py(py), u64_bytes(py, jobs), u64_bytes(py, seeds), cols.into_any().unbind()];
-            out.set_item(*name, PyTuple::new_bound(py, t))?;
+            let jobs = Buffer::lend(py, Owned::U64(jobs))?;
+            let seeds = Buffer::lend(py, Owned::U64(seeds))?;
+            out.set_item(name, PyTuple::new_bound(py, [rows.into_py(py), jobs, seeds, cols.into_any().unbind()]))?;
         }
         Ok(out.into_any().unbind())
     }
 }
 
-fn u64_bytes(py: Python<'_>, v: &[u64]) -> PyObject {
-    PyBytes::new_bound_with(py, v.len() * 8, |buf| {
-        for (dst, x) in buf.chunks_exact_mut(8).zip(v) {
-            dst.copy_from_slice(&x.to_le_bytes());
-        }
-        Ok(())
-    })
-    .expect("filling a bytes object cannot fail")
-    .into_any()
-    .unbind()
-}
-
 /// `(kind, data, valid, width)`: kind "u64", "i64", "f64" (little-endian
-/// bytes), "bool" (one byte each), "str" (data = (u32 codes as bytes, list
-/// of the distinct strings)) or "null" (data None); valid is None or one
-/// byte per row (0 = null).
-fn column(py: Python<'_>, c: &Column) -> PyResult<PyObject> {
-    let (kind, data): (&str, PyObject) = match &c.values {
+/// values), "bool" (one byte each), "str" (data = (i64 offsets, UTF-8 bytes):
+/// Arrow's large-string buffers) or "null" (data None); valid is None or
+/// one byte per row (0 = null). Every buffer is a [`Buffer`]: the column's
+/// own memory, not a copy.
+fn column(py: Python<'_>, c: Column) -> PyResult<PyObject> {
+    let width = c.width.max(1);
+    let valid = if c.has_nulls() { Buffer::lend(py, Owned::Bool(c.valid))? } else { py.None() };
+    let (kind, data): (&str, PyObject) = match c.values {
         Values::Null => ("null", py.None()),
-        Values::U64(v) => ("u64", u64_bytes(py, v)),
-        Values::I64(v) => ("i64", {
-            let b: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-            PyBytes::new_bound(py, &b).into_any().unbind()
-        }),
-        Values::F64(v) => ("f64", {
-            let b: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-            PyBytes::new_bound(py, &b).into_any().unbind()
-        }),
-        Values::Bool(v) => ("bool", {
-            let b: Vec<u8> = v.iter().map(|&x| x as u8).collect();
-            PyBytes::new_bound(py, &b).into_any().unbind()
-        }),
-        Values::Str(v) => ("str", {
-            // Dictionary-encoded: names repeat on every run.
-            let mut index: HashMap<&str, u32> = HashMap::new();
-            let mut uniques: Vec<&str> = Vec::new();
-            let codes: Vec<u8> = v
-                .iter()
-                .flat_map(|s| {
-                    let code = *index.entry(s.as_str()).or_insert_with(|| {
-                        uniques.push(s.as_str());
-                        (uniques.len() - 1) as u32
-                    });
-                    code.to_le_bytes()
-                })
-                .collect();
-            let uniques = PyList::new_bound(py, uniques.iter().map(|s| PyString::new_bound(py, s)));
-            PyTuple::new_bound(py, [PyBytes::new_bound(py, &codes).into_any(), uniques.into_any()]).into_any().unbind()
-        }),
+        Values::U64(v) => ("u64", Buffer::lend(py, Owned::U64(v))?),
+        Values::I64(v) => ("i64", Buffer::lend(py, Owned::I64(v))?),
+        Values::F64(v) => ("f64", Buffer::lend(py, Owned::F64(v))?),
+        Values::Bool(v) => ("bool", Buffer::lend(py, Owned::Bool(v))?),
+        Values::Str(v) => {
+            let offsets = Buffer::lend(py, Owned::I64(v.offsets))?;
+            let data = Buffer::lend(py, Owned::U8(v.data))?;
+            ("str", PyTuple::new_bound(py, [offsets, data]).into_any().unbind())
+        }
     };
-    let valid: PyObject = if c.has_nulls() {
-        let b: Vec<u8> = c.valid.iter().map(|&x| x as u8).collect();
-        PyBytes::new_bound(py, &b).into_any().unbind()
-    } else {
-        py.None()
-    };
-    Ok(PyTuple::new_bound(py, [kind.into_py(py), data, valid, c.width.max(1).into_py(py)]).into_any().unbind())
+    Ok(PyTuple::new_bound(py, [kind.into_py(py), data, valid, width.into_py(py)]).into_any().unbind())
 }
