@@ -1,5 +1,7 @@
 """Type stubs for the compiled extension ``dupack._core`` (crates/dupack-py)."""
 
+from typing import Any
+
 __version__: str
 
 class ScenarioError(ValueError):
@@ -33,25 +35,32 @@ def sweep(
     chunk_seconds: float = 0.5,
     fail_job: int | None = None,
     discard_results: bool = False,
-) -> int:
-    """Run many jobs on ``workers`` OS threads without the GIL; return how many finished.
+    parts: bool = False,
+) -> tuple[int, dict[str, Any]]:
+    """Run many jobs on ``workers`` OS threads without the GIL; return how
+    many finished and the tables of them all.
 
     ``scenarios`` are scenario documents (JSON text), each parsed once;
     ``jobs`` are ``(job id, index into scenarios, seed or None)``. Every
     ``chunk_seconds`` at first, then every tenth of the time elapsed (at most
-    10 s), and at the end, ``on_chunk(chunk)`` is called on the
-    calling thread with the runs finished since, in job order::
+    10 s), and at the end, ``on_chunk(jobs, part)`` is called on the
+    calling thread with the runs finished since, in job order: ``jobs``
+    holds their job ids (u64 each), ``part`` their tables if ``parts`` is
+    true, else None. The tables (returned, and ``part``) are::
 
-        {"jobs": bytes,                       # u64 job ids of the chunk
+        {"jobs": buffer,                      # u64 job ids of the runs
          "runs" | "flows" | "links" | "media":
-             (rows, job bytes, seed bytes,    # u64 per row
+             (rows, job buffer, seed buffer,  # u64 per row
               {column: (kind, data, valid, width)})}
 
-    ``kind`` is ``"u64"``, ``"i64"``, ``"f64"`` (little-endian bytes),
+    ``kind`` is ``"u64"``, ``"i64"``, ``"f64"`` (little-endian values),
     ``"bool"`` (a byte each), ``"str"`` (``data = (i64 offsets, UTF-8
-    bytes)``, Arrow's large-string buffers) or ``"null"`` (every row null); ``valid``
-    is ``None`` or a byte per row (0 = null); ``width`` is values per row.
-    The columns are the fields of the result structs, as in ``run``'s JSON.
+    bytes)``, Arrow's large-string buffers) or ``"null"`` (every row null);
+    ``valid`` is ``None`` or a byte per row (0 = null); ``width`` is values
+    per row. Every buffer is a read-only :class:`Buffer` (the buffer
+    protocol: ``numpy.frombuffer``, ``pyarrow.py_buffer``) over the core's
+    own memory. The columns are the fields of the result structs, as in
+    ``run``'s JSON.
 
     Raises :class:`ScenarioError` with a ``point`` attribute (index into
     ``scenarios``) before running anything; :class:`RunError` with ``job``
@@ -59,6 +68,13 @@ def sweep(
     on Ctrl-C; whatever ``on_chunk`` raises. Except in the last case, the
     runs that had finished are handed to ``on_chunk`` first. ``fail_job``
     makes that job panic (tests of the error path). ``discard_results``
-    drops every result in the worker that made it and never calls
-    ``on_chunk``: the runs alone, the baseline of ``bench/sweep.py``.
+    drops every result in the worker that made it, never calls
+    ``on_chunk`` and returns empty tables: the runs alone, the baseline of
+    ``bench/sweep.py``.
     """
+
+class Buffer:
+    """Read-only bytes of one column of :func:`sweep`'s tables, lent
+    without a copy through the buffer protocol; ``len()`` is their number."""
+
+    def __len__(self) -> int: ...

@@ -305,7 +305,9 @@ def to_frame(t: pa.Table, table: str) -> pd.DataFrame:
     a DataFrame with the dtypes of :data:`TABLE_DTYPES`."""
     import pandas as pd
 
-    df = t.to_pandas()
+    # split_blocks: a column of one chunk without nulls becomes a view of
+    # the core's memory, not a copy (pandas copies it on write).
+    df = t.to_pandas(split_blocks=True)
     # Arrow's integers with nulls would come out as floats: the nullable ones are pandas' own.
     nullable = {pa_name: getattr(pd, f"{d}Dtype")() for pa_name, d in (("uint64", "UInt64"), ("int64", "Int64"))}
     for c, dtype in TABLE_DTYPES[table].items():

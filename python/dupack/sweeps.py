@@ -118,25 +118,24 @@ def sweep(
         (j, j // len(seed_list), seed_list[j % len(seed_list)]) for j in range(total) if j not in done
     ]
     skipped = total - len(jobs)
-    chunks: list[dict[str, pa.Table]] = []
     finished = skipped
 
-    def on_chunk(chunk: dict[str, Any]) -> None:
+    def on_chunk(chunk_jobs: Any, part: dict[str, Any] | None) -> None:
         nonlocal finished
-        parts = {t: ids.table(t, chunk[t]) for t in TABLES}
-        if store is not None:
-            store.write(parts)
-        chunks.append(parts)
-        finished += len(chunk["jobs"]) // 8
+        if store is not None and part is not None:
+            store.write({t: ids.table(t, part[t]) for t in TABLES})
+        finished += len(chunk_jobs) // 8
         if progress is not None:
             progress(finished, total)
 
     if progress is not None:
         progress(finished, total)
-    executed = 0
+    executed, everything = 0, None
     if jobs:
         try:
-            executed = _core.sweep(docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results)
+            executed, everything = _core.sweep(
+                docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results, store is not None
+            )
         except ScenarioError as e:
             point = getattr(e, "point", None)
             if point is None or not paths:
@@ -153,7 +152,7 @@ def sweep(
         res = SweepResult.load(store.root)
         res.executed, res.skipped = executed, skipped
         return res
-    tables = {t: _concat(t, [c[t] for c in chunks] or [ids.empty(t)]) for t in TABLES}
+    tables = {t: _concat(t, [ids.table(t, everything[t]) if everything else ids.empty(t)]) for t in TABLES}
     return SweepResult(tables, base, grid_doc, seed_list, store.root if store else None, executed, skipped)
 
 
@@ -328,7 +327,7 @@ class _Ids:
         rows, job_bytes, seed_bytes, columns = part
         if rows == 0:
             return self.empty(table)
-        job = np.frombuffer(job_bytes, dtype="<u8").astype("int64")
+        job = np.frombuffer(job_bytes, dtype="<i8")  # job ids are far below 2**63: the core's u64 as they are
         front: dict[str, Any] = {"job": pa.array(job)}
         point = pa.array(job // self.nseeds)
         for p, arr in self.by_point().items():

@@ -63,7 +63,7 @@ pub struct Column {
     rows: usize,
     /// Values pushed in the current row.
     in_row: usize,
-    /// Rows the table expects (see [`Table::with_capacity`]).
+    /// Rows the table expects (see [`Table::reserve`]).
     capacity: usize,
 }
 
@@ -167,7 +167,7 @@ impl Column {
     #[inline(never)]
     fn push_first(&mut self, v: Scalar<'_>) -> Result<(), Error> {
         let name = self.name;
-        let mismatch = |what: &str| Error(format!("field {name:?} changed its type (now {what})"));
+        let mismatch = |what: &str| Error::new(format!("field {name:?} changed its type (now {what})"));
         match v {
             Scalar::U64(x) => {
                 self.typed(|n| Values::U64(vec![0; n]));
@@ -231,15 +231,15 @@ impl Column {
         let n = std::mem::take(&mut self.in_row);
         if self.width == 0 {
             if n == 0 {
-                return Err(Error(format!("field {:?} has no value", self.name)));
+                return Err(Error::new(format!("field {:?} has no value", self.name)));
             }
             if n > 1 && self.rows > 0 {
                 // Nulls before the first array value got one placeholder each.
-                return Err(Error(format!("field {:?} is an array after null rows", self.name)));
+                return Err(Error::new(format!("field {:?} is an array after null rows", self.name)));
             }
             self.width = n;
         } else if n != self.width {
-            return Err(Error(format!(
+            return Err(Error::new(format!(
                 "field {:?} has {n} values in one row and {} in another",
                 self.name, self.width
             )));
@@ -268,9 +268,57 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table that expects `rows` rows: its columns are allocated once.
-    pub fn with_capacity(rows: usize) -> Table {
-        Table { columns: Vec::new(), rows: 0, capacity: rows }
+    /// Room for `additional` more rows in every column, allocated at once
+    /// (also in columns that appear later): growing by doubling would copy
+    /// the columns and touch fresh pages at every step.
+    pub fn reserve(&mut self, additional: usize) {
+        self.capacity = self.rows + additional;
+        for c in &mut self.columns {
+            c.capacity = self.capacity;
+            let more = additional * c.width.max(1);
+            match &mut c.values {
+                Values::Null => {}
+                Values::U64(v) => v.reserve(more),
+                Values::I64(v) => v.reserve(more),
+                Values::F64(v) => v.reserve(more),
+                Values::Bool(v) => v.reserve(more),
+                Values::Str(v) => {
+                    v.offsets.reserve(more);
+                    v.data.reserve(more * 8);
+                }
+            }
+            if c.nullable {
+                c.valid.reserve(additional);
+            }
+        }
+    }
+
+    /// A copy of the rows from `from` on.
+    pub fn copy_from_row(&self, from: usize) -> Table {
+        let columns = self
+            .columns
+            .iter()
+            .map(|c| {
+                let w = c.width.max(1);
+                let values = match &c.values {
+                    Values::Null => Values::Null,
+                    Values::U64(v) => Values::U64(v[from * w..].to_vec()),
+                    Values::I64(v) => Values::I64(v[from * w..].to_vec()),
+                    Values::F64(v) => Values::F64(v[from * w..].to_vec()),
+                    Values::Bool(v) => Values::Bool(v[from * w..].to_vec()),
+                    Values::Str(v) => {
+                        let start = v.offsets[from * w];
+                        Values::Str(Strings {
+                            offsets: v.offsets[from * w..].iter().map(|o| o - start).collect(),
+                            data: v.data[start as usize..].to_vec(),
+                        })
+                    }
+                };
+                let valid = if c.nullable { c.valid[from..].to_vec() } else { Vec::new() };
+                Column { values, valid, rows: c.rows - from, in_row: 0, capacity: c.rows - from, ..*c }
+            })
+            .collect();
+        Table { columns, rows: self.rows - from, capacity: self.rows - from }
     }
 
     /// Append `row` (a struct with scalar, `Option` and fixed-array fields).
@@ -289,8 +337,17 @@ impl Table {
     }
 }
 
+/// Why a row cannot become columns. Boxed: one pointer, so that the
+/// `Result` every field returns fits in registers.
 #[derive(Debug)]
-pub struct Error(pub String);
+#[allow(clippy::box_collection)] // one pointer wide, on purpose (above)
+pub struct Error(Box<String>);
+
+impl Error {
+    fn new(message: String) -> Error {
+        Error(Box::new(message))
+    }
+}
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -300,12 +357,12 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 impl ser::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error(msg.to_string())
+        Error::new(msg.to_string())
     }
 }
 
 fn unsupported<T>(what: &str) -> Result<T, Error> {
-    Err(Error(format!("a result row cannot hold {what}")))
+    Err(Error::new(format!("a result row cannot hold {what}")))
 }
 
 // --- a row: a struct whose fields become columns ------------------------------
@@ -326,6 +383,9 @@ impl<'a> ser::SerializeStruct for RowFields<'a> {
     type Ok = usize;
     type Error = Error;
 
+    // Inlined into each struct's generated `serialize`: a call per field
+    // would cost more than the field's work.
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
         let t = &mut *self.table;
         let i = match t.columns.get(self.next) {
@@ -365,7 +425,7 @@ fn find_column(t: &mut Table, next: usize, key: &'static str) -> usize {
 #[cold]
 #[inline(never)]
 fn twice(key: &str) -> Error {
-    Error(format!("field {key:?} appears twice in one row"))
+    Error::new(format!("field {key:?} appears twice in one row"))
 }
 
 macro_rules! no_row {
@@ -520,42 +580,54 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     type SerializeStruct = Impossible<bool, Error>;
     type SerializeStructVariant = Impossible<bool, Error>;
 
+    #[inline(always)]
     fn serialize_bool(self, v: bool) -> Result<bool, Error> {
         self.scalar(Scalar::Bool(v))
     }
+    #[inline(always)]
     fn serialize_i8(self, v: i8) -> Result<bool, Error> {
         self.scalar(Scalar::I64(v.into()))
     }
+    #[inline(always)]
     fn serialize_i16(self, v: i16) -> Result<bool, Error> {
         self.scalar(Scalar::I64(v.into()))
     }
+    #[inline(always)]
     fn serialize_i32(self, v: i32) -> Result<bool, Error> {
         self.scalar(Scalar::I64(v.into()))
     }
+    #[inline(always)]
     fn serialize_i64(self, v: i64) -> Result<bool, Error> {
         self.scalar(Scalar::I64(v))
     }
+    #[inline(always)]
     fn serialize_u8(self, v: u8) -> Result<bool, Error> {
         self.scalar(Scalar::U64(v.into()))
     }
+    #[inline(always)]
     fn serialize_u16(self, v: u16) -> Result<bool, Error> {
         self.scalar(Scalar::U64(v.into()))
     }
+    #[inline(always)]
     fn serialize_u32(self, v: u32) -> Result<bool, Error> {
         self.scalar(Scalar::U64(v.into()))
     }
+    #[inline(always)]
     fn serialize_u64(self, v: u64) -> Result<bool, Error> {
         self.scalar(Scalar::U64(v))
     }
+    #[inline(always)]
     fn serialize_f32(self, v: f32) -> Result<bool, Error> {
         self.scalar(Scalar::F64(v.into()))
     }
+    #[inline(always)]
     fn serialize_f64(self, v: f64) -> Result<bool, Error> {
         self.scalar(Scalar::F64(v))
     }
     fn serialize_char(self, v: char) -> Result<bool, Error> {
         self.scalar(Scalar::Str(v.encode_utf8(&mut [0; 4])))
     }
+    #[inline(always)]
     fn serialize_str(self, v: &str) -> Result<bool, Error> {
         self.scalar(Scalar::Str(v))
     }
@@ -563,12 +635,14 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         // A plain enum serialises as its variant's name, as in the JSON.
         self.scalar(Scalar::Str(variant))
     }
+    #[inline(always)]
     fn serialize_none(self) -> Result<bool, Error> {
         Ok(true)
     }
     fn serialize_unit(self) -> Result<bool, Error> {
         Ok(true)
     }
+    #[inline(always)]
     fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<bool, Error> {
         v.serialize(self)
     }
@@ -693,5 +767,46 @@ mod tests {
             }
             v => panic!("{v:?}"),
         }
+    }
+
+    #[test]
+    fn a_copy_from_a_row_holds_exactly_the_later_rows() {
+        #[derive(serde::Serialize)]
+        struct R {
+            name: String,
+            n: Option<u64>,
+            pair: [u64; 2],
+        }
+        let mut t = Table::default();
+        t.reserve(2); // then more rows than reserved: the columns grow
+        let names = ["a", "bb", "", "ccc"];
+        for (i, name) in names.iter().enumerate() {
+            let n = (i % 2 == 1).then_some(i as u64);
+            t.push(&R { name: name.to_string(), n, pair: [i as u64, 10 * i as u64] }).unwrap();
+        }
+        let c = t.copy_from_row(1);
+        assert_eq!(c.rows, 3);
+        let col = |n: &str| c.columns.iter().find(|c| c.name == n).unwrap();
+        match &col("name").values {
+            Values::Str(v) => {
+                assert_eq!(v.offsets, [0, 2, 2, 5]); // rebased to the copy's own bytes
+                assert_eq!(v.data, b"bbccc");
+            }
+            v => panic!("{v:?}"),
+        }
+        assert!(matches!(&col("n").values, Values::U64(v) if v == &[1, 0, 3]));
+        assert_eq!(col("n").valid, [true, false, true]);
+        assert!(matches!(&col("pair").values, Values::U64(v) if v == &[1, 10, 2, 20, 3, 30]));
+        assert_eq!(col("pair").width, 2);
+        // The copy takes more rows like the original.
+        let mut c = c;
+        c.push(&R { name: "d".into(), n: None, pair: [4, 40] }).unwrap();
+        assert_eq!(c.rows, 4);
+        assert_eq!(col_len(&c, "name"), 4);
+        assert_eq!(t.copy_from_row(4).rows, 0);
+    }
+
+    fn col_len(t: &Table, name: &str) -> usize {
+        t.columns.iter().find(|c| c.name == name).unwrap().len()
     }
 }

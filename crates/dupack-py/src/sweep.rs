@@ -3,10 +3,13 @@
 //! The Python front (`dupack.sweep`) expands a grid into scenario documents
 //! and (job, scenario, seed) triples. Here each document is parsed once,
 //! the jobs run on `workers` OS threads without the GIL, and the finished
-//! runs are handed back in chunks (see [`chunk_interval`]): the
-//! `runs`, `flows`, `links` and `media` tables as columns (see
-//! [`crate::columns`]), rows ordered by job. A result never passes through
-//! JSON text.
+//! runs are turned into the `runs`, `flows`, `links` and `media` tables as
+//! columns (see [`crate::columns`]), rows ordered by job, in chunks while
+//! the workers go on (see [`chunk_interval`]). Python hears of each chunk
+//! (its jobs, for progress, and a copy of its rows when it stores them) and
+//! gets the whole tables at the end, in memory the core allocated and
+//! lends (see [`crate::buffer`]): a result never passes through JSON text,
+//! and the tables are not copied on the way to pandas.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -67,19 +70,21 @@ fn lock(m: &Mutex<Mailbox>) -> MutexGuard<'_, Mailbox> {
 /// Finished runs not yet handed to Python, by position in the job list.
 type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
 
-/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False) -> int
+/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False, parts=False) -> (int, tables)
 ///
 /// `scenarios`: scenario documents as JSON text; `jobs`: (job id, index
-/// into `scenarios`, seed or None for the scenario's `run.seed`). Runs every job on `workers` threads and calls
-/// `on_chunk(chunk)` on this thread with the runs finished since the last
-/// call, `chunk_seconds` apart at first and then less often (a tenth of the
-/// time elapsed, at most 10 s; see `chunk_interval`); returns the number of
-/// runs finished.
-/// See `_core.pyi` for the layout of a chunk. `fail_job` makes that job
-/// panic (for testing the error path). With `discard_results` every
-/// result is dropped by the worker that made it and `on_chunk` is never
-/// called: the same runs on the same threads with nothing converted, which
-/// is what `bench/sweep.py` measures the cost of the results against.
+/// into `scenarios`, seed or None for the scenario's `run.seed`). Runs
+/// every job on `workers` threads and calls `on_chunk(jobs, part)` on this
+/// thread with the runs finished since the last call, `chunk_seconds` apart
+/// at first and then less often (a tenth of the time elapsed, at most 10 s;
+/// see `chunk_interval`): `jobs` their job ids, `part` their tables if
+/// `parts` (for the store) or None. Returns the number of runs finished and
+/// the tables of them all. See `_core.pyi` for the layout of the tables.
+/// `fail_job` makes that job panic (for testing the error path). With
+/// `discard_results` every result is dropped by the worker that made it,
+/// `on_chunk` is never called and the tables are empty: the same runs on
+/// the same threads with nothing converted, which is what `bench/sweep.py`
+/// measures the cost of the results against.
 ///
 /// An invalid document raises ScenarioError with a `point` attribute (its
 /// index in `scenarios`) before anything runs. A failed or panicking run
@@ -88,7 +93,7 @@ type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
 /// In the first two cases, and after Ctrl-C, `on_chunk` is first called
 /// once more with every run that had finished, so nothing done is lost.
 #[pyfunction]
-#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=false))]
+#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=false, parts=false))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn sweep(
     py: Python<'_>,
@@ -99,7 +104,8 @@ pub fn sweep(
     chunk_seconds: f64,
     fail_job: Option<u64>,
     discard_results: bool,
-) -> PyResult<usize> {
+    parts: bool,
+) -> PyResult<(usize, PyObject)> {
     if workers < 1 {
         return Err(PyValueError::new_err(format!("workers must be at least 1, got {workers}")));
     }
@@ -125,10 +131,18 @@ pub fn sweep(
         }
     }
     let interval = Duration::from_secs_f64(chunk_seconds);
-    let mut coord = Coordinator { jobs: &jobs, on_chunk: &on_chunk, finished: Finished::new(), emitted: 0, ran: 0 };
+    let mut coord = Coordinator {
+        jobs: &jobs,
+        on_chunk: &on_chunk,
+        parts,
+        finished: Finished::new(),
+        emitted: 0,
+        ran: 0,
+        results: Results::new(),
+    };
     let failure = py.allow_threads(|| coord.run(&models, workers, interval, fail_job, discard_results));
     match failure {
-        None => Ok(coord.ran),
+        None => Ok((coord.ran, coord.results.into_python(py)?)),
         Some(Failure::Python(e)) => Err(e),
         Some(Failure::Run { job, seed, message }) => Python::with_gil(|py| {
             let err = run_error(py, dupack_sim::RunError(format!("job {job} (seed {seed}): {message}")));
@@ -153,10 +167,14 @@ enum Failure {
 struct Coordinator<'a> {
     jobs: &'a [(u64, usize, Option<u64>)],
     on_chunk: &'a PyObject,
+    /// Whether `on_chunk` gets a copy of each chunk's rows.
+    parts: bool,
     finished: Finished,
-    /// Positions below this have been handed to Python (or failed).
+    /// Positions below this have been turned into rows (or failed).
     emitted: usize,
     ran: usize,
+    /// The rows of every run emitted so far, in job order.
+    results: Results,
 }
 
 impl Coordinator<'_> {
@@ -288,9 +306,9 @@ impl Coordinator<'_> {
         }
     }
 
-    /// Hand the finished runs to Python: with `all`, every one; otherwise
-    /// those before the first job still running, so that the chunks come in
-    /// job order.
+    /// Turn the finished runs into rows and tell Python: with `all`, every
+    /// one; otherwise those before the first job still running, so that the
+    /// rows come in job order.
     fn emit(&mut self, all: bool) -> PyResult<()> {
         let take: Vec<usize> = if all {
             self.finished.keys().copied().collect()
@@ -309,70 +327,118 @@ impl Coordinator<'_> {
         }
         let runs: Vec<(u64, Box<dupack_sim::RunResult>)> =
             take.iter().map(|i| (self.jobs[*i].0, self.finished.remove(i).expect("taken from the map"))).collect();
-        let chunk = Chunk::build(&runs).map_err(|e| {
+        let (jobs_before, rows_before) = (self.results.jobs.len(), self.results.rows());
+        self.results.add(&runs).map_err(|e| {
             PyValueError::new_err(format!("cannot turn the results into columns (a bug in dupack): {e}"))
         })?;
         drop(runs);
+        let part = self.parts.then(|| self.results.copy_since(jobs_before, rows_before));
+        let jobs = self.results.jobs[jobs_before..].to_vec();
         Python::with_gil(|py| {
-            let obj = chunk.into_python(py)?;
-            self.on_chunk.call1(py, (obj,))?;
+            let jobs = Buffer::lend(py, Owned::U64(jobs))?;
+            let part = match part {
+                Some(p) => p.into_python(py)?,
+                None => py.None(),
+            };
+            self.on_chunk.call1(py, (jobs, part))?;
             Ok(())
         })
     }
 }
 
-/// One chunk's tables, with the job and the seed of every row.
-struct Chunk {
+/// Finished runs as tables: `runs` (one row per run), `flows`, `links` and
+/// `media`, each row with its job and seed; rows in the order the runs were added.
+struct Results {
+    /// The runs' jobs, in order.
     jobs: Vec<u64>,
-    tables: [(&'static str, Vec<u64>, Vec<u64>, Table); 4],
+    tables: [Rows; 4],
 }
 
-impl Chunk {
-    fn build(runs: &[(u64, Box<dupack_sim::RunResult>)]) -> Result<Chunk, crate::columns::Error> {
-        let rows = |n: fn(&dupack_sim::RunResult) -> usize| runs.iter().map(|(_, r)| n(r)).sum::<usize>();
-        let table =
-            |name, rows: usize| (name, Vec::with_capacity(rows), Vec::with_capacity(rows), Table::with_capacity(rows));
-        let mut t = [
-            table("runs", runs.len()),
-            table("flows", rows(|r| r.flows.len())),
-            table("links", rows(|r| r.links.len())),
-            table("media", rows(|r| r.media.len())),
-        ];
-        fn add<T: serde::Serialize>(
-            t: &mut (&'static str, Vec<u64>, Vec<u64>, Table),
-            job: u64,
-            seed: u64,
-            rows: &[T],
-        ) -> Result<(), crate::columns::Error> {
-            for row in rows {
-                t.1.push(job);
-                t.2.push(seed);
-                t.3.push(row)?;
-            }
-            Ok(())
-        }
-        for (job, r) in runs {
-            add(&mut t[0], *job, r.seed, std::slice::from_ref(&r.run))?;
-            add(&mut t[1], *job, r.seed, &r.flows)?;
-            add(&mut t[2], *job, r.seed, &r.links)?;
-            add(&mut t[3], *job, r.seed, &r.media)?;
-        }
-        Ok(Chunk { jobs: runs.iter().map(|(j, _)| *j).collect(), tables: t })
+struct Rows {
+    name: &'static str,
+    job: Vec<u64>,
+    seed: Vec<u64>,
+    table: Table,
+}
+
+impl Rows {
+    fn new(name: &'static str) -> Rows {
+        Rows { name, job: Vec::new(), seed: Vec::new(), table: Table::default() }
     }
 
-    /// `{"jobs": bytes, "runs": (rows, job bytes, seed bytes, {column: (kind, data, valid, width)}), …}`
+    fn reserve(&mut self, additional: usize) {
+        self.job.reserve(additional);
+        self.seed.reserve(additional);
+        self.table.reserve(additional);
+    }
+
+    fn add<T: serde::Serialize>(&mut self, job: u64, seed: u64, rows: &[T]) -> Result<(), crate::columns::Error> {
+        for row in rows {
+            self.job.push(job);
+            self.seed.push(seed);
+            self.table.push(row)?;
+        }
+        Ok(())
+    }
+
+    fn copy_from_row(&self, from: usize) -> Rows {
+        Rows {
+            name: self.name,
+            job: self.job[from..].to_vec(),
+            seed: self.seed[from..].to_vec(),
+            table: self.table.copy_from_row(from),
+        }
+    }
+}
+
+impl Results {
+    fn new() -> Results {
+        Results { jobs: Vec::new(), tables: ["runs", "flows", "links", "media"].map(Rows::new) }
+    }
+
+    /// Rows so far, per table.
+    fn rows(&self) -> [usize; 4] {
+        self.tables.each_ref().map(|t| t.table.rows)
+    }
+
+    fn add(&mut self, runs: &[(u64, Box<dupack_sim::RunResult>)]) -> Result<(), crate::columns::Error> {
+        let rows = |n: fn(&dupack_sim::RunResult) -> usize| runs.iter().map(|(_, r)| n(r)).sum::<usize>();
+        self.tables[0].reserve(runs.len());
+        self.tables[1].reserve(rows(|r| r.flows.len()));
+        self.tables[2].reserve(rows(|r| r.links.len()));
+        self.tables[3].reserve(rows(|r| r.media.len()));
+        for (job, r) in runs {
+            let [run, flows, links, media] = &mut self.tables;
+            run.add(*job, r.seed, std::slice::from_ref(&r.run))?;
+            flows.add(*job, r.seed, &r.flows)?;
+            links.add(*job, r.seed, &r.links)?;
+            media.add(*job, r.seed, &r.media)?;
+            self.jobs.push(*job);
+        }
+        Ok(())
+    }
+
+    /// A copy of what was added after `self` had `jobs` runs and `rows` rows.
+    fn copy_since(&self, jobs: usize, rows: [usize; 4]) -> Results {
+        Results {
+            jobs: self.jobs[jobs..].to_vec(),
+            tables: std::array::from_fn(|i| self.tables[i].copy_from_row(rows[i])),
+        }
+    }
+
+    /// `{"jobs": buffer, "runs": (rows, job buffer, seed buffer, {column: (kind, data, valid, width)}), …}`
     fn into_python(self, py: Python<'_>) -> PyResult<PyObject> {
         let out = PyDict::new_bound(py);
         out.set_item("jobs", Buffer::lend(py, Owned::U64(self.jobs))?)?;
-        for (name, jobs, seeds, table) in self.tables {
+        for Rows { name, job, seed, table } in self.tables {
             let cols = PyDict::new_bound(py);
             let rows = table.rows;
             for c in table.columns {
                 cols.set_item(c.name, column(py, c)?)?;
             }
-            let jobs = Buffer::lend(py, Owned::U64(jobs))?;
-            let seeds = Buffer::lend(py, Owned::U64(seeds))?;
-            out.set_item(name, PyTuple::new_bound(py, [rows.into_py(py), jobs, seeds, cols.into_any().unbind()]))?;
+            let job = Buffer::lend(py, Owned::U64(job))?;
+            let seed = Buffer::lend(py, Owned::U64(seed))?;
+            out.set_item(name, PyTuple::new_bound(py, [rows.into_py(py), job, seed, cols.into_any().unbind()]))?;
         }
         Ok(out.into_any().unbind())
     }
