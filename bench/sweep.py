@@ -29,14 +29,21 @@ sizes, and each path is compared with rust at its own size:
 
 The overhead of a path is (its wall time - rust's) / its wall time, the share
 of the sweep not spent simulating; per run it is
-(wall - rust wall) x WORKERS / RUNS. bench/run.py calls measure() and puts
-the tables and the figure into docs/performance.md.
+(wall - rust wall) x WORKERS / RUNS. rust is another process measured at
+another moment, and on a shared machine the same runs vary by several per
+cent between two such measurements; so the sweep and sweep+store paths are
+also measured against a "bare" sweep run just before each of them in this
+process (``_discard_results``: the same jobs on the same threads, results
+dropped unread; its core call alone is the baseline), and the median of
+those pairs is their overhead. bench/run.py calls measure() and puts the
+tables and the figure into docs/performance.md.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import statistics
 import os
 import shutil
 import subprocess
@@ -127,20 +134,57 @@ def _warm_sweep(workers: int) -> None:
         dupack.sweep(str(SCENARIO), seeds=range(1, 5), workers=workers, overrides=_over("10ms"), out=f"{tmp}/w")
 
 
-def run_sweep(duration: str, runs: int, workers: int, store: bool) -> tuple[float, float]:
-    """Wall time of dupack.sweep over the grid in this process (DataFrames returned; with store, the dataset too),
-    and the simulation's share of it: the runs' own `wall_time_s` (the core's timer around each run) summed and
-    divided by the workers. Both come from the same call, so the difference is what the sweep adds to the
-    simulation whatever else the machine is doing at the time."""
+def run_sweep(duration: str, runs: int, workers: int, mode: str) -> tuple[float, float]:
+    """One dupack.sweep over the grid in this process: mode "bare" (``_discard_results``: the same jobs on
+    the same worker threads, every result dropped by the worker that made it), "sweep" (the DataFrames
+    returned) or "sweep+store" (also the Parquet dataset). Returns (the call's wall time, the wall time of
+    the core's own sweep call inside it). The core call of a bare sweep is the baseline: the runs alone,
+    on the same threads of the same process, with no Python, no columns and no store."""
     import dupack
+    from dupack import sweeps
+
+    inner: list[float] = []
+    core_sweep = sweeps._core.sweep
+
+    def timed(*a, **k):
+        t0 = time.perf_counter()
+        try:
+            return core_sweep(*a, **k)
+        finally:
+            inner.append(time.perf_counter() - t0)
 
     with tempfile.TemporaryDirectory(prefix="dupack-sweep-") as tmp:
-        t = time.perf_counter()
-        res = dupack.sweep(str(SCENARIO), seeds=range(1, runs + 1), workers=workers, overrides=_over(duration),
-                           out=f"{tmp}/sw" if store else None)
-        wall = time.perf_counter() - t
-    assert len(res.runs) == runs and len(res.flows) == runs * 10
-    return wall, float(res.runs["wall_time_s"].sum()) / workers
+        sweeps._core.sweep = timed
+        try:
+            t = time.perf_counter()
+            res = dupack.sweep(str(SCENARIO), seeds=range(1, runs + 1), workers=workers, overrides=_over(duration),
+                               out=f"{tmp}/sw" if mode == "sweep+store" else None, _discard_results=mode == "bare")
+            wall = time.perf_counter() - t
+        finally:
+            sweeps._core.sweep = core_sweep
+    if mode != "bare":
+        assert len(res.runs) == runs and len(res.flows) == runs * 10
+    return wall, inner[0]
+
+
+def paired(duration: str, runs: int, workers: int, repeat: int) -> dict:
+    """Each sweep path right after a bare sweep of the same grid, REPEAT times: per path the median of
+    (wall - the bare sweep's core call) / wall over the pairs, and the best wall time. Pairs taken a few
+    seconds apart see the same machine, so the machine's load between measurements (which moves two
+    separate measurements by several per cent here) cancels out."""
+    ratios: dict[str, list[float]] = {"sweep": [], "sweep+store": []}
+    best: dict[str, float] = {}
+    for i in range(repeat):
+        for m in ratios:
+            # Every other pair the other way round, so that a machine getting
+            # faster or slower during the pairs does not favour either side.
+            first, second = (("bare", m) if i % 2 == 0 else (m, "bare"))
+            t = {first: run_sweep(duration, runs, workers, first), second: run_sweep(duration, runs, workers, second)}
+            wall, base = t[m][0], t["bare"][1]
+            ratios[m].append(100 * (wall - base) / wall)
+            best[m] = min(best.get(m, wall), wall)
+            best["bare"] = min(best.get("bare", base), base)
+    return {"overhead": {m: statistics.median(v) for m, v in ratios.items()}, "pairs": ratios, "best": best}
 
 
 def dupack_command() -> str:
@@ -201,18 +245,14 @@ def measure(runs: int = 40, workers: int = 2, png: Path | None = None, log=sys.s
         sw = {
             "rust": min(run_rust(exe, d, n, workers) for _ in range(repeat)),
         }
-        inside = {
-            m: min((run_sweep(d, n, workers, store=m == "sweep+store") for _ in range(repeat)),
-                   key=lambda x: x[0])
-            for m in ("sweep", "sweep+store")
-        }
+        pairs = paired(d, n, workers, max(repeat, 5))
         sw |= {
-            "sweep": inside["sweep"][0],
-            "sweep+store": inside["sweep+store"][0],
+            "sweep": pairs["best"]["sweep"],
+            "sweep+store": pairs["best"]["sweep+store"],
             "cli-sweep": min(run_cli_sweep(d, n, workers) for _ in range(repeat)),
         }
         rows.append({"duration": d, "wall": w, "sweep_wall": sw, "split_api": api[1], "split_store": store[1],
-                     "sweep_core": {m: v[1] for m, v in inside.items()}, "sweep_runs": n})
+                     "sweep_paired": pairs, "sweep_runs": n})
         print(f"[sweep] {runs} runs of {d}: " + ", ".join(f"{m} {w[m]:.3f} s" for m in METHODS), file=log, flush=True)
         print(f"[sweep] {n} runs of {d}: " + ", ".join(f"{m} {sw[m]:.3f} s" for m in ["rust", *SWEEP_METHODS]),
               file=log, flush=True)
@@ -233,10 +273,10 @@ def grid_runs(res: dict, r: dict, key: str) -> int:
 
 
 def overhead(r: dict, key: str, m: str) -> float:
-    """Per cent of path m's wall time not spent simulating: measured inside the call where the row has it,
-    else against rust."""
-    if key == "sweep_wall" and inside_overhead(r, m) is not None:
-        return inside_overhead(r, m)
+    """Per cent of path m's wall time not spent simulating: against the paired bare sweep where the row
+    has it, else against rust."""
+    if key == "sweep_wall" and paired_overhead(r, m) is not None:
+        return paired_overhead(r, m)
     return 100 * (r[key][m] - r[key]["rust"]) / r[key][m]
 
 
@@ -314,29 +354,31 @@ def sweep_table(res: dict) -> list[str]:
     return t
 
 
-def inside_overhead(r: dict, m: str) -> float | None:
-    """Per cent of a sweep path's wall time not spent simulating, measured inside the call (see run_sweep)."""
-    core = r.get("sweep_core", {}).get(m)
-    return None if core is None else 100 * (1 - core / r["sweep_wall"][m])
+def paired_overhead(r: dict, m: str) -> float | None:
+    """Per cent of a sweep path's wall time beyond the runs themselves, against a bare sweep run just before
+    it (see paired); None for rows measured before bench/sweep.py paired them."""
+    return r.get("sweep_paired", {}).get("overhead", {}).get(m)
 
 
-def inside_table(res: dict) -> list[str]:
-    """The sweep paths measured against their own runs' simulation time: immune to the machine's load
-    between measurements, but a lower bound (see run_sweep and the report)."""
+def paired_table(res: dict) -> list[str]:
+    """The sweep paths against the bare sweep run just before each of them."""
     w = res["workers"]
     t = [
-        "| simulated time per run | sweep: wall s / simulation s (Σ run time ÷ workers) / overhead | "
-        "sweep+store: wall s / simulation s / overhead | per-run overhead µs sweep / sweep+store |",
-        "|---|---:|---:|---:|",
+        "| simulated time per run | runs per grid | bare: core call s (best) | sweep: wall s (best) / overhead "
+        "(median of pairs) | sweep+store: wall s / overhead | overhead of each pair, sweep; sweep+store | "
+        "per-run overhead µs sweep / sweep+store |",
+        "|---|---:|---:|---:|---:|---|---:|",
     ]
     for r in res["rows"]:
-        if "sweep_core" not in r:
+        p = r.get("sweep_paired")
+        if not p:
             continue
-        wl, core, n = r["sweep_wall"], r["sweep_core"], grid_runs(res, r, "sweep_wall")
-        per = {m: (wl[m] - core[m]) * w / n * 1e6 for m in ("sweep", "sweep+store")}
+        n, b = grid_runs(res, r, "sweep_wall"), p["best"]
+        per = {m: paired_overhead(r, m) / 100 * b[m] * w / n * 1e6 for m in ("sweep", "sweep+store")}
+        each = "; ".join(", ".join(f"{v:.1f}" for v in p["pairs"][m]) for m in ("sweep", "sweep+store"))
         t.append(
-            f"| {r['duration']} | {wl['sweep']:.3f} / {core['sweep']:.3f} / {inside_overhead(r, 'sweep'):.1f} % | "
-            f"{wl['sweep+store']:.3f} / {core['sweep+store']:.3f} / {inside_overhead(r, 'sweep+store'):.1f} % | "
+            f"| {r['duration']} | {n} | {b['bare']:.3f} | {b['sweep']:.3f} / {paired_overhead(r, 'sweep'):.1f} % | "
+            f"{b['sweep+store']:.3f} / {paired_overhead(r, 'sweep+store'):.1f} % | {each} | "
             f"{per['sweep']:.0f} / {per['sweep+store']:.0f} |"
         )
     return t
@@ -376,7 +418,7 @@ def main() -> int:
                   durations=args.durations.split(","), repeat=args.repeat)
     print("\n".join(table(res)))
     print("\n".join(sweep_table(res)))
-    print("\n".join(inside_table(res)))
+    print("\n".join(paired_table(res)))
     print("\n".join(split_table(res)))
     return 0
 

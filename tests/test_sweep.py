@@ -130,6 +130,13 @@ def test_resume_skips_stored_jobs_and_the_dataset_equals_a_one_shot_sweep(tmp_pa
         pd.testing.assert_frame_equal(without_wall(df), without_wall(first.tables[t]))
     meta = json.loads((out / "sweep.json").read_text())
     assert meta["grid"] == GRID and meta["seeds"] == SEEDS and meta["scenario_hash"] == base().hash()
+    # Row-group statistics where readers filter (job, grid, seed), not on the results.
+    import pyarrow.parquet as pq
+
+    part = pq.ParquetFile(next((out / "flows").glob("part-*.parquet"))).metadata.row_group(0)
+    stats = {part.column(i).path_in_schema: part.column(i).is_stats_set for i in range(part.num_columns)}
+    assert all(stats[c] for c in ["job", *GRID, "seed"])
+    assert not stats["goodput_kbps"] and not stats["flow"]
     # resume=False starts over.
     fresh = dupack.sweep(base(), GRID, SEEDS, workers=2, out=out, resume=False)
     assert fresh.executed == 8

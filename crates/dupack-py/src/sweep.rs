@@ -139,6 +139,7 @@ pub fn sweep(
         emitted: 0,
         ran: 0,
         results: Results::new(),
+        notified: (0, [0; 4]),
     };
     let failure = py.allow_threads(|| coord.run(&models, workers, interval, fail_job, discard_results));
     match failure {
@@ -170,11 +171,13 @@ struct Coordinator<'a> {
     /// Whether `on_chunk` gets a copy of each chunk's rows.
     parts: bool,
     finished: Finished,
-    /// Positions below this have been turned into rows (or failed).
+    /// Positions below this have been turned into rows (or failed, or stopped).
     emitted: usize,
     ran: usize,
     /// The rows of every run emitted so far, in job order.
     results: Results,
+    /// Runs and rows per table in `results` when `on_chunk` was last called.
+    notified: (usize, [usize; 4]),
 }
 
 impl Coordinator<'_> {
@@ -277,9 +280,16 @@ impl Coordinator<'_> {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
-                if failure.is_none() && last_emit.elapsed() >= chunk_interval(started.elapsed(), interval) {
-                    last_emit = Instant::now();
-                    if let Err(e) = self.emit(false) {
+                if failure.is_none() {
+                    // Rows are made as soon as the runs before them are done,
+                    // not a chunk at a time: what is left when the workers
+                    // finish is then a few runs' worth, not half a chunk's.
+                    let mut step = self.absorb(false);
+                    if step.is_ok() && last_emit.elapsed() >= chunk_interval(started.elapsed(), interval) {
+                        last_emit = Instant::now();
+                        step = self.notify();
+                    }
+                    if let Err(e) = step {
                         failure = Some(Failure::Python(e));
                         stop.store(true, Ordering::Relaxed);
                     }
@@ -288,8 +298,9 @@ impl Coordinator<'_> {
         });
         // Everything finished goes to Python, also when stopping early
         // (but not to a callback that has just failed).
+        let last = self.absorb(true);
         if self.callback_ok(&failure) {
-            if let Err(e) = self.emit(true) {
+            if let Err(e) = last.and_then(|()| self.notify()) {
                 failure.get_or_insert(Failure::Python(e));
             }
         }
@@ -306,10 +317,9 @@ impl Coordinator<'_> {
         }
     }
 
-    /// Turn the finished runs into rows and tell Python: with `all`, every
-    /// one; otherwise those before the first job still running, so that the
-    /// rows come in job order.
-    fn emit(&mut self, all: bool) -> PyResult<()> {
+    /// Turn finished runs into rows: with `all`, every one; otherwise those
+    /// before the first job still running, so that the rows come in job order.
+    fn absorb(&mut self, all: bool) -> PyResult<()> {
         let take: Vec<usize> = if all {
             self.finished.keys().copied().collect()
         } else {
@@ -327,11 +337,18 @@ impl Coordinator<'_> {
         }
         let runs: Vec<(u64, Box<dupack_sim::RunResult>)> =
             take.iter().map(|i| (self.jobs[*i].0, self.finished.remove(i).expect("taken from the map"))).collect();
-        let (jobs_before, rows_before) = (self.results.jobs.len(), self.results.rows());
-        self.results.add(&runs).map_err(|e| {
-            PyValueError::new_err(format!("cannot turn the results into columns (a bug in dupack): {e}"))
-        })?;
-        drop(runs);
+        self.results
+            .add(&runs)
+            .map_err(|e| PyValueError::new_err(format!("cannot turn the results into columns (a bug in dupack): {e}")))
+    }
+
+    /// Call `on_chunk` with the runs made into rows since the last call (if any).
+    fn notify(&mut self) -> PyResult<()> {
+        let (jobs_before, rows_before) = self.notified;
+        if self.results.jobs.len() == jobs_before {
+            return Ok(());
+        }
+        self.notified = (self.results.jobs.len(), self.results.rows());
         let part = self.parts.then(|| self.results.copy_since(jobs_before, rows_before));
         let jobs = self.results.jobs[jobs_before..].to_vec();
         Python::with_gil(|py| {
