@@ -63,22 +63,12 @@ pub struct Column {
     rows: usize,
     /// Values pushed in the current row.
     in_row: usize,
-    /// Rows the table expects (see [`Table::reserve`]).
-    capacity: usize,
 }
 
 impl Column {
-    fn new(name: &'static str, rows_before: usize, capacity: usize) -> Column {
-        let mut c = Column {
-            name,
-            values: Values::Null,
-            valid: Vec::new(),
-            nullable: false,
-            width: 0,
-            rows: 0,
-            in_row: 0,
-            capacity,
-        };
+    fn new(name: &'static str, rows_before: usize) -> Column {
+        let mut c =
+            Column { name, values: Values::Null, valid: Vec::new(), nullable: false, width: 0, rows: 0, in_row: 0 };
         for _ in 0..rows_before {
             c.null_row();
         }
@@ -129,21 +119,75 @@ impl Column {
     fn typed(&mut self, make: impl FnOnce(usize) -> Values) {
         if matches!(self.values, Values::Null) {
             self.values = make(self.rows * self.width.max(1));
-            // Room for every row at once: growing by doubling would copy
-            // the column and touch fresh pages at every step.
-            let more = self.capacity.saturating_sub(self.rows);
-            match &mut self.values {
-                Values::Null => {}
-                Values::U64(v) => v.reserve(more),
-                Values::I64(v) => v.reserve(more),
-                Values::F64(v) => v.reserve(more),
-                Values::Bool(v) => v.reserve(more),
-                Values::Str(v) => {
-                    v.offsets.reserve(more);
-                    v.data.reserve(more * 8);
-                }
+        }
+    }
+
+    /// Append rows `rows` of `o`, a column of the same field in another table.
+    fn append_from(&mut self, o: &Column, rows: std::ops::Range<usize>) -> Result<(), Error> {
+        let name = self.name;
+        if self.width == 0 {
+            self.width = o.width;
+        } else if o.width != 0 && o.width != self.width {
+            return Err(Error::new(format!(
+                "field {name:?} has {} values in one row and {} in another",
+                o.width, self.width
+            )));
+        }
+        if matches!(o.values, Values::Null) {
+            rows.for_each(|_| self.null_row());
+            return Ok(());
+        }
+        self.typed(|n| match &o.values {
+            Values::U64(_) => Values::U64(vec![0; n]),
+            Values::I64(_) => Values::I64(vec![0; n]),
+            Values::F64(_) => Values::F64(vec![f64::NAN; n]),
+            Values::Bool(_) => Values::Bool(vec![false; n]),
+            Values::Str(_) => Values::Str(Strings::with_placeholders(n)),
+            Values::Null => Values::Null,
+        });
+        let w = self.width.max(1);
+        let (a, b) = (rows.start * w, rows.end * w);
+        match (&mut self.values, &o.values) {
+            (Values::U64(v), Values::U64(x)) => v.extend_from_slice(&x[a..b]),
+            (Values::I64(v), Values::I64(x)) => v.extend_from_slice(&x[a..b]),
+            (Values::F64(v), Values::F64(x)) => v.extend_from_slice(&x[a..b]),
+            (Values::Bool(v), Values::Bool(x)) => v.extend_from_slice(&x[a..b]),
+            (Values::Str(v), Values::Str(x)) => {
+                let (from, to) = (x.offsets[a], x.offsets[b]);
+                let shift = v.data.len() as i64 - from;
+                v.data.extend_from_slice(&x.data[from as usize..to as usize]);
+                v.offsets.extend(x.offsets[a + 1..=b].iter().map(|o| o + shift));
+            }
+            _ => return Err(Error::new(format!("field {name:?} changed its type between two tables"))),
+        }
+        if o.nullable || self.nullable {
+            for r in rows {
+                self.mark(!o.nullable || o.valid[r]);
+                self.rows += 1;
+            }
+        } else {
+            self.rows += rows.len();
+        }
+        Ok(())
+    }
+
+    /// No rows; the column keeps its type, its width and its memory.
+    fn clear(&mut self) {
+        match &mut self.values {
+            Values::Null => {}
+            Values::U64(v) => v.clear(),
+            Values::I64(v) => v.clear(),
+            Values::F64(v) => v.clear(),
+            Values::Bool(v) => v.clear(),
+            Values::Str(v) => {
+                v.offsets.truncate(1);
+                v.data.clear();
             }
         }
+        self.valid.clear();
+        self.nullable = false;
+        self.rows = 0;
+        self.in_row = 0;
     }
 
     /// The common case in one branch: the column already holds this type
@@ -264,33 +308,38 @@ enum Scalar<'s> {
 pub struct Table {
     pub columns: Vec<Column>,
     pub rows: usize,
-    capacity: usize,
 }
 
 impl Table {
-    /// Room for `additional` more rows in every column, allocated at once
-    /// (also in columns that appear later): growing by doubling would copy
-    /// the columns and touch fresh pages at every step.
-    pub fn reserve(&mut self, additional: usize) {
-        self.capacity = self.rows + additional;
+    /// Append rows `rows` of `other`, a table of the same struct (whose
+    /// columns may have met their first non-null value at another time).
+    pub fn append_rows(&mut self, other: &Table, rows: std::ops::Range<usize>) -> Result<(), Error> {
+        for (k, oc) in other.columns.iter().enumerate() {
+            let i = match self.columns.get(k) {
+                Some(c) if std::ptr::eq(c.name, oc.name) || c.name == oc.name => k,
+                _ => match self.columns.iter().position(|c| c.name == oc.name) {
+                    Some(i) => i,
+                    None => {
+                        self.columns.insert(k.min(self.columns.len()), Column::new(oc.name, self.rows));
+                        k.min(self.columns.len() - 1)
+                    }
+                },
+            };
+            self.columns[i].append_from(oc, rows.clone())?;
+        }
+        self.rows += rows.len();
         for c in &mut self.columns {
-            c.capacity = self.capacity;
-            let more = additional * c.width.max(1);
-            match &mut c.values {
-                Values::Null => {}
-                Values::U64(v) => v.reserve(more),
-                Values::I64(v) => v.reserve(more),
-                Values::F64(v) => v.reserve(more),
-                Values::Bool(v) => v.reserve(more),
-                Values::Str(v) => {
-                    v.offsets.reserve(more);
-                    v.data.reserve(more * 8);
-                }
-            }
-            if c.nullable {
-                c.valid.reserve(additional);
+            while c.rows < self.rows {
+                c.null_row(); // a field the other table never had
             }
         }
+        Ok(())
+    }
+
+    /// No rows; the columns keep their types and their memory.
+    pub fn clear(&mut self) {
+        self.columns.iter_mut().for_each(Column::clear);
+        self.rows = 0;
     }
 
     /// A copy of the rows from `from` on.
@@ -315,10 +364,10 @@ impl Table {
                     }
                 };
                 let valid = if c.nullable { c.valid[from..].to_vec() } else { Vec::new() };
-                Column { values, valid, rows: c.rows - from, in_row: 0, capacity: c.rows - from, ..*c }
+                Column { values, valid, rows: c.rows - from, in_row: 0, ..*c }
             })
             .collect();
-        Table { columns, rows: self.rows - from, capacity: self.rows - from }
+        Table { columns, rows: self.rows - from }
     }
 
     /// Append `row` (a struct with scalar, `Option` and fixed-array fields).
@@ -416,7 +465,7 @@ fn find_column(t: &mut Table, next: usize, key: &'static str) -> usize {
     match t.columns.iter().position(|c| c.name == key) {
         Some(i) => i,
         None => {
-            t.columns.insert(next, Column::new(key, t.rows, t.capacity));
+            t.columns.insert(next, Column::new(key, t.rows));
             next
         }
     }
@@ -778,7 +827,6 @@ mod tests {
             pair: [u64; 2],
         }
         let mut t = Table::default();
-        t.reserve(2); // then more rows than reserved: the columns grow
         let names = ["a", "bb", "", "ccc"];
         for (i, name) in names.iter().enumerate() {
             let n = (i % 2 == 1).then_some(i as u64);
@@ -804,6 +852,62 @@ mod tests {
         assert_eq!(c.rows, 4);
         assert_eq!(col_len(&c, "name"), 4);
         assert_eq!(t.copy_from_row(4).rows, 0);
+    }
+
+    #[test]
+    fn appending_row_ranges_equals_pushing_the_rows() {
+        #[derive(serde::Serialize, Clone)]
+        struct R {
+            name: String,
+            n: Option<u64>,
+            x: Option<f64>,
+            pair: [u64; 2],
+        }
+        let row = |i: u64| R {
+            name: "r".repeat(i as usize % 3),
+            n: i.is_multiple_of(3).then_some(i),
+            x: (i >= 4).then_some(i as f64 / 2.0),
+            pair: [i, 100 + i],
+        };
+        // Two tables that met their first values at different rows (x is all
+        // null in the first), appended in pieces, against one table of every row.
+        let (mut a, mut b, mut whole) = (Table::default(), Table::default(), Table::default());
+        for i in 0..4 {
+            a.push(&row(i)).unwrap();
+        }
+        for i in 4..9 {
+            b.push(&row(i)).unwrap();
+        }
+        for i in [0, 1, 4, 5, 6, 2, 3, 7, 8] {
+            whole.push(&row(i)).unwrap();
+        }
+        let mut t = Table::default();
+        t.append_rows(&a, 0..2).unwrap();
+        t.append_rows(&b, 0..3).unwrap();
+        t.append_rows(&a, 2..4).unwrap();
+        t.append_rows(&b, 3..5).unwrap();
+        assert_eq!(t.rows, whole.rows);
+        assert_eq!(format!("{:?}", strip(&t)), format!("{:?}", strip(&whole)));
+        // Cleared, a table keeps its columns and takes rows again.
+        t.clear();
+        assert_eq!((t.rows, t.columns.len()), (0, 4));
+        t.append_rows(&b, 1..2).unwrap();
+        assert_eq!(col_len(&t, "pair"), 2);
+    }
+
+    /// The columns' contents, without the bookkeeping that may differ.
+    fn strip(t: &Table) -> Vec<(&'static str, String, Vec<bool>, usize)> {
+        t.columns
+            .iter()
+            .map(|c| {
+                let values = match &c.values {
+                    Values::F64(v) => format!("{:?}", v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()),
+                    v => format!("{v:?}"),
+                };
+                let valid = if c.nullable { c.valid.clone() } else { vec![true; c.rows] };
+                (c.name, values, valid, c.width)
+            })
+            .collect()
     }
 
     fn col_len(t: &Table, name: &str) -> usize {

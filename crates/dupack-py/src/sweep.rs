@@ -11,7 +11,7 @@
 //! lends (see [`crate::buffer`]): a result never passes through JSON text,
 //! and the tables are not copied on the way to pandas.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -47,7 +47,8 @@ fn chunk_interval(elapsed: Duration, min_interval: Duration) -> Duration {
 }
 
 enum Outcome {
-    Done(Box<dupack_sim::RunResult>),
+    /// Finished; its rows are in the worker's [`Batch`].
+    Done,
     /// Finished, its result dropped unread (`discard_results`).
     Discarded,
     Failed(String),
@@ -62,13 +63,50 @@ struct Mailbox {
     live: usize,
 }
 
-/// A worker that panicked outside a run cannot have left the mailbox half-updated.
-fn lock(m: &Mutex<Mailbox>) -> MutexGuard<'_, Mailbox> {
+/// A worker that panicked outside a run cannot have left the mailbox or a batch half-updated.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Finished runs not yet handed to Python, by position in the job list.
-type Finished = BTreeMap<usize, Box<dupack_sim::RunResult>>;
+/// The rows of the runs one worker finished since the coordinator last took
+/// them, in the order it finished them (which is job order: a worker takes
+/// ever later jobs).
+///
+/// Why the workers make the rows: a result is turned into columns in a few
+/// µs while it is still in the cache of the core that made it, and freed by
+/// the thread that allocated it; on the coordinating thread the same work
+/// costs several times more and is taken from the workers all the same.
+#[derive(Default)]
+struct Batch {
+    results: Results,
+    /// Per run: its position in the job list and where its rows end, per table.
+    runs: Vec<(usize, [usize; 4])>,
+}
+
+impl Batch {
+    fn add(&mut self, pos: usize, job: u64, r: &dupack_sim::RunResult) -> Result<(), crate::columns::Error> {
+        self.results.add(job, r)?;
+        self.runs.push((pos, self.results.rows()));
+        Ok(())
+    }
+
+    fn clear(&mut self) {
+        self.results.clear();
+        self.runs.clear();
+    }
+}
+
+/// A batch taken from a worker, merged into the sweep's rows from `next` on.
+struct Pending {
+    batch: Batch,
+    next: usize,
+}
+
+impl Pending {
+    fn next_pos(&self) -> Option<usize> {
+        self.batch.runs.get(self.next).map(|r| r.0)
+    }
+}
 
 /// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False, parts=False) -> (int, tables)
 ///
@@ -135,10 +173,12 @@ pub fn sweep(
         jobs: &jobs,
         on_chunk: &on_chunk,
         parts,
-        finished: Finished::new(),
+        pending: Vec::new(),
+        spare: Vec::new(),
+        no_rows: BTreeSet::new(),
         emitted: 0,
         ran: 0,
-        results: Results::new(),
+        results: Results::default(),
         notified: (0, [0; 4]),
     };
     let failure = py.allow_threads(|| coord.run(&models, workers, interval, fail_job, discard_results));
@@ -170,7 +210,12 @@ struct Coordinator<'a> {
     on_chunk: &'a PyObject,
     /// Whether `on_chunk` gets a copy of each chunk's rows.
     parts: bool,
-    finished: Finished,
+    /// Batches taken from the workers and not yet wholly merged.
+    pending: Vec<Pending>,
+    /// Merged batches, cleared, to hand back to the workers (their columns keep their memory).
+    spare: Vec<Batch>,
+    /// Positions that ended without rows (failed, stopped, discarded) and are not yet passed.
+    no_rows: BTreeSet<usize>,
     /// Positions below this have been turned into rows (or failed, or stopped).
     emitted: usize,
     ran: usize,
@@ -199,9 +244,10 @@ impl Coordinator<'_> {
         // as many workers as cores is taken from the workers.
         let mailbox = Mutex::new(Mailbox { outcomes: Vec::new(), live: workers.min(jobs.len()) });
         let wake = Condvar::new();
+        let batches: Vec<Mutex<Batch>> = (0..workers.min(jobs.len())).map(|_| Mutex::default()).collect();
         let mut failure: Option<Failure> = None;
         std::thread::scope(|s| {
-            for _ in 0..workers.min(jobs.len()) {
+            for batch in &batches {
                 let (stop, next, mailbox, wake) = (&stop, &next, &mailbox, &wake);
                 s.spawn(move || {
                     loop {
@@ -219,7 +265,12 @@ impl Coordinator<'_> {
                         }));
                         let outcome = match outcome {
                             Ok(Ok(_)) if discard_results => Outcome::Discarded,
-                            Ok(Ok(r)) => Outcome::Done(Box::new(r)),
+                            Ok(Ok(r)) => match lock(batch).add(i, job, &r) {
+                                Ok(()) => Outcome::Done,
+                                Err(e) => Outcome::Failed(format!(
+                                    "cannot turn the result into columns (a bug in dupack): {e}"
+                                )),
+                            },
                             Ok(Err(_)) if stop.load(Ordering::Relaxed) => Outcome::Stopped,
                             Ok(Err(e)) => Outcome::Failed(e.to_string()),
                             Err(panic) => Outcome::Failed(format!(
@@ -253,12 +304,11 @@ impl Coordinator<'_> {
                     (std::mem::take(&mut m.outcomes), m.live == 0)
                 };
                 for (i, outcome) in outcomes {
+                    if !matches!(outcome, Outcome::Done) {
+                        self.no_rows.insert(i);
+                    }
                     match outcome {
-                        Outcome::Done(r) => {
-                            self.finished.insert(i, r);
-                            self.ran += 1;
-                        }
-                        Outcome::Discarded => self.ran += 1,
+                        Outcome::Done | Outcome::Discarded => self.ran += 1,
                         Outcome::Failed(message) => {
                             if failure.is_none() {
                                 let (job, sc, seed) = jobs[i];
@@ -284,7 +334,7 @@ impl Coordinator<'_> {
                     // Rows are made as soon as the runs before them are done,
                     // not a chunk at a time: what is left when the workers
                     // finish is then a few runs' worth, not half a chunk's.
-                    let mut step = self.absorb(false);
+                    let mut step = self.absorb(&batches, false);
                     if step.is_ok() && last_emit.elapsed() >= chunk_interval(started.elapsed(), interval) {
                         last_emit = Instant::now();
                         step = self.notify();
@@ -298,7 +348,7 @@ impl Coordinator<'_> {
         });
         // Everything finished goes to Python, also when stopping early
         // (but not to a callback that has just failed).
-        let last = self.absorb(true);
+        let last = self.absorb(&batches, true);
         if self.callback_ok(&failure) {
             if let Err(e) = last.and_then(|()| self.notify()) {
                 failure.get_or_insert(Failure::Python(e));
@@ -317,29 +367,45 @@ impl Coordinator<'_> {
         }
     }
 
-    /// Turn finished runs into rows: with `all`, every one; otherwise those
-    /// before the first job still running, so that the rows come in job order.
-    fn absorb(&mut self, all: bool) -> PyResult<()> {
-        let take: Vec<usize> = if all {
-            self.finished.keys().copied().collect()
-        } else {
-            let mut upto = self.emitted;
-            while self.finished.contains_key(&upto) {
-                upto += 1;
+    /// Take the workers' batches and merge their rows into the sweep's, in
+    /// job order: with `all`, every run (also past gaps left by runs that
+    /// failed or stopped); otherwise those before the first job still running.
+    fn absorb(&mut self, batches: &[Mutex<Batch>], all: bool) -> PyResult<()> {
+        for b in batches {
+            let mut b = lock(b);
+            if !b.runs.is_empty() {
+                let fresh = self.spare.pop().unwrap_or_default();
+                self.pending.push(Pending { batch: std::mem::replace(&mut *b, fresh), next: 0 });
             }
-            (self.emitted..upto).collect()
-        };
-        if take.is_empty() {
-            return Ok(());
         }
-        if let Some(&last) = take.last() {
-            self.emitted = self.emitted.max(last + 1);
+        loop {
+            let at = self.pending.iter().position(|p| p.next_pos() == Some(self.emitted));
+            if let Some(k) = at {
+                let p = &mut self.pending[k];
+                let (_, end) = p.batch.runs[p.next];
+                let start = if p.next == 0 { [0; 4] } else { p.batch.runs[p.next - 1].1 };
+                self.results.append_run(&p.batch.results, p.next, start, end).map_err(|e| {
+                    PyValueError::new_err(format!("cannot merge the results' columns (a bug in dupack): {e}"))
+                })?;
+                p.next += 1;
+                if p.next == p.batch.runs.len() {
+                    let mut done = self.pending.swap_remove(k).batch;
+                    done.clear();
+                    self.spare.push(done);
+                }
+                self.emitted += 1;
+            } else if self.no_rows.remove(&self.emitted) {
+                self.emitted += 1;
+            } else if all {
+                // Past a job that never ran (the sweep stopped): the next that did.
+                match self.pending.iter().filter_map(Pending::next_pos).min() {
+                    Some(pos) => self.emitted = pos,
+                    None => return Ok(()),
+                }
+            } else {
+                return Ok(());
+            }
         }
-        let runs: Vec<(u64, Box<dupack_sim::RunResult>)> =
-            take.iter().map(|i| (self.jobs[*i].0, self.finished.remove(i).expect("taken from the map"))).collect();
-        self.results
-            .add(&runs)
-            .map_err(|e| PyValueError::new_err(format!("cannot turn the results into columns (a bug in dupack): {e}")))
     }
 
     /// Call `on_chunk` with the runs made into rows since the last call (if any).
@@ -383,10 +449,10 @@ impl Rows {
         Rows { name, job: Vec::new(), seed: Vec::new(), table: Table::default() }
     }
 
-    fn reserve(&mut self, additional: usize) {
-        self.job.reserve(additional);
-        self.seed.reserve(additional);
-        self.table.reserve(additional);
+    fn append_rows(&mut self, other: &Rows, rows: std::ops::Range<usize>) -> Result<(), crate::columns::Error> {
+        self.job.extend_from_slice(&other.job[rows.clone()]);
+        self.seed.extend_from_slice(&other.seed[rows.clone()]);
+        self.table.append_rows(&other.table, rows)
     }
 
     fn add<T: serde::Serialize>(&mut self, job: u64, seed: u64, rows: &[T]) -> Result<(), crate::columns::Error> {
@@ -408,31 +474,52 @@ impl Rows {
     }
 }
 
-impl Results {
-    fn new() -> Results {
+impl Default for Results {
+    fn default() -> Results {
         Results { jobs: Vec::new(), tables: ["runs", "flows", "links", "media"].map(Rows::new) }
     }
+}
 
+impl Results {
     /// Rows so far, per table.
     fn rows(&self) -> [usize; 4] {
         self.tables.each_ref().map(|t| t.table.rows)
     }
 
-    fn add(&mut self, runs: &[(u64, Box<dupack_sim::RunResult>)]) -> Result<(), crate::columns::Error> {
-        let rows = |n: fn(&dupack_sim::RunResult) -> usize| runs.iter().map(|(_, r)| n(r)).sum::<usize>();
-        self.tables[0].reserve(runs.len());
-        self.tables[1].reserve(rows(|r| r.flows.len()));
-        self.tables[2].reserve(rows(|r| r.links.len()));
-        self.tables[3].reserve(rows(|r| r.media.len()));
-        for (job, r) in runs {
-            let [run, flows, links, media] = &mut self.tables;
-            run.add(*job, r.seed, std::slice::from_ref(&r.run))?;
-            flows.add(*job, r.seed, &r.flows)?;
-            links.add(*job, r.seed, &r.links)?;
-            media.add(*job, r.seed, &r.media)?;
-            self.jobs.push(*job);
-        }
+    /// Append one run's rows.
+    fn add(&mut self, job: u64, r: &dupack_sim::RunResult) -> Result<(), crate::columns::Error> {
+        let [run, flows, links, media] = &mut self.tables;
+        run.add(job, r.seed, std::slice::from_ref(&r.run))?;
+        flows.add(job, r.seed, &r.flows)?;
+        links.add(job, r.seed, &r.links)?;
+        media.add(job, r.seed, &r.media)?;
+        self.jobs.push(job);
         Ok(())
+    }
+
+    /// Append run `run` of `other`, whose rows are `start[t]..end[t]` in table `t`.
+    fn append_run(
+        &mut self,
+        other: &Results,
+        run: usize,
+        start: [usize; 4],
+        end: [usize; 4],
+    ) -> Result<(), crate::columns::Error> {
+        for (i, (t, o)) in self.tables.iter_mut().zip(&other.tables).enumerate() {
+            t.append_rows(o, start[i]..end[i])?;
+        }
+        self.jobs.push(other.jobs[run]);
+        Ok(())
+    }
+
+    /// No runs; the columns keep their memory.
+    fn clear(&mut self) {
+        self.jobs.clear();
+        for t in &mut self.tables {
+            t.job.clear();
+            t.seed.clear();
+            t.table.clear();
+        }
     }
 
     /// A copy of what was added after `self` had `jobs` runs and `rows` rows.
