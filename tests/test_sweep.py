@@ -93,6 +93,38 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     assert_same(one, three)
 
 
+def short(duration: str = "20ms") -> dupack.Scenario:
+    return base().with_overrides([f"run.duration={duration}"])
+
+
+def test_many_short_runs_taken_in_blocks_keep_job_order() -> None:
+    # Runs of well under 2 ms: each worker takes blocks of consecutive jobs,
+    # and the coordinator merges the two workers' blocks in job order.
+    grid = {"tcp.variant": ["reno", "sack"]}
+    one = dupack.sweep(short(), grid, range(1, 151), workers=1)
+    two = dupack.sweep(short(), grid, range(1, 151), workers=2, chunk_seconds=0)
+    assert list(two.runs["job"]) == list(range(300))
+    assert_same(one, two)
+    for job in (0, 149, 150, 299):
+        seed, variant = job % 150 + 1, grid["tcp.variant"][job // 150]
+        single = dupack.run(short().with_overrides([f'tcp.variant="{variant}"']), seed=seed)
+        got = two.flows[two.flows["job"] == job].drop(columns=["job", "tcp.variant", "seed"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, single.flows)
+
+
+def test_a_failure_inside_a_block_keeps_every_run_before_it_in_order(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    with pytest.raises(dupack.RunError):
+        dupack.sweep(short(), None, range(1, 301), workers=2, out=out, chunk_seconds=0, _fail_job=200)
+    jobs = list(dupack.SweepResult.load(out).runs["job"])
+    assert 200 not in jobs and jobs == sorted(set(jobs))
+    assert set(range(150)) <= set(jobs)  # long finished when job 200 failed
+    # Resuming fills exactly the gaps.
+    res = dupack.sweep(short(), None, range(1, 301), workers=2, out=out)
+    assert res.executed == 300 - len(jobs) and list(res.runs["job"]) == list(range(300))
+    assert_same(res, dupack.sweep(short(), None, range(1, 301), workers=1))
+
+
 def test_a_failing_run_names_its_grid_point_and_seed_and_keeps_the_rest(tmp_path: Path) -> None:
     out = tmp_path / "sw"
     with pytest.raises(dupack.RunError) as e:

@@ -46,6 +46,24 @@ fn chunk_interval(elapsed: Duration, min_interval: Duration) -> Duration {
     (elapsed / 10).clamp(min_interval.min(MAX_CHUNK_INTERVAL), MAX_CHUNK_INTERVAL).max(min_interval)
 }
 
+/// How long a worker's block of consecutive jobs should last.
+const BLOCK_TIME: Duration = Duration::from_millis(2);
+
+/// How many consecutive jobs a worker takes at once, its last run having
+/// taken `last_run`: enough for about [`BLOCK_TIME`] (one at first, at most 64).
+///
+/// Why blocks: the coordinator merges each worker's rows into the sweep's in
+/// job order, a range of consecutive runs at a time; with one job at a time
+/// two workers alternate and every range is a single run, whose rows cost a
+/// copy call per column. A few ms a block keeps the workers' finishing
+/// times within a few ms of each other.
+fn block(last_run: Option<Duration>) -> usize {
+    match last_run {
+        None => 1,
+        Some(t) => (BLOCK_TIME.as_nanos() / t.as_nanos().max(1)).clamp(1, 64) as usize,
+    }
+}
+
 enum Outcome {
     /// Finished; its rows are in the worker's [`Batch`].
     Done,
@@ -250,12 +268,25 @@ impl Coordinator<'_> {
             for batch in &batches {
                 let (stop, next, mailbox, wake) = (&stop, &next, &mailbox, &wake);
                 s.spawn(move || {
+                    let (mut mine, mut last_run) = (0..0, None);
                     loop {
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&(job, sc, seed)) = jobs.get(i) else { break };
+                        let i = match mine.next() {
+                            Some(i) => i,
+                            None => {
+                                let n = block(last_run);
+                                let first = next.fetch_add(n, Ordering::Relaxed);
+                                mine = first..(first + n).min(jobs.len());
+                                match mine.next() {
+                                    Some(i) => i,
+                                    None => break,
+                                }
+                            }
+                        };
+                        let (job, sc, seed) = jobs[i];
+                        let started = Instant::now();
                         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             if fail_job == Some(job) {
                                 panic!("deliberate failure of job {job} (fail_job)");
@@ -278,6 +309,7 @@ impl Coordinator<'_> {
                                 panic_message(&*panic)
                             )),
                         };
+                        last_run = Some(started.elapsed());
                         let failed = matches!(outcome, Outcome::Failed(_));
                         if failed {
                             // No job starts after a failure, whichever thread notices it first.
@@ -381,19 +413,25 @@ impl Coordinator<'_> {
         loop {
             let at = self.pending.iter().position(|p| p.next_pos() == Some(self.emitted));
             if let Some(k) = at {
+                // The longest range of consecutive jobs this batch holds from here.
                 let p = &mut self.pending[k];
-                let (_, end) = p.batch.runs[p.next];
-                let start = if p.next == 0 { [0; 4] } else { p.batch.runs[p.next - 1].1 };
-                self.results.append_run(&p.batch.results, p.next, start, end).map_err(|e| {
+                let first = p.next;
+                let mut last = first;
+                while p.batch.runs.get(last + 1).is_some_and(|r| r.0 == p.batch.runs[last].0 + 1) {
+                    last += 1;
+                }
+                let start = if first == 0 { [0; 4] } else { p.batch.runs[first - 1].1 };
+                let end = p.batch.runs[last].1;
+                self.results.append_runs(&p.batch.results, first..last + 1, start, end).map_err(|e| {
                     PyValueError::new_err(format!("cannot merge the results' columns (a bug in dupack): {e}"))
                 })?;
-                p.next += 1;
+                p.next = last + 1;
                 if p.next == p.batch.runs.len() {
                     let mut done = self.pending.swap_remove(k).batch;
                     done.clear();
                     self.spare.push(done);
                 }
-                self.emitted += 1;
+                self.emitted += last + 1 - first;
             } else if self.no_rows.remove(&self.emitted) {
                 self.emitted += 1;
             } else if all {
@@ -497,18 +535,18 @@ impl Results {
         Ok(())
     }
 
-    /// Append run `run` of `other`, whose rows are `start[t]..end[t]` in table `t`.
-    fn append_run(
+    /// Append runs `runs` of `other`, whose rows are `start[t]..end[t]` in table `t`.
+    fn append_runs(
         &mut self,
         other: &Results,
-        run: usize,
+        runs: std::ops::Range<usize>,
         start: [usize; 4],
         end: [usize; 4],
     ) -> Result<(), crate::columns::Error> {
         for (i, (t, o)) in self.tables.iter_mut().zip(&other.tables).enumerate() {
             t.append_rows(o, start[i]..end[i])?;
         }
-        self.jobs.push(other.jobs[run]);
+        self.jobs.extend_from_slice(&other.jobs[runs]);
         Ok(())
     }
 
