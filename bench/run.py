@@ -1000,6 +1000,11 @@ def sweep_section(sw: dict | None) -> list[str]:
     if sw.get("png"):
         rel_png = os.path.relpath(sw["png"], ROOT / "docs")
         L.append(f"![Sweep throughput]({rel_png})\n")
+        if "sweep_paired" in sw["rows"][0]:
+            L.append(
+                "In the right panel, sweep and sweep+store are measured against the bare sweep run alongside "
+                "(the paired measure below); the other paths against rust.\n"
+            )
     L += sweep.table(sw)
     L.append("")
     L.append(

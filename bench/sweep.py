@@ -289,20 +289,29 @@ def figure(res: dict, png: Path) -> None:
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     labels = [r["duration"] for r in res["rows"]]
     x = range(len(labels))
-    paths = [(m, "wall") for m in METHODS] + [(m, "sweep_wall") for m in SWEEP_METHODS]
+    paths = [(m, "wall") for m in METHODS] + [(m, "sweep_wall") for m in ["rust", *SWEEP_METHODS]]
+    have_bare = all("sweep_paired" in r for r in res["rows"])
+    if have_bare:
+        paths.insert(len(METHODS) + 1, ("bare", "sweep_paired"))
     width = 0.8 / len(paths)
     for i, (m, key) in enumerate(paths):
-        rps = [grid_runs(res, r, key) / r[key][m] for r in res["rows"]]
-        ax1.bar([k + (i - (len(paths) - 1) / 2) * width for k in x], rps, width, label=m)
-        if m != "rust":
+        if key == "sweep_paired":  # the bare sweep's core call (see paired)
+            rps = [grid_runs(res, r, "sweep_wall") / r[key]["best"]["bare"] for r in res["rows"]]
+        else:
+            rps = [grid_runs(res, r, key) / r[key][m] for r in res["rows"]]
+        label = {("rust", "wall"): f"rust ({res['runs']} runs)", ("rust", "sweep_wall"): "rust (sweep grid)",
+                 ("bare", "sweep_paired"): "bare sweep (baseline)"}.get((m, key), m)
+        color = f"C{i % 10}"  # the same colour for a path in both panels
+        ax1.bar([k + (i - (len(paths) - 1) / 2) * width for k in x], rps, width, label=label, color=color)
+        if m not in ("rust", "bare"):
             ov = [overhead(r, key, m) for r in res["rows"]]
-            ax2.plot(labels, ov, marker="o", label=m, linestyle="-" if key == "sweep_wall" else "--")
+            ax2.plot(labels, ov, marker="o", label=m, color=color, linestyle="-" if key == "sweep_wall" else "--")
     ax1.set_yscale("log")
     ax1.set_xticks(list(x), labels)
     ax1.set_xlabel("simulated time per run (10 flows)")
     ax1.set_ylabel(f"runs per second ({res['workers']} workers)")
     ax1.set_title(f"Sweep throughput ({res['runs']} runs per grid; sweeps ≥ {res['sweep_runs']})")
-    ax1.legend()
+    ax1.legend(fontsize=8)
     ax2.axhline(5, color="grey", linestyle="--", linewidth=1, label="5 % target")
     ax2.set_ylim(-10, 100)
     ax2.set_xlabel("simulated time per run (10 flows)")
