@@ -64,6 +64,24 @@ fn block(last_run: Option<Duration>) -> usize {
     }
 }
 
+/// Take the next block of up to `n` consecutive jobs from the shared
+/// counter. A block never crosses from one scenario (grid point) to the
+/// next: its size was judged from the worker's last run, and runs of
+/// another point may take far longer (a grid over `run.duration`).
+fn take_block(next: &AtomicUsize, jobs: &[(u64, usize, Option<u64>)], n: usize) -> std::ops::Range<usize> {
+    let mut first = next.load(Ordering::Relaxed);
+    loop {
+        let Some(&(_, point, _)) = jobs.get(first) else { return first..first };
+        let end = (first + 1..(first + n).min(jobs.len()))
+            .find(|&j| jobs[j].1 != point)
+            .unwrap_or((first + n).min(jobs.len()));
+        match next.compare_exchange_weak(first, end, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return first..end,
+            Err(now) => first = now,
+        }
+    }
+}
+
 enum Outcome {
     /// Finished; its rows are in the worker's [`Batch`].
     Done,
@@ -276,9 +294,7 @@ impl Coordinator<'_> {
                         let i = match mine.next() {
                             Some(i) => i,
                             None => {
-                                let n = block(last_run);
-                                let first = next.fetch_add(n, Ordering::Relaxed);
-                                mine = first..(first + n).min(jobs.len());
+                                mine = take_block(next, jobs, block(last_run));
                                 match mine.next() {
                                     Some(i) => i,
                                     None => break,
@@ -607,4 +623,31 @@ fn column(py: Python<'_>, c: Column) -> PyResult<PyObject> {
         }
     };
     Ok(PyTuple::new_bound(py, [kind.into_py(py), data, valid, width.into_py(py)]).into_any().unbind())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_of_jobs_stops_at_the_next_grid_point() {
+        let jobs: Vec<(u64, usize, Option<u64>)> =
+            [0, 0, 0, 1, 1, 2, 2, 2, 2, 2].iter().enumerate().map(|(j, &p)| (j as u64, p, None)).collect();
+        let next = AtomicUsize::new(0);
+        let blocks: Vec<_> =
+            std::iter::from_fn(|| Some(take_block(&next, &jobs, 4)).filter(|b| !b.is_empty())).collect();
+        assert_eq!(blocks, [0..3, 3..5, 5..9, 9..10]);
+        assert_eq!(take_block(&next, &jobs, 4), 10..10);
+        let next = AtomicUsize::new(0);
+        assert_eq!(take_block(&next, &jobs, 1), 0..1);
+        assert_eq!(take_block(&next, &jobs, 1), 1..2);
+    }
+
+    #[test]
+    fn blocks_last_about_two_milliseconds() {
+        assert_eq!(block(None), 1);
+        assert_eq!(block(Some(Duration::from_micros(500))), 4);
+        assert_eq!(block(Some(Duration::from_millis(50))), 1);
+        assert_eq!(block(Some(Duration::from_nanos(10))), 64);
+    }
 }
