@@ -34,10 +34,11 @@ const MAX_CHUNK_INTERVAL: Duration = Duration::from_secs(10);
 /// into the sweep: `min_interval` at first, then a tenth of the time elapsed,
 /// at most [`MAX_CHUNK_INTERVAL`] (never below `min_interval`).
 ///
-/// Why: Python turns each chunk into tables and Parquet parts while the
+/// Why: with a store, Python writes each chunk's Parquet parts while the
 /// workers go on, so that work shares the cores with the simulation
-/// instead of following it, and only the last chunk's work adds to the
-/// sweep's wall time: chunks should come early and often. But every chunk
+/// instead of following it, and only the last chunk's adds to the sweep's
+/// wall time; and a chunk is what a crash cannot lose: chunks should come
+/// early and often. But every chunk
 /// is one file per table, and a dataset of thousands of small files is slow
 /// to read: a long sweep should write few. Growing the interval with the
 /// sweep does both: a 3 s sweep writes 6 or so parts, an hour-long one a
