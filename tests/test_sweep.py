@@ -67,6 +67,24 @@ def test_rows_equal_single_runs() -> None:
     assert list(res.runs.columns[4:]) == list(TABLE_DTYPES["runs"])
 
 
+def test_the_tables_can_be_written_to_like_any_dataframe(tmp_path: Path) -> None:
+    # The returned tables sit on the core's memory: writing into them must work
+    # (and not leak into another sweep's tables); so must the loaded ones.
+    a = dupack.sweep(base(), GRID, SEEDS, workers=2, out=tmp_path / "sw")
+    b = dupack.sweep(base(), GRID, SEEDS, workers=2)
+    for res in (a, dupack.SweepResult.load(tmp_path / "sw")):
+        f = res.flows
+        before = b.flows["segments_sent"].copy()
+        f.loc[0, "bytes_delivered"] = 1
+        f["segments_sent"] += 1
+        f.loc[1, "goodput_kbps"] = -1.0
+        res.runs.loc[0, "events"] = 0
+        assert f.loc[0, "bytes_delivered"] == 1 and f.loc[1, "goodput_kbps"] == -1.0
+        assert (f["segments_sent"] == before + 1).all()
+        assert (b.flows["segments_sent"] == before).all()
+    assert b.runs.loc[0, "events"] > 0
+
+
 def test_media_rows_equal_a_single_run() -> None:
     sc = dupack.load(QUICKSTART.parent / "efr_wlan.toml").with_overrides(["run.duration=1s"])
     res = dupack.sweep(sc, seeds=[3], workers=1)

@@ -236,26 +236,16 @@ def empty_table(table: str, front: dict[str, Any] | None = None) -> pa.Table:
     return pa.table(cols)
 
 
-def columns_table(
-    table: str, rows: int, columns: dict[str, tuple[Any, ...]], front: dict[str, Any] | None = None
-) -> pa.Table:
+def _checked_columns(table: str, rows: int, columns: dict[str, tuple[Any, ...]]) -> dict[str, tuple[Any, Any]]:
     """The core's columns for ``table`` (``_core.sweep``: column → ``(kind,
-    data, valid, width)``) as an Arrow table whose :func:`to_frame` is the
-    DataFrame :class:`RunResult` builds from JSON: the same checks, the
-    dtypes of :data:`TABLE_DTYPES`, ``ndup_at_timeout`` split into the
-    ``ndup_*`` columns, fields unknown here kept after the known ones.
-    ``front`` holds Arrow arrays of ``rows`` values to put first.
-
-    Why Arrow rather than pandas per chunk: numbers pass from the core's
-    bytes into Arrow arrays without a copy, Parquet is written from them
-    directly, and pandas copies everything once, at the end of the sweep
-    (:func:`to_frame`), instead of once per chunk and again to concatenate."""
+    data, valid, width)``) decoded and checked as :class:`RunResult` checks
+    the JSON: column → ``(values, valid)`` (values a numpy array over the
+    core's memory, or an Arrow array of strings), the columns of
+    :data:`TABLE_DTYPES` in their order with ``ndup_at_timeout`` split into
+    the ``ndup_*`` columns, then fields unknown here."""
     import numpy as np
-    import pyarrow as pa
 
     dtypes = TABLE_DTYPES[table]
-    if rows == 0 and not columns:  # no row, so the core saw no field
-        return empty_table(table, front)
     decoded = {name: _decode(rows, *col) for name, col in columns.items()}
     if table == "flows":
         if "ndup_at_timeout" not in decoded:
@@ -266,14 +256,9 @@ def columns_table(
         if width > len(NDUP_COLUMNS):
             raise ValueError(f"flows[0].ndup_at_timeout has {width} entries, expected at most {len(NDUP_COLUMNS)}")
         ndup = values.astype("uint64", copy=False).reshape(rows, width) if rows else np.zeros((0, 0), "uint64")
-        zeros = None
         for i, c in enumerate(NDUP_COLUMNS):
-            if i < width:
-                decoded[c] = (np.ascontiguousarray(ndup[:, i]), None)
-            else:
-                zeros = np.zeros(rows, dtype="uint64") if zeros is None else zeros
-                decoded[c] = (zeros, None)
-    data: dict[str, Any] = dict(front or {})
+            decoded[c] = (np.ascontiguousarray(ndup[:, i]) if i < width else np.zeros(rows, dtype="uint64"), None)
+    out: dict[str, tuple[Any, Any]] = {}
     for col, dtype in dtypes.items():
         if col not in decoded:
             raise _missing(table, 0, col)
@@ -281,38 +266,94 @@ def columns_table(
         if dtype in ("str", "uint64") and valid is not None and not valid.all():
             i = int(np.argmin(valid))
             raise ValueError(f"the core's result has null for {table}[{i}].{col}, which cannot be null")
+        if dtype[0].isupper() and (valid is not None and not valid.any()):
+            values = np.zeros(rows)  # all null: the values may be NaN placeholders
+        out[col] = (values, valid)
+    out.update((col, v) for col, v in decoded.items() if col not in dtypes)
+    return out
+
+
+def columns_table(
+    table: str, rows: int, columns: dict[str, tuple[Any, ...]], front: dict[str, Any] | None = None
+) -> pa.Table:
+    """The core's columns for ``table`` as an Arrow table (a sweep's Parquet
+    part): the checks and columns of :func:`_checked_columns` with the types
+    of :data:`TABLE_DTYPES`; ``front`` holds Arrow arrays of ``rows`` values
+    to put first. Numbers pass from the core's memory into Arrow without a
+    copy, and Parquet is written from them directly."""
+    import numpy as np
+    import pyarrow as pa
+
+    if rows == 0 and not columns:  # no row, so the core saw no field
+        return empty_table(table, front)
+    dtypes = TABLE_DTYPES[table]
+    data: dict[str, Any] = dict(front or {})
+    for col, (values, valid) in _checked_columns(table, rows, columns).items():
+        mask = None if valid is None else ~valid
+        dtype = dtypes.get(col)
+        if dtype is None:  # a field unknown here: its own type
+            if isinstance(values, pa.Array):
+                values = values.to_numpy(zero_copy_only=False)
+            data[col] = pa.array(values, mask=mask)
+            continue
         typ = _arrow_type(dtype)
         if isinstance(values, pa.Array):
             data[col] = values if values.type == typ else values.cast(typ)
         elif dtype[0].isupper():  # nullable integer
-            mask = np.zeros(rows, dtype=bool) if valid is None else ~valid
-            if mask.all():  # all null: the values may be NaN placeholders
-                values = np.zeros(rows)
             data[col] = pa.array(np.asarray(values, dtype=dtype.lower()), mask=mask, type=typ)
         else:  # nulls in a float64 column are NaN already, as after the JSON round trip
             data[col] = pa.array(np.asarray(values, dtype=dtype), type=typ)
-    for col in decoded:
-        if col not in dtypes:
-            values, valid = decoded[col]
-            if isinstance(values, pa.Array):
-                values = values.to_numpy(zero_copy_only=False)
-            data[col] = pa.array(values, mask=None if valid is None else ~valid)
     return pa.table(data)
 
 
-def to_frame(t: pa.Table, table: str) -> pd.DataFrame:
-    """An Arrow table of :func:`columns_table` (or read back from Parquet) as
-    a DataFrame with the dtypes of :data:`TABLE_DTYPES`."""
+def columns_frame(
+    table: str, rows: int, columns: dict[str, tuple[Any, ...]], front: dict[str, Any] | None = None
+) -> pd.DataFrame:
+    """The core's columns for ``table`` as the DataFrame :class:`RunResult`
+    builds from JSON (the checks, columns and dtypes of
+    :func:`_checked_columns` and :data:`TABLE_DTYPES`); ``front`` holds
+    arrays of ``rows`` values to put first. The numeric columns are the
+    core's memory itself, not a copy, and writable like any DataFrame's."""
+    import numpy as np
     import pandas as pd
 
-    # split_blocks: a column of one chunk without nulls becomes a view of
-    # the core's memory, not a copy (pandas copies it on write).
-    df = t.to_pandas(split_blocks=True)
+    if rows == 0 and not columns:  # no row, so the core saw no field
+        return to_frame(empty_table(table), table, front)
+    dtypes = TABLE_DTYPES[table]
+    data: dict[str, Any] = dict(front or {})
+    for col, (values, valid) in _checked_columns(table, rows, columns).items():
+        dtype = dtypes.get(col)
+        if hasattr(values, "to_pandas"):  # strings, as Arrow arrays
+            strings = values.to_pandas()
+            data[col] = strings if dtype or valid is None else strings.where(pd.Series(valid))
+        elif dtype is None:  # a field unknown here: its own type
+            s = pd.Series(values)
+            data[col] = s if valid is None else s.where(pd.Series(valid))
+        elif dtype[0].isupper():  # nullable integer
+            mask = np.zeros(rows, dtype=bool) if valid is None else ~valid
+            data[col] = pd.arrays.IntegerArray(np.asarray(values, dtype=dtype.lower()), mask)
+        else:
+            data[col] = np.asarray(values, dtype=dtype)
+    # copy=False: one block per column over the arrays as they are (pandas 2.x
+    # and later do not consolidate them when asked not to copy).
+    return pd.DataFrame(data, copy=False)
+
+
+def to_frame(t: pa.Table, table: str, front: dict[str, Any] | None = None) -> pd.DataFrame:
+    """An Arrow table of :func:`columns_table` (or read back from Parquet) as
+    a DataFrame with the dtypes of :data:`TABLE_DTYPES` (its own memory:
+    Arrow's zero-copy views would be read-only); ``front`` holds columns to
+    put first."""
+    import pandas as pd
+
+    df = t.to_pandas()
     # Arrow's integers with nulls would come out as floats: the nullable ones are pandas' own.
     nullable = {pa_name: getattr(pd, f"{d}Dtype")() for pa_name, d in (("uint64", "UInt64"), ("int64", "Int64"))}
     for c, dtype in TABLE_DTYPES[table].items():
         if dtype[0].isupper() and c in df.columns:
             df[c] = t.column(c).to_pandas(types_mapper=lambda typ: nullable.get(str(typ)))
+    if front:
+        df = pd.concat([pd.DataFrame(front), df], axis=1)
     return df
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from dupack import _core
 from dupack._core import RunError, ScenarioError
 from dupack.api import as_scenario, check_seed
-from dupack.result import TABLE_DTYPES, columns_table, empty_table, to_frame
+from dupack.result import TABLE_DTYPES, columns_frame, columns_table, empty_table, to_frame
 from dupack.scenario import OverrideError, Scenario
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ def sweep(
         res = SweepResult.load(store.root)
         res.executed, res.skipped = executed, skipped
         return res
-    tables = {t: _concat(t, [ids.table(t, everything[t]) if everything else ids.empty(t)]) for t in TABLES}
+    tables = {t: ids.frame(t, everything[t]) if everything else ids.empty(t) for t in TABLES}
     return SweepResult(tables, base, grid_doc, seed_list, store.root if store else None, executed, skipped)
 
 
@@ -208,7 +208,10 @@ class SweepResult:
         grid = dict(meta["grid"])
         seeds = list(meta["seeds"])
         ids = _Ids(list(grid), list(grid.values()), seeds)
-        tables = {t: _concat(t, [pq.read_table(root / t) if any(_parts(root / t)) else ids.empty(t)]) for t in TABLES}
+        tables = {
+            t: _in_job_order(to_frame(pq.read_table(root / t), t)) if any(_parts(root / t)) else ids.empty(t)
+            for t in TABLES
+        }
         return cls(tables, Scenario.from_dict(meta["scenario"]), grid, seeds, root, 0, len(tables["runs"]))
 
     def __repr__(self) -> str:
@@ -291,74 +294,76 @@ def _at_point(e: ScenarioError, paths: list[str], point: tuple[Any, ...]) -> Sce
 
 
 class _Ids:
-    """Turns a chunk's columns into Arrow tables with the job, grid and seed columns."""
+    """Puts the job, grid and seed columns in front of a table's columns."""
 
     def __init__(self, paths: list[str], values: list[list[Any]], seeds: list[int | None]) -> None:
         self.paths = paths
         self.nseeds = len(seeds)
         self.points = list(itertools.product(*values))
-        self._by_point: dict[str, pa.Array] | None = None
-        self._empty: dict[str, pa.Table] = {}
+        self._by_point: dict[str, Any] | None = None
+        self._empty: dict[str, pd.DataFrame] = {}
 
-    def by_point(self) -> dict[str, pa.Array]:
-        """Grid path → one value per point, with one type for the whole
-        sweep (so every Parquet part has the same schema): numbers, booleans
-        and strings as such, anything else (mixed types, lists, tables) as
-        JSON text."""
+    def by_point(self) -> dict[str, Any]:
+        """Grid path → one value per point (a pandas array), with one dtype
+        for the whole sweep (so every Parquet part has the same schema):
+        numbers, booleans and strings as such, anything else (mixed types,
+        lists, tables) as JSON text."""
         if self._by_point is None:
             import pandas as pd
-            import pyarrow as pa
 
             out = {}
             for i, p in enumerate(self.paths):
                 col = [pt[i] for pt in self.points]
-                # pandas infers the type as RunResult's tables would show it.
                 s = pd.Series(col)
                 if s.dtype == object:
                     s = pd.Series([_show(v) for v in col], dtype="str")
-                out[p] = pa.Array.from_pandas(s)
+                out[p] = s.array
             self._by_point = out
         return self._by_point
 
-    def table(self, table: str, part: tuple[int, bytes, bytes, dict[str, Any]]) -> pa.Table:
+    def _front(self, job_buf: Any, seed_buf: Any) -> tuple[Any, dict[str, Any], Any]:
+        """(job, {grid path: values}, seed) for the rows of a part."""
         import numpy as np
+
+        job = np.frombuffer(job_buf, dtype="<i8")  # job ids are far below 2**63: the core's u64 as they are
+        point = job // self.nseeds
+        grid = {p: arr.take(point) for p, arr in self.by_point().items()}
+        return job, grid, np.frombuffer(seed_buf, dtype="<u8")
+
+    def table(self, table: str, part: tuple[int, Any, Any, dict[str, Any]]) -> pa.Table:
+        """A part of a table as Arrow (for the store)."""
         import pyarrow as pa
 
-        rows, job_bytes, seed_bytes, columns = part
-        if rows == 0:
-            return self.empty(table)
-        job = np.frombuffer(job_bytes, dtype="<i8")  # job ids are far below 2**63: the core's u64 as they are
-        front: dict[str, Any] = {"job": pa.array(job)}
-        point = pa.array(job // self.nseeds)
-        for p, arr in self.by_point().items():
-            front[p] = arr.take(point)
-        front["seed"] = pa.array(np.frombuffer(seed_bytes, dtype="<u8"))
+        rows, job_buf, seed_buf, columns = part
+        job, grid, seed = self._front(job_buf, seed_buf)
+        front = {"job": pa.array(job), **{p: pa.Array.from_pandas(a) for p, a in grid.items()}, "seed": pa.array(seed)}
         return columns_table(table, rows, columns, front)
 
-    def empty(self, table: str) -> pa.Table:
+    def frame(self, table: str, part: tuple[int, Any, Any, dict[str, Any]]) -> pd.DataFrame:
+        """A table as the sweep's DataFrame, over the core's memory."""
+        rows, job_buf, seed_buf, columns = part
+        if rows == 0:
+            return self.empty(table)
+        job, grid, seed = self._front(job_buf, seed_buf)
+        return _in_job_order(columns_frame(table, rows, columns, {"job": job, **grid, "seed": seed}))
+
+    def empty(self, table: str) -> pd.DataFrame:
         """The table with no rows (built once per table)."""
         if table not in self._empty:
             import numpy as np
-            import pyarrow as pa
 
-            none = pa.array(np.zeros(0, dtype="int64"))
+            none = np.zeros(0, dtype="int64")
             front = {"job": none, **{p: arr.take(none) for p, arr in self.by_point().items()}}
-            front["seed"] = pa.array(np.zeros(0, dtype="uint64"))
-            self._empty[table] = empty_table(table, front)
+            front["seed"] = np.zeros(0, dtype="uint64")
+            self._empty[table] = to_frame(empty_table(table), table, front)
         return self._empty[table]
 
 
-def _concat(table: str, parts: list[pa.Table]) -> pd.DataFrame:
-    """One table's chunks as one DataFrame in job order."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    t = parts[0] if len(parts) == 1 else pa.concat_tables(parts, promote_options="permissive")
-    job = t.column("job")
-    # After a failure or Ctrl-C the last chunk can hold later jobs; a stored dataset reads back in file order.
-    if len(job) > 1 and not pc.all(pc.greater_equal(job[1:], job[:-1])).as_py():
-        t = t.take(pc.sort_indices(job))  # stable
-    return to_frame(t, table)
+def _in_job_order(df: pd.DataFrame) -> pd.DataFrame:
+    # After a failure or Ctrl-C the last rows can hold later jobs first; a stored dataset reads back in file order.
+    if not df["job"].is_monotonic_increasing:
+        df = df.sort_values("job", kind="stable", ignore_index=True)
+    return df
 
 
 # --- the Parquet store -------------------------------------------------------------
