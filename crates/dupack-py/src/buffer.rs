@@ -29,10 +29,14 @@ pub enum Owned {
 }
 
 impl Owned {
-    /// Where the values start and how many bytes they take.
+    /// Where the values start and how many bytes they take. The vector
+    /// gives back the room it grew into first: the tables of a long sweep
+    /// live as long as its DataFrames, and growth by doubling would
+    /// otherwise keep up to twice their size.
     fn raw_parts(&mut self) -> (*mut u8, usize) {
-        fn raw<T>(v: &mut [T]) -> (*mut u8, usize) {
-            (v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v))
+        fn raw<T>(v: &mut Vec<T>) -> (*mut u8, usize) {
+            v.shrink_to_fit();
+            (v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v.as_slice()))
         }
         match self {
             Owned::U64(v) => raw(v),
