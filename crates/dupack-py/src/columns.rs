@@ -320,8 +320,9 @@ impl Table {
                 _ => match self.columns.iter().position(|c| c.name == oc.name) {
                     Some(i) => i,
                     None => {
-                        self.columns.insert(k.min(self.columns.len()), Column::new(oc.name, self.rows));
-                        k.min(self.columns.len() - 1)
+                        let at = k.min(self.columns.len());
+                        self.columns.insert(at, Column::new(oc.name, self.rows));
+                        at
                     }
                 },
             };
