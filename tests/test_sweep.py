@@ -143,6 +143,26 @@ def test_a_failure_inside_a_block_keeps_every_run_before_it_in_order(tmp_path: P
     assert_same(res, dupack.sweep(short(), None, range(1, 301), workers=1))
 
 
+def test_an_exception_from_the_progress_callback_stops_the_sweep_and_keeps_what_was_stored(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    calls: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)
+        if len(calls) == 3:  # the start, the first chunk, then this
+            raise RuntimeError("stop here")
+
+    # Runs of some ms each, so that the sweep spans many of the coordinator's wake-ups.
+    with pytest.raises(RuntimeError, match="stop here"):
+        dupack.sweep(short("200s"), None, range(1, 61), workers=2, out=out, chunk_seconds=0, progress=progress)
+    assert len(calls) == 3  # never called again after raising
+    stored = dupack.SweepResult.load(out)
+    jobs = list(stored.runs["job"])
+    assert 0 < len(jobs) < 60 and jobs == sorted(set(jobs))
+    res = dupack.sweep(short("200s"), None, range(1, 61), workers=2, out=out)
+    assert res.skipped == len(jobs) and list(res.runs["job"]) == list(range(60))
+
+
 def test_a_failing_run_names_its_grid_point_and_seed_and_keeps_the_rest(tmp_path: Path) -> None:
     out = tmp_path / "sw"
     with pytest.raises(dupack.RunError) as e:
