@@ -213,11 +213,6 @@ def _frame(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> pd
     return pd.DataFrame(data, columns=[*dtypes, *extra])
 
 
-def empty_frame(table: str) -> pd.DataFrame:
-    """A table of :data:`TABLE_DTYPES` with no rows."""
-    return _frame([], TABLE_DTYPES[table], table)
-
-
 #: dtype of TABLE_DTYPES → Arrow type; the capitalised ones are pandas' nullable integers.
 _ARROW_TYPES = {"str": "large_string", "float64": "float64", "uint64": "uint64", "UInt64": "uint64", "Int64": "int64"}
 
