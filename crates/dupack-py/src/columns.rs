@@ -8,6 +8,11 @@
 //! `None` is a null, and a non-finite float is NaN (serde_json writes it as
 //! null, which the Python tables read as NaN). A fixed-size array field
 //! (`ndup_at_timeout`) is one column with several values per row.
+//!
+//! Tables of the same struct combine by row ranges ([`Table::append_rows`]:
+//! each sweep worker fills its own, the coordinator merges them in job
+//! order) and part of a table copies out ([`Table::copy_from_row`]: a
+//! chunk for the store).
 
 use serde::ser::{self, Impossible, Serialize};
 use std::fmt;
