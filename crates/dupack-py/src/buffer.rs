@@ -22,10 +22,16 @@ pub enum Owned {
     U64(Vec<u64>),
     I64(Vec<i64>),
     F64(Vec<f64>),
-    /// One byte per value (`bool` is a byte holding 0 or 1; Python writes
-    /// only 0 or 1 into it, through numpy's `bool` dtype).
-    Bool(Vec<bool>),
+    /// Bytes; also booleans, one byte (0 or 1) each: Python may write any
+    /// byte into a buffer, which a `Vec<bool>` must never hold.
     U8(Vec<u8>),
+}
+
+impl Owned {
+    /// Booleans as bytes (0 or 1), in place.
+    pub fn bools(v: Vec<bool>) -> Owned {
+        Owned::U8(v.into_iter().map(u8::from).collect())
+    }
 }
 
 impl Owned {
@@ -42,7 +48,6 @@ impl Owned {
             Owned::U64(v) => raw(v),
             Owned::I64(v) => raw(v),
             Owned::F64(v) => raw(v),
-            Owned::Bool(v) => raw(v),
             Owned::U8(v) => raw(v),
         }
     }

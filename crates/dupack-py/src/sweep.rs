@@ -610,13 +610,13 @@ impl Results {
 /// own memory, not a copy.
 fn column(py: Python<'_>, c: Column) -> PyResult<PyObject> {
     let width = c.width.max(1);
-    let valid = if c.has_nulls() { Buffer::lend(py, Owned::Bool(c.valid))? } else { py.None() };
+    let valid = if c.has_nulls() { Buffer::lend(py, Owned::bools(c.valid))? } else { py.None() };
     let (kind, data): (&str, PyObject) = match c.values {
         Values::Null => ("null", py.None()),
         Values::U64(v) => ("u64", Buffer::lend(py, Owned::U64(v))?),
         Values::I64(v) => ("i64", Buffer::lend(py, Owned::I64(v))?),
         Values::F64(v) => ("f64", Buffer::lend(py, Owned::F64(v))?),
-        Values::Bool(v) => ("bool", Buffer::lend(py, Owned::Bool(v))?),
+        Values::Bool(v) => ("bool", Buffer::lend(py, Owned::bools(v))?),
         Values::Str(v) => {
             let offsets = Buffer::lend(py, Owned::I64(v.offsets))?;
             let data = Buffer::lend(py, Owned::U8(v.data))?;
