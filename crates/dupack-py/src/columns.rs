@@ -28,6 +28,44 @@ pub enum Values {
     Str(Strings),
 }
 
+impl Values {
+    /// No values, of the kind of `v`.
+    fn kind_of(v: &Scalar<'_>) -> Values {
+        match v {
+            Scalar::U64(_) => Values::U64(Vec::new()),
+            Scalar::I64(_) => Values::I64(Vec::new()),
+            Scalar::F64(_) => Values::F64(Vec::new()),
+            Scalar::Bool(_) => Values::Bool(Vec::new()),
+            Scalar::Str(_) => Values::Str(Strings::new()),
+        }
+    }
+
+    /// No values, of the same kind as `self`.
+    fn empty_like(&self) -> Values {
+        match self {
+            Values::Null => Values::Null,
+            Values::U64(_) => Values::U64(Vec::new()),
+            Values::I64(_) => Values::I64(Vec::new()),
+            Values::F64(_) => Values::F64(Vec::new()),
+            Values::Bool(_) => Values::Bool(Vec::new()),
+            Values::Str(_) => Values::Str(Strings::new()),
+        }
+    }
+
+    /// Append `n` placeholders, the values a null row holds: 0, NaN (a null
+    /// float after the JSON round trip), false, "".
+    fn pad(&mut self, n: usize) {
+        match self {
+            Values::Null => {}
+            Values::U64(v) => v.extend(std::iter::repeat_n(0, n)),
+            Values::I64(v) => v.extend(std::iter::repeat_n(0, n)),
+            Values::F64(v) => v.extend(std::iter::repeat_n(f64::NAN, n)),
+            Values::Bool(v) => v.extend(std::iter::repeat_n(false, n)),
+            Values::Str(v) => (0..n).for_each(|_| v.push("")),
+        }
+    }
+}
+
 /// A string column in Arrow's large-string layout: the values' UTF-8 bytes
 /// one after another, and where each value starts. Python hands both
 /// buffers to Arrow as they are; a value costs a copy of its few bytes,
@@ -40,8 +78,8 @@ pub struct Strings {
 }
 
 impl Strings {
-    fn with_placeholders(n: usize) -> Strings {
-        Strings { offsets: vec![0; n + 1], data: Vec::new() }
+    fn new() -> Strings {
+        Strings { offsets: vec![0], data: Vec::new() }
     }
 
     fn len(&self) -> usize {
@@ -107,23 +145,17 @@ impl Column {
     }
 
     fn null_row(&mut self) {
-        let w = self.width.max(1);
-        match &mut self.values {
-            Values::Null => {}
-            Values::U64(v) => v.extend(std::iter::repeat_n(0, w)),
-            Values::I64(v) => v.extend(std::iter::repeat_n(0, w)),
-            Values::F64(v) => v.extend(std::iter::repeat_n(f64::NAN, w)),
-            Values::Bool(v) => v.extend(std::iter::repeat_n(false, w)),
-            Values::Str(v) => (0..w).for_each(|_| v.push("")),
-        }
+        self.values.pad(self.width.max(1));
         self.mark(false);
         self.rows += 1;
     }
 
-    /// The first non-null value fixes the column's type; the nulls before it get placeholders.
-    fn typed(&mut self, make: impl FnOnce(usize) -> Values) {
+    /// The first non-null value fixes the column's type (that of `kind`);
+    /// the nulls before it get placeholders.
+    fn typed(&mut self, kind: Values) {
         if matches!(self.values, Values::Null) {
-            self.values = make(self.rows * self.width.max(1));
+            self.values = kind;
+            self.values.pad(self.rows * self.width.max(1));
         }
     }
 
@@ -142,14 +174,7 @@ impl Column {
             rows.for_each(|_| self.null_row());
             return Ok(());
         }
-        self.typed(|n| match &o.values {
-            Values::U64(_) => Values::U64(vec![0; n]),
-            Values::I64(_) => Values::I64(vec![0; n]),
-            Values::F64(_) => Values::F64(vec![f64::NAN; n]),
-            Values::Bool(_) => Values::Bool(vec![false; n]),
-            Values::Str(_) => Values::Str(Strings::with_placeholders(n)),
-            Values::Null => Values::Null,
-        });
+        self.typed(o.values.empty_like());
         let w = self.width.max(1);
         let (a, b) = (rows.start * w, rows.end * w);
         match (&mut self.values, &o.values) {
@@ -215,48 +240,18 @@ impl Column {
     #[cold]
     #[inline(never)]
     fn push_first(&mut self, v: Scalar<'_>) -> Result<(), Error> {
-        let name = self.name;
-        let mismatch = |what: &str| Error::new(format!("field {name:?} changed its type (now {what})"));
-        match v {
-            Scalar::U64(x) => {
-                self.typed(|n| Values::U64(vec![0; n]));
-                match &mut self.values {
-                    Values::U64(v) => v.push(x),
-                    _ => return Err(mismatch("an unsigned integer")),
-                }
-            }
-            Scalar::I64(x) => {
-                self.typed(|n| Values::I64(vec![0; n]));
-                match &mut self.values {
-                    Values::I64(v) => v.push(x),
-                    _ => return Err(mismatch("a signed integer")),
-                }
-            }
-            Scalar::F64(x) => {
-                self.typed(|n| Values::F64(vec![f64::NAN; n]));
-                match &mut self.values {
-                    // As after the JSON round trip: non-finite → null → NaN.
-                    Values::F64(v) => v.push(if x.is_finite() { x } else { f64::NAN }),
-                    _ => return Err(mismatch("a float")),
-                }
-            }
-            Scalar::Bool(x) => {
-                self.typed(|n| Values::Bool(vec![false; n]));
-                match &mut self.values {
-                    Values::Bool(v) => v.push(x),
-                    _ => return Err(mismatch("a boolean")),
-                }
-            }
-            Scalar::Str(x) => {
-                self.typed(|n| Values::Str(Strings::with_placeholders(n)));
-                match &mut self.values {
-                    Values::Str(v) => v.push(x),
-                    _ => return Err(mismatch("a string")),
-                }
-            }
+        if !matches!(self.values, Values::Null) {
+            let what = match v {
+                Scalar::U64(_) => "an unsigned integer",
+                Scalar::I64(_) => "a signed integer",
+                Scalar::F64(_) => "a float",
+                Scalar::Bool(_) => "a boolean",
+                Scalar::Str(_) => "a string",
+            };
+            return Err(Error::new(format!("field {:?} changed its type (now {what})", self.name)));
         }
-        self.in_row += 1;
-        Ok(())
+        self.typed(Values::kind_of(&v));
+        self.push(v) // now of the column's type
     }
 
     #[inline(always)]
@@ -350,30 +345,9 @@ impl Table {
 
     /// A copy of the rows from `from` on.
     pub fn copy_from_row(&self, from: usize) -> Table {
-        let columns = self
-            .columns
-            .iter()
-            .map(|c| {
-                let w = c.width.max(1);
-                let values = match &c.values {
-                    Values::Null => Values::Null,
-                    Values::U64(v) => Values::U64(v[from * w..].to_vec()),
-                    Values::I64(v) => Values::I64(v[from * w..].to_vec()),
-                    Values::F64(v) => Values::F64(v[from * w..].to_vec()),
-                    Values::Bool(v) => Values::Bool(v[from * w..].to_vec()),
-                    Values::Str(v) => {
-                        let start = v.offsets[from * w];
-                        Values::Str(Strings {
-                            offsets: v.offsets[from * w..].iter().map(|o| o - start).collect(),
-                            data: v.data[start as usize..].to_vec(),
-                        })
-                    }
-                };
-                let valid = if c.nullable { c.valid[from..].to_vec() } else { Vec::new() };
-                Column { values, valid, rows: c.rows - from, in_row: 0, ..*c }
-            })
-            .collect();
-        Table { columns, rows: self.rows - from }
+        let mut t = Table::default();
+        t.append_rows(self, from..self.rows).expect("a table's own columns fit an empty table");
+        t
     }
 
     /// Append `row` (a struct with scalar, `Option` and fixed-array fields).
@@ -624,6 +598,18 @@ impl<'a> ValueSerializer<'a> {
     }
 }
 
+/// The number serialisers: each widens its value into one column kind.
+macro_rules! scalars {
+    ($($f:ident($t:ty) => $kind:ident),* $(,)?) => {
+        $(
+            #[inline(always)]
+            fn $f(self, v: $t) -> Result<bool, Error> {
+                self.scalar(Scalar::$kind(v.into()))
+            }
+        )*
+    };
+}
+
 impl<'a> ser::Serializer for ValueSerializer<'a> {
     type Ok = bool;
     type Error = Error;
@@ -635,50 +621,19 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     type SerializeStruct = Impossible<bool, Error>;
     type SerializeStructVariant = Impossible<bool, Error>;
 
-    #[inline(always)]
-    fn serialize_bool(self, v: bool) -> Result<bool, Error> {
-        self.scalar(Scalar::Bool(v))
-    }
-    #[inline(always)]
-    fn serialize_i8(self, v: i8) -> Result<bool, Error> {
-        self.scalar(Scalar::I64(v.into()))
-    }
-    #[inline(always)]
-    fn serialize_i16(self, v: i16) -> Result<bool, Error> {
-        self.scalar(Scalar::I64(v.into()))
-    }
-    #[inline(always)]
-    fn serialize_i32(self, v: i32) -> Result<bool, Error> {
-        self.scalar(Scalar::I64(v.into()))
-    }
-    #[inline(always)]
-    fn serialize_i64(self, v: i64) -> Result<bool, Error> {
-        self.scalar(Scalar::I64(v))
-    }
-    #[inline(always)]
-    fn serialize_u8(self, v: u8) -> Result<bool, Error> {
-        self.scalar(Scalar::U64(v.into()))
-    }
-    #[inline(always)]
-    fn serialize_u16(self, v: u16) -> Result<bool, Error> {
-        self.scalar(Scalar::U64(v.into()))
-    }
-    #[inline(always)]
-    fn serialize_u32(self, v: u32) -> Result<bool, Error> {
-        self.scalar(Scalar::U64(v.into()))
-    }
-    #[inline(always)]
-    fn serialize_u64(self, v: u64) -> Result<bool, Error> {
-        self.scalar(Scalar::U64(v))
-    }
-    #[inline(always)]
-    fn serialize_f32(self, v: f32) -> Result<bool, Error> {
-        self.scalar(Scalar::F64(v.into()))
-    }
-    #[inline(always)]
-    fn serialize_f64(self, v: f64) -> Result<bool, Error> {
-        self.scalar(Scalar::F64(v))
-    }
+    scalars!(
+        serialize_bool(bool) => Bool,
+        serialize_i8(i8) => I64,
+        serialize_i16(i16) => I64,
+        serialize_i32(i32) => I64,
+        serialize_i64(i64) => I64,
+        serialize_u8(u8) => U64,
+        serialize_u16(u16) => U64,
+        serialize_u32(u32) => U64,
+        serialize_u64(u64) => U64,
+        serialize_f32(f32) => F64,
+        serialize_f64(f64) => F64,
+    );
     fn serialize_char(self, v: char) -> Result<bool, Error> {
         self.scalar(Scalar::Str(v.encode_utf8(&mut [0; 4])))
     }
