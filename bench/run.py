@@ -1331,7 +1331,7 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
                 "the 300 µs a one-second run of it simulates in; on two cores busy with two workers every µs of "
                 "it is taken from the simulation. Ten-second runs carry the same rows for ten times the "
                 "simulation and are inside the target. What would close the rest at 1 s: fewer values to encode "
-                "(the `links` table is two thirds of them, 22 rows a run), or a Parquet writer that encodes a "
+                "(the `links` table is more than half of them: 22 rows of 22 columns a run), or a Parquet writer that encodes a "
                 "chunk's columns on an otherwise idle core, which this two-core machine does not have. "
                 "One run at a time (`dupack.run`, per call: " + "; ".join(parts) + ") stays far from it: "
                 "the JSON result, its tables and `RunResult.save()`'s five files cost milliseconds per run, and "

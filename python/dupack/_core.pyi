@@ -57,7 +57,7 @@ def sweep(
     ``"bool"`` (a byte each), ``"str"`` (``data = (i64 offsets, UTF-8
     bytes)``, Arrow's large-string buffers) or ``"null"`` (every row null);
     ``valid`` is ``None`` or a byte per row (0 = null); ``width`` is values
-    per row. Every buffer is a read-only :class:`Buffer` (the buffer
+    per row. Every buffer is a writable :class:`Buffer` (the buffer
     protocol: ``numpy.frombuffer``, ``pyarrow.py_buffer``) over the core's
     own memory. The columns are the fields of the result structs, as in
     ``run``'s JSON.
@@ -74,7 +74,8 @@ def sweep(
     """
 
 class Buffer:
-    """Read-only bytes of one column of :func:`sweep`'s tables, lent
-    without a copy through the buffer protocol; ``len()`` is their number."""
+    """The bytes of one column of :func:`sweep`'s tables, handed over
+    without a copy through the buffer protocol (writable: the DataFrames
+    built on them are); ``len()`` is their number."""
 
     def __len__(self) -> int: ...

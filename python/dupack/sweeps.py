@@ -3,12 +3,13 @@
 :func:`sweep` expands the grid (a cartesian product of override paths and
 their values) into jobs, one per grid point and seed, and hands them to the
 core (``_core.sweep``), which runs them on OS threads without the GIL and
-returns the finished runs in chunks, as columns. Each chunk becomes four
-Arrow tables with the columns of :class:`~dupack.RunResult`'s tables,
-preceded by ``job``, one column per grid path and ``seed``; with
-``out=DIR`` each chunk is also appended to a Parquet dataset per table
-(docs/results.md, "Sweeps"). At the end each table's chunks become one
-DataFrame with the dtypes of :data:`dupack.result.TABLE_DTYPES`.
+turns the finished runs into columns. With ``out=DIR`` each chunk of them
+becomes four Arrow tables, appended to a Parquet dataset per table
+(docs/results.md, "Sweeps"); at the end the whole tables become
+DataFrames over the core's memory. Every table has the columns of
+:class:`~dupack.RunResult`'s tables, with the dtypes of
+:data:`dupack.result.TABLE_DTYPES`, preceded by ``job``, one column per
+grid path and ``seed``.
 
 pandas and pyarrow are imported on first use.
 """
