@@ -121,6 +121,8 @@ def test_many_short_runs_taken_in_blocks_keep_job_order() -> None:
     grid = {"tcp.variant": ["reno", "sack"]}
     one = dupack.sweep(short(), grid, range(1, 151), workers=1)
     two = dupack.sweep(short(), grid, range(1, 151), workers=2, chunk_seconds=0)
+    # Runs this short make blocks of several jobs (a block lasts about 2 ms): what this test is about.
+    assert two.runs["wall_time_s"].median() < 0.0005
     assert list(two.runs["job"]) == list(range(300))
     assert_same(one, two)
     for job in (0, 149, 150, 299):
@@ -128,6 +130,14 @@ def test_many_short_runs_taken_in_blocks_keep_job_order() -> None:
         single = dupack.run(short().with_overrides([f'tcp.variant="{variant}"']), seed=seed)
         got = two.flows[two.flows["job"] == job].drop(columns=["job", "tcp.variant", "seed"]).reset_index(drop=True)
         pd.testing.assert_frame_equal(got, single.flows)
+
+
+def test_the_bare_sweep_runs_every_job_and_keeps_no_result(tmp_path: Path) -> None:
+    # The benchmark's baseline (bench/sweep.py): the same jobs, results dropped, nothing stored.
+    res = dupack.sweep(short(), GRID, SEEDS, workers=2, _discard_results=True)
+    assert res.executed == 8 and res.skipped == 0
+    assert all(len(res.tables[t]) == 0 for t in ("runs", "flows", "links", "media"))
+    assert list(res.flows.columns) == list(dupack.sweep(short(), GRID, SEEDS).flows.columns)
 
 
 def test_a_failure_inside_a_block_keeps_every_run_before_it_in_order(tmp_path: Path) -> None:
