@@ -1,8 +1,12 @@
-//! The event queue: a binary heap with a total order on `(time, class, seq)`.
+//! The event queue: a binary heap with a total order on `(time, class, tiebreak)`.
 //!
 //! Equal-time events are ordered first by [`Class`], an explicit priority,
-//! then by `seq`, the insertion counter, so that equal keys pop in FIFO order.
-//! The order is a written decision, not an accident of the heap: an ACK that
+//! then by [`Tiebreak`], a key from the event's own identity (which channel,
+//! which endpoint), never by when the event was scheduled. So the order of
+//! simultaneous events does not depend on how the engine reached them: an
+//! optimisation that schedules an event at another moment (the channel's
+//! lazy end of transmission, `net::channel`) leaves every result
+//! bit-identical. The order is a written decision, not an accident of the heap: an ACK that
 //! arrives at the very nanosecond a retransmission timer expires is processed
 //! *before* the timer (packets before local timers), so the timer sees the
 //! ACK's effect. With a coarse 500 ms BSD tick this changes how many dupacks
@@ -27,17 +31,30 @@ pub enum Class {
     AppStart = 3,
 }
 
+/// The last tie-break among events of one class at one instant: a key
+/// from the event's identity. Two events with the same key are the same
+/// event (a timer armed twice for one instant), so their order is moot.
+pub trait Tiebreak {
+    fn tiebreak(&self) -> u64;
+}
+
+impl Tiebreak for u32 {
+    fn tiebreak(&self) -> u64 {
+        u64::from(*self)
+    }
+}
+
 #[derive(Copy, Clone, Debug)]
 struct Entry<E> {
     time: SimTime,
     class: Class,
-    seq: u64,
+    tiebreak: u64,
     ev: E,
 }
 
 impl<E> Entry<E> {
     fn key(&self) -> (SimTime, Class, u64) {
-        (self.time, self.class, self.seq)
+        (self.time, self.class, self.tiebreak)
     }
 }
 impl<E> PartialEq for Entry<E> {
@@ -61,28 +78,25 @@ impl<E> Ord for Entry<E> {
 /// A min-queue of events of payload type `E` (a small `Copy` enum).
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
-    next_seq: u64,
     now: SimTime,
     popped: u64,
 }
 
-impl<E: Copy> Default for EventQueue<E> {
+impl<E: Copy + Tiebreak> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E: Copy> EventQueue<E> {
+impl<E: Copy + Tiebreak> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(1024), next_seq: 0, now: SimTime::ZERO, popped: 0 }
+        EventQueue { heap: BinaryHeap::with_capacity(1024), now: SimTime::ZERO, popped: 0 }
     }
 
     /// Schedule `ev` at `at`. Scheduling in the past is a bug in the caller.
     pub fn schedule(&mut self, at: SimTime, class: Class, ev: E) {
         debug_assert!(at >= self.now, "event scheduled in the past: {at:?} < {:?}", self.now);
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        self.heap.push(Entry { time: at, class, seq, ev });
+        self.heap.push(Entry { time: at, class, tiebreak: ev.tiebreak(), ev });
     }
 
     /// The earliest event; time never decreases between pops.
@@ -117,17 +131,31 @@ mod tests {
     use super::*;
     use crate::time::at_ms;
 
+    impl Tiebreak for char {
+        fn tiebreak(&self) -> u64 {
+            u64::from(*self)
+        }
+    }
+    impl Tiebreak for &str {
+        fn tiebreak(&self) -> u64 {
+            self.len() as u64
+        }
+    }
+
     #[test]
-    fn pops_in_time_then_class_then_fifo_order() {
+    fn pops_in_time_then_class_then_identity_order() {
         let mut q = EventQueue::new();
         q.schedule(at_ms(5), Class::Timer, 'a');
         q.schedule(at_ms(5), Class::Arrival, 'b');
         q.schedule(at_ms(1), Class::AppStart, 'c');
         q.schedule(at_ms(5), Class::Arrival, 'd');
         q.schedule(at_ms(5), Class::TxDone, 'e');
+        // Scheduled after 'd', but its identity comes first: the order of
+        // simultaneous events does not depend on when they were scheduled.
+        q.schedule(at_ms(5), Class::Arrival, 'a');
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
-        assert_eq!(order, vec!['c', 'e', 'b', 'd', 'a']);
-        assert_eq!(q.popped(), 5);
+        assert_eq!(order, vec!['c', 'e', 'a', 'b', 'd', 'a']);
+        assert_eq!(q.popped(), 6);
     }
 
     #[test]
@@ -141,7 +169,8 @@ mod tests {
 
     #[test]
     fn pops_every_random_schedule_in_key_order() {
-        // Against an ordered set of the same keys: the heap is only an accelerator.
+        // Against an ordered set of the same keys (unique ids, so that the
+        // identity tie-break is total): the heap is only an accelerator.
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut next = move || {
             x ^= x << 13;

@@ -17,7 +17,7 @@
 //! `on_timer` is a no-op and the timer is re-armed for the new deadline.
 //! This keeps one heap entry per endpoint instead of one per ACK.
 
-use super::queue::{Class, EventQueue};
+use super::queue::{Class, EventQueue, Tiebreak};
 use super::rng::StreamRng;
 use crate::metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
@@ -64,6 +64,25 @@ enum Ev {
     MediumTick(u32, u32),
     /// The head frame propagating on medium `.0` reaches its receiver.
     MediumArrive(u32),
+}
+
+impl Tiebreak for Ev {
+    /// Simultaneous events of one class go by kind, then by the index of
+    /// the channel, flow or medium they concern (engine::queue).
+    fn tiebreak(&self) -> u64 {
+        let (kind, a, b): (u64, u32, u32) = match *self {
+            Ev::TxDone(c) => (0, c, 0),
+            Ev::Arrive(c) => (1, c, 0),
+            Ev::Timer(f, rx) => (2, f, u32::from(rx)),
+            Ev::ArqTimer(c) => (3, c, 0),
+            Ev::SnoopTimer(c, f) => (4, c, f),
+            Ev::AppStart(f) => (5, f, 0),
+            Ev::MediumTick(m, gen) => (6, m, gen),
+            Ev::MediumArrive(m) => (7, m, 0),
+        };
+        debug_assert!(a < 1 << 29, "index {a} beyond the tie-break's 29 bits");
+        kind << 61 | u64::from(a) << 32 | u64::from(b)
+    }
 }
 
 struct Flow {
