@@ -22,7 +22,7 @@ use super::rng::StreamRng;
 use crate::metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
 use crate::net::arq::{Arq, LinkCtl, RxOutput};
-use crate::net::channel::{Channel, ChannelStats, Frame, Offer};
+use crate::net::channel::{Channel, ChannelStats, Frame, Offer, Wake};
 use crate::net::error::ErrorModel;
 use crate::net::medium::{self, Medium};
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet};
@@ -175,7 +175,7 @@ impl World {
                     arq: l.arq.as_ref().filter(|a| if fwd { a.fwd } else { a.rev }).map(|a| Box::new(Arq::new(a))),
                     ctl_frame_bytes: l.arq.as_ref().map_or(0, |a| a.nak_bytes),
                     snoop: if fwd { l.snoop.as_ref().map(|sp| Box::new(Snoop::new(sp))) } else { None },
-                    busy: false,
+                    wire: Default::default(),
                     propagating: Default::default(),
                     stats: ChannelStats::default(),
                 });
@@ -322,9 +322,8 @@ impl World {
 
     /// Hand `p` to channel `c`'s queue discipline.
     fn offer(&mut self, c: ChannelId, p: Packet, now: SimTime) {
-        match self.channels[c as usize].offer(p, now) {
-            Offer::StartedTx(done) => self.q.schedule(done, Class::TxDone, Ev::TxDone(c)),
-            Offer::Queued => {}
+        match self.channels[c as usize].offer(p, now, &self.flow_names) {
+            Offer::Accepted(wake) => self.wake(c, wake),
             Offer::Dropped(p) => {
                 self.flows[p.flow as usize].drops_queue += 1;
                 self.record_drop(&p, now, true);
@@ -332,26 +331,30 @@ impl World {
         }
     }
 
+    /// Schedule the events channel `c` asked for. One arrival event per
+    /// channel at a time: the frames propagate in FIFO order, so only the
+    /// head needs to be in the event queue.
+    fn wake(&mut self, c: ChannelId, w: Wake) {
+        if let Some(t) = w.tx_done {
+            self.q.schedule(t, Class::TxDone, Ev::TxDone(c));
+        }
+        if let Some(at) = w.arrival {
+            self.q.schedule(at, Class::Arrival, Ev::Arrive(c));
+        }
+    }
+
     /// Queue `f` ahead of everything else on channel `c`.
     fn send_priority(&mut self, c: ChannelId, f: Frame, now: SimTime) {
-        if let Some(done) = self.channels[c as usize].offer_priority(f, now) {
-            self.q.schedule(done, Class::TxDone, Ev::TxDone(c));
-        }
+        let wake = self.channels[c as usize].offer_priority(f, now, &self.flow_names);
+        self.wake(c, wake);
     }
 
     fn on_tx_done(&mut self, c: ChannelId, now: SimTime) {
         let end = self.channels[c as usize].finish_tx(now, &self.flow_names);
-        if let Some(t) = end.next_done {
-            self.q.schedule(t, Class::TxDone, Ev::TxDone(c));
-        }
+        self.wake(c, end.wake);
         if let Some(p) = end.lost {
             self.flows[p.flow as usize].drops_error += 1;
             self.record_drop(&p, now, false);
-        }
-        // One arrival event per channel at a time: the frames propagate in
-        // FIFO order, so only the head needs to be in the event queue.
-        if let Some(at) = end.arrival {
-            self.q.schedule(at, Class::Arrival, Ev::Arrive(c));
         }
     }
 
@@ -415,9 +418,8 @@ impl World {
         }
         // A finite window may have been holding new frames back.
         if resolved {
-            if let Some(done) = self.channels[c as usize].restart(now) {
-                self.q.schedule(done, Class::TxDone, Ev::TxDone(c));
-            }
+            let wake = self.channels[c as usize].restart(now, &self.flow_names);
+            self.wake(c, wake);
         }
         self.arm_arq(c, now);
     }
@@ -763,6 +765,9 @@ pub fn run_traced(
         return Err(RunError(format!("delivery invariant violated: {v}")));
     }
     check_invariants(s, &w)?;
+    for c in &mut w.channels {
+        c.settle(end);
+    }
     let result = collect(s, seed, &w, end, all_done, wall.elapsed().as_secs_f64());
     Ok((result, std::mem::take(&mut w.trace)))
 }

@@ -19,6 +19,19 @@
 //! packet put on the wire gets a link sequence number and the ARQ keeps a
 //! copy; a finite ARQ window may hold new frames back (the channel then
 //! idles with packets queued until the world restarts it).
+//!
+//! The end of a transmission is an event only when something happens at its
+//! instant: the error model destroyed the frame (the loss is recorded then),
+//! frames wait behind it, or the channel runs ARQ (which may poll when the
+//! queue runs dry). The error model decides a frame's fate when its
+//! transmission starts: frames end in the order they start and each draw
+//! comes from the channel's own streams, so the draws are those of a
+//! decision at the end. Any other end of transmission (a surviving frame
+//! with nothing behind it, the common case on an uncongested hop) is applied
+//! at its own instant the next time the channel is offered a frame, or at
+//! the end of the run ([`Channel::settle`]); a frame offered meanwhile that
+//! must wait asks for the event then. This halves the events per hop on
+//! links that do not queue.
 
 use super::arq::{Arq, LinkCtl};
 use super::error::ErrorModel;
@@ -78,6 +91,24 @@ impl ChannelStats {
     }
 }
 
+/// The transmitter.
+#[derive(Debug, Default)]
+pub struct Wire {
+    /// A frame is being serialised, until `until`.
+    busy: bool,
+    until: SimTime,
+    /// Its size, and whether it is a link-layer control frame (a surviving
+    /// frame may have arrived, and left `propagating`, by the time its
+    /// transmission is caught up with).
+    size: u32,
+    ctl: bool,
+    /// The frame on the wire if the error model destroyed it (it is not in
+    /// `propagating`); a surviving frame on the wire is the last of `propagating`.
+    doomed: Option<Frame>,
+    /// A transmission-done event is pending for the frame on the wire.
+    event: bool,
+}
+
 #[derive(Debug)]
 pub struct Channel {
     /// Index of the link in the scenario.
@@ -102,24 +133,28 @@ pub struct Channel {
     pub ctl_frame_bytes: u32,
     /// A Snoop agent at `from` caching this direction's data (fwd only).
     pub snoop: Option<Box<Snoop>>,
-    /// A frame is being serialised: the last entry of `propagating`.
-    pub busy: bool,
-    /// Frames propagating, with their arrival instants, in FIFO order; while
-    /// `busy` the last one is still being serialised. The frame on the wire
-    /// already sits where it will propagate, so that ending its
-    /// transmission moves no bytes (packets are copied by value; see
-    /// docs/performance.md).
+    pub wire: Wire,
+    /// Surviving frames propagating, with their arrival instants, in FIFO
+    /// order; the last one may still be on the wire. A frame goes here when
+    /// its transmission starts, so that ending it moves no bytes (packets
+    /// are copied by value; see docs/performance.md).
     pub propagating: VecDeque<(SimTime, Frame)>,
     pub stats: ChannelStats,
 }
 
+/// Events the world must schedule for a channel.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wake {
+    /// The end of the transmission on the wire, at this instant.
+    pub tx_done: Option<SimTime>,
+    /// The arrival of a frame that became the head of the propagation FIFO.
+    pub arrival: Option<SimTime>,
+}
+
 /// What the end of a transmission left to do (see [`Channel::finish_tx`]).
 pub struct TxEnd {
-    /// When the next frame, started at once, leaves the transmitter.
-    pub next_done: Option<SimTime>,
-    /// The finished frame survived and heads the propagation FIFO: its
-    /// arrival must be scheduled at this instant.
-    pub arrival: Option<SimTime>,
+    /// Events for the next frame, started at once.
+    pub wake: Wake,
     /// The error model destroyed the finished IP packet and no ARQ holds a
     /// copy: it is lost for good.
     pub lost: Option<Packet>,
@@ -127,9 +162,8 @@ pub struct TxEnd {
 
 /// What happened to a packet handed to a channel.
 pub enum Offer {
-    /// The transmitter was idle: serialisation ends at this instant.
-    StartedTx(SimTime),
-    Queued,
+    /// It is on the wire or waits in the queue.
+    Accepted(Wake),
     /// The queue was full: the packet is given back, dropped.
     Dropped(Packet),
 }
@@ -156,45 +190,115 @@ impl Channel {
         self.arq.as_ref().is_none_or(|a| a.window_open())
     }
 
-    /// Put `f` on the wire at `now`; returns when its serialisation ends.
-    fn start(&mut self, mut f: Frame, now: SimTime) -> SimTime {
+    /// Put `f` on the wire at `now`.
+    fn start(&mut self, mut f: Frame, now: SimTime, flow_names: &[String]) -> Wake {
         if let (Some(arq), Frame::Ip { p, lseq }) = (&mut self.arq, &mut f) {
             *lseq = arq.register(p, now);
         }
-        self.put_on_wire(f, now)
+        self.put_on_wire(f, now, flow_names)
     }
 
-    /// `f` starts its serialisation at `now`: it goes straight to the tail of
-    /// the propagation FIFO with its arrival instant.
-    fn put_on_wire(&mut self, f: Frame, now: SimTime) -> SimTime {
-        debug_assert!(!self.busy);
+    /// `f` starts its serialisation at `now`. The error model decides its
+    /// fate now (link-level control frames are never lost, irw §4); a
+    /// survivor goes straight to the tail of the propagation FIFO with its
+    /// arrival instant.
+    fn put_on_wire(&mut self, f: Frame, now: SimTime, flow_names: &[String]) -> Wake {
+        debug_assert!(!self.wire.busy);
         let done = self.service_end(&f, now);
-        self.propagating.push_back((done + self.delay, f));
-        self.busy = true;
-        done
+        let (size, ctl) = (self.frame_size(&f), matches!(f, Frame::Ctl(_)));
+        let destroyed = match &f {
+            Frame::Ip { p, .. } => self.error.is_lost(p, flow_names),
+            Frame::Ctl(_) => false,
+        };
+        let mut wake = Wake::default();
+        if destroyed {
+            self.wire.doomed = Some(f);
+        } else {
+            self.propagating.push_back((done + self.delay, f));
+            if self.propagating.len() == 1 {
+                wake.arrival = Some(done + self.delay);
+            }
+        }
+        self.wire.busy = true;
+        self.wire.until = done;
+        self.wire.event = false;
+        self.wire.size = size;
+        self.wire.ctl = ctl;
+        if destroyed || self.arq.is_some() || !self.prio.is_empty() || self.queue.len_packets() > 0 {
+            wake.tx_done = self.tx_event();
+        }
+        wake
     }
 
-    /// The frame being serialised, if any.
+    /// Ask for the transmission-done event of the frame on the wire, if
+    /// there is one and it was not asked for yet.
+    fn tx_event(&mut self) -> Option<SimTime> {
+        if !self.wire.busy || self.wire.event {
+            return None;
+        }
+        self.wire.event = true;
+        Some(self.wire.until)
+    }
+
+    /// The frame being serialised, if any (before the end of its
+    /// transmission has been reached).
     pub fn on_wire(&self) -> Option<&Frame> {
-        self.propagating.back().filter(|_| self.busy).map(|(_, f)| f)
+        if !self.wire.busy {
+            return None;
+        }
+        self.wire.doomed.as_ref().or(self.propagating.back().map(|(_, f)| f))
+    }
+
+    /// Apply an end of transmission that has no event (see the module
+    /// doc) if it came by `now`: the transmitter has been idle since.
+    fn catch_up(&mut self, now: SimTime) {
+        if self.wire.busy && !self.wire.event && self.wire.until <= now {
+            let at = self.wire.until;
+            debug_assert!(self.wire.doomed.is_none() && self.prio.is_empty() && self.queue.len_packets() == 0);
+            self.end_tx();
+            // Nothing waits: the channel goes idle at `at` (RED's idle period starts).
+            self.queue.on_idle(at);
+        }
+    }
+
+    /// The end of the run is at `end`: apply the ends of transmission that
+    /// came by then, so that the statistics count them.
+    pub fn settle(&mut self, end: SimTime) {
+        self.catch_up(end);
+    }
+
+    /// The frame on the wire leaves the transmitter: count it; returns it
+    /// if the error model destroyed it.
+    fn end_tx(&mut self) -> Option<Frame> {
+        debug_assert!(self.wire.busy, "end of a transmission without a frame on the wire");
+        let size = self.wire.size;
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += size as u64;
+        if self.wire.ctl {
+            self.stats.ctl_frames += 1;
+            self.stats.ctl_bytes += size as u64;
+        }
+        if self.trace.is_none() {
+            self.stats.busy = self.stats.busy + tx_time(size as u64, self.rate_bps);
+        }
+        self.wire.busy = false;
+        self.wire.event = false;
+        self.wire.doomed.take()
     }
 
     /// The head of the propagation FIFO reached the far end at `now`: take
-    /// it, and say when the next one arrives (if one has left the wire).
+    /// it, and say when the next one arrives.
     pub fn arrive(&mut self, now: SimTime) -> (Frame, Option<SimTime>) {
         let (at, f) = self.propagating.pop_front().expect("arrival without a frame");
         debug_assert_eq!(at, now);
-        let next = match self.propagating.front() {
-            Some(&(t, _)) if !(self.busy && self.propagating.len() == 1) => Some(t),
-            _ => None,
-        };
-        (f, next)
+        (f, self.propagating.front().map(|&(t, _)| t))
     }
 
     /// Hand a packet to the channel at `now`. The queue sees every arrival,
     /// also one that finds the transmitter idle (nothing waits then).
-    pub fn offer(&mut self, mut p: Packet, now: SimTime) -> Offer {
-        if !self.busy && self.new_frame_may_start() {
+    pub fn offer(&mut self, mut p: Packet, now: SimTime, flow_names: &[String]) -> Offer {
+        self.catch_up(now);
+        if !self.wire.busy && self.new_frame_may_start() {
             match self.queue.arrive_idle(&mut p, now) {
                 Verdict::Drop => {
                     self.stats.drops_queue += 1;
@@ -203,7 +307,7 @@ impl Channel {
                 Verdict::Mark => self.stats.marks += 1,
                 Verdict::Accept => {}
             }
-            return Offer::StartedTx(self.start(Frame::Ip { p, lseq: 0 }, now));
+            return Offer::Accepted(self.start(Frame::Ip { p, lseq: 0 }, now, flow_names));
         }
         match self.queue.enqueue(p, now) {
             Ok(marked) => {
@@ -213,7 +317,8 @@ impl Channel {
                     self.stats.max_queue_packets = len;
                 }
                 self.stats.queue_changed(len, now);
-                Offer::Queued
+                // The packet waits: the end of the transmission now has work to do.
+                Offer::Accepted(Wake { tx_done: self.tx_event(), arrival: None })
             }
             Err(p) => {
                 self.stats.drops_queue += 1;
@@ -222,95 +327,73 @@ impl Channel {
         }
     }
 
-    /// Queue a frame ahead of the queue discipline (never dropped). Returns
-    /// when its serialisation ends if the transmitter was idle.
-    pub fn offer_priority(&mut self, f: Frame, now: SimTime) -> Option<SimTime> {
-        if !self.busy {
-            return Some(self.start_priority(f, now));
+    /// Queue a frame ahead of the queue discipline (never dropped), or
+    /// start it if the transmitter is idle.
+    pub fn offer_priority(&mut self, f: Frame, now: SimTime, flow_names: &[String]) -> Wake {
+        self.catch_up(now);
+        if !self.wire.busy {
+            return self.start_priority(f, now, flow_names);
         }
         self.prio.push_back(f);
-        None
+        Wake { tx_done: self.tx_event(), arrival: None }
     }
 
-    fn start_priority(&mut self, f: Frame, now: SimTime) -> SimTime {
+    fn start_priority(&mut self, f: Frame, now: SimTime, flow_names: &[String]) -> Wake {
         match (&mut self.arq, &f) {
             // An ARQ retransmission keeps its number.
             (Some(arq), Frame::Ip { lseq, .. }) => arq.retransmission_started(*lseq),
             (None, Frame::Ip { .. }) => {}
             (_, Frame::Ctl(_)) => {}
         }
-        self.put_on_wire(f, now)
+        self.put_on_wire(f, now, flow_names)
     }
 
     /// If idle with work waiting (an ARQ window just opened), start the
-    /// next frame; returns when it finishes.
-    pub fn restart(&mut self, now: SimTime) -> Option<SimTime> {
-        if self.busy {
-            return None;
+    /// next frame.
+    pub fn restart(&mut self, now: SimTime, flow_names: &[String]) -> Wake {
+        self.catch_up(now);
+        if self.wire.busy {
+            return Wake::default();
         }
-        self.next_frame(now)
+        self.next_frame(now, flow_names)
     }
 
-    /// The next frame to serialise: priority frames first, then the queue
+    /// Start the next frame, if any: priority frames first, then the queue
     /// (if the ARQ window allows), then a due ARQ poll.
-    fn next_frame(&mut self, now: SimTime) -> Option<SimTime> {
+    fn next_frame(&mut self, now: SimTime, flow_names: &[String]) -> Wake {
         if let Some(f) = self.prio.pop_front() {
-            return Some(self.start_priority(f, now));
+            return self.start_priority(f, now, flow_names);
         }
         if self.new_frame_may_start() {
             if let Some(q) = self.queue.dequeue() {
                 self.stats.queue_changed(self.queue.len_packets() as u64, now);
-                return Some(self.start(Frame::Ip { p: q, lseq: 0 }, now));
+                return self.start(Frame::Ip { p: q, lseq: 0 }, now, flow_names);
             }
         }
         if self.queue.len_packets() == 0 {
             self.queue.on_idle(now);
         }
-        let poll = self.arq.as_mut().and_then(|a| a.take_poll())?;
-        Some(self.start_priority(Frame::Ctl(poll), now))
+        match self.arq.as_mut().and_then(|a| a.take_poll()) {
+            Some(poll) => self.start_priority(Frame::Ctl(poll), now, flow_names),
+            None => Wake::default(),
+        }
     }
 
-    /// Serialisation of the frame on the wire ended at `now`. The error
-    /// model decides its fate (link-level control frames are never lost,
-    /// irw §4; under ARQ a lost frame is not gone yet: the sending half
-    /// still holds it, and it counts as lost only if it is given up). Then
-    /// the next frame, if any, starts.
+    /// The transmission-done event of the frame on the wire, at `now`. A
+    /// destroyed frame is lost (under ARQ it is not gone yet: the sending
+    /// half still holds it, and it counts as lost only if it is given up).
+    /// Then the next frame, if any, starts.
     pub fn finish_tx(&mut self, now: SimTime, flow_names: &[String]) -> TxEnd {
-        debug_assert!(self.busy, "TxDone without a frame on the wire");
-        self.busy = false;
-        let (at, f) = self.propagating.back_mut().expect("TxDone without a frame on the wire");
-        let at = *at;
-        let size = match f {
-            Frame::Ip { p, .. } => p.size,
-            Frame::Ctl(_) => self.ctl_frame_bytes,
-        };
-        self.stats.packets_sent += 1;
-        self.stats.bytes_sent += size as u64;
-        let destroyed = match f {
-            Frame::Ctl(_) => {
-                self.stats.ctl_frames += 1;
-                self.stats.ctl_bytes += size as u64;
-                false
-            }
-            Frame::Ip { p, .. } => self.error.is_lost(p, flow_names),
-        };
-        if self.trace.is_none() {
-            self.stats.busy = self.stats.busy + tx_time(size as u64, self.rate_bps);
-        }
+        debug_assert!(self.wire.busy && self.wire.event && self.wire.until == now, "TxDone without its frame");
         let mut lost = None;
-        let mut arrival = None;
-        if destroyed {
+        if let Some(f) = self.end_tx() {
             self.stats.drops_error += 1;
-            if let Some((_, Frame::Ip { p, .. })) = self.propagating.pop_back() {
-                if self.arq.is_none() {
-                    lost = Some(p);
-                }
+            if let (Frame::Ip { p, .. }, None) = (f, &self.arq) {
+                lost = Some(p);
             }
-        } else if self.propagating.len() == 1 {
-            arrival = Some(at);
         }
-        let next_done = self.next_frame(now);
-        TxEnd { next_done, arrival, lost }
+        let wake = self.next_frame(now, flow_names);
+        TxEnd { wake, lost }
     }
 }
 
@@ -318,7 +401,7 @@ impl Channel {
 mod tests {
     use super::*;
     use crate::engine::rng::StreamRng;
-    use crate::scenario::model::{ArqSpec, ErrorSpec, QueueLimit, QueueSpec};
+    use crate::scenario::model::{ArqSpec, ErrorModelSpec, ErrorSpec, PacketSelector, QueueLimit, QueueSpec};
     use crate::time::ms;
 
     fn channel(arq: Option<ArqSpec>) -> Channel {
@@ -337,9 +420,23 @@ mod tests {
             arq: arq.as_ref().map(|a| Box::new(Arq::new(a))),
             ctl_frame_bytes: 16,
             snoop: None,
-            busy: false,
+            wire: Wire::default(),
             propagating: VecDeque::new(),
             stats: ChannelStats::default(),
+        }
+    }
+
+    fn arq_spec(window: Option<u32>, poll: bool) -> ArqSpec {
+        ArqSpec {
+            retry_limit: 3,
+            nak_bytes: 16,
+            in_order: true,
+            nak_timeout: ms(5),
+            window,
+            discard: None,
+            poll,
+            fwd: true,
+            rev: true,
         }
     }
 
@@ -354,22 +451,35 @@ mod tests {
         }
     }
 
-    /// End the transmission on the wire at `now`: (the frame that ended, when the next one ends).
+    fn offer(c: &mut Channel, p: Packet, now: SimTime) -> Wake {
+        match c.offer(p, now, &[]) {
+            Offer::Accepted(w) => w,
+            Offer::Dropped(p) => panic!("packet {} dropped", p.id),
+        }
+    }
+
+    /// End the transmission on the wire at `now` (its event): (the frame that ended, when the next one ends).
     fn finish(c: &mut Channel, now: SimTime) -> (Frame, Option<SimTime>) {
         let f = *c.on_wire().expect("a frame on the wire");
         let end = c.finish_tx(now, &[]);
-        (f, end.next_done)
+        (f, end.wake.tx_done)
     }
 
     #[test]
     fn priority_frames_preempt_queued_packets_but_not_the_one_on_the_wire() {
         let mut c = channel(None);
         let t0 = SimTime::ZERO;
-        assert!(matches!(c.offer(pkt(0), t0), Offer::StartedTx(_)));
-        for i in 1..5 {
-            assert!(matches!(c.offer(pkt(i), t0), Offer::Queued));
+        assert_eq!(offer(&mut c, pkt(0), t0).tx_done, None, "alone, frame 0's end has nothing to do");
+        assert_eq!(
+            offer(&mut c, pkt(1), t0).tx_done,
+            Some(t0 + ms(1)),
+            "frame 1 waits: the end of frame 0 is an event"
+        );
+        for i in 2..5 {
+            assert_eq!(offer(&mut c, pkt(i), t0).tx_done, None, "asked for once");
         }
-        assert_eq!(c.offer_priority(Frame::Ip { p: pkt(99), lseq: 0 }, t0), None, "the wire is busy");
+        let w = c.offer_priority(Frame::Ip { p: pkt(99), lseq: 0 }, t0, &[]);
+        assert_eq!(w, Wake::default(), "the wire is busy and its end already an event");
         let mut order = vec![];
         let mut now = t0 + ms(1);
         loop {
@@ -380,26 +490,16 @@ mod tests {
                 None => break,
             }
         }
-        assert_eq!(order, vec![0, 99, 1, 2, 3, 4]);
+        assert_eq!(order, vec![0, 99, 1, 2, 3], "the last frame's end asks for no event");
+        assert_eq!(c.on_wire().and_then(ip_id), Some(4));
     }
 
     #[test]
     fn an_arq_channel_numbers_frames_and_polls_when_it_runs_dry() {
-        let spec = ArqSpec {
-            retry_limit: 3,
-            nak_bytes: 16,
-            in_order: true,
-            nak_timeout: ms(5),
-            window: None,
-            discard: None,
-            poll: true,
-            fwd: true,
-            rev: true,
-        };
-        let mut c = channel(Some(spec));
+        let mut c = channel(Some(arq_spec(None, true)));
         let t0 = SimTime::ZERO;
-        c.offer(pkt(0), t0);
-        c.offer(pkt(1), t0);
+        assert_eq!(offer(&mut c, pkt(0), t0).tx_done, Some(t0 + ms(1)), "under ARQ every end is an event");
+        offer(&mut c, pkt(1), t0);
         let (f0, next) = finish(&mut c, t0 + ms(1));
         assert!(matches!(f0, Frame::Ip { lseq: 0, .. }));
         let (f1, next) = finish(&mut c, next.unwrap());
@@ -414,68 +514,107 @@ mod tests {
 
     #[test]
     fn a_closed_arq_window_holds_new_frames_until_restart() {
-        let spec = ArqSpec {
-            retry_limit: 3,
-            nak_bytes: 16,
-            in_order: true,
-            nak_timeout: ms(5),
-            window: Some(1),
-            discard: None,
-            poll: false,
-            fwd: true,
-            rev: true,
-        };
-        let mut c = channel(Some(spec));
+        let mut c = channel(Some(arq_spec(Some(1), false)));
         let t0 = SimTime::ZERO;
-        assert!(matches!(c.offer(pkt(0), t0), Offer::StartedTx(_)));
-        assert!(matches!(c.offer(pkt(1), t0), Offer::Queued));
+        assert_eq!(offer(&mut c, pkt(0), t0).tx_done, Some(t0 + ms(1)));
+        offer(&mut c, pkt(1), t0);
         let (_, next) = finish(&mut c, t0 + ms(1));
         assert!(next.is_none(), "frame 0 unresolved: the window of 1 is closed");
-        assert!(matches!(c.offer(pkt(2), t0 + ms(2)), Offer::Queued), "idle but closed: queue");
-        assert!(c.restart(t0 + ms(3)).is_none());
+        assert_eq!(offer(&mut c, pkt(2), t0 + ms(2)), Wake::default(), "idle but closed: queue");
+        assert_eq!(c.queue.len_packets(), 2);
+        assert_eq!(c.restart(t0 + ms(3), &[]), Wake::default());
         c.arq.as_mut().unwrap().resolve(0);
-        assert!(c.restart(t0 + ms(4)).is_some(), "resolution reopens the window");
+        assert!(c.restart(t0 + ms(4), &[]).tx_done.is_some(), "resolution reopens the window");
         assert_eq!(c.on_wire().and_then(ip_id), Some(1));
     }
 
     #[test]
-    fn the_frame_still_on_the_wire_is_never_announced_as_arriving() {
+    fn a_surviving_frame_is_announced_when_its_transmission_starts() {
         // Propagation (0.5 ms) shorter than serialisation (1 ms): frame 0
         // arrives while frame 1 is still being sent.
         let mut c = channel(None);
         c.delay = SimDuration::from_nanos(500_000);
         let t0 = SimTime::ZERO;
-        assert!(matches!(c.offer(pkt(0), t0), Offer::StartedTx(t) if t == t0 + ms(1)));
-        assert!(matches!(c.offer(pkt(1), t0), Offer::Queued));
+        let w = offer(&mut c, pkt(0), t0);
+        assert_eq!(w, Wake { tx_done: None, arrival: Some(t0 + ms(1) + c.delay) });
+        assert_eq!(offer(&mut c, pkt(1), t0), Wake { tx_done: Some(t0 + ms(1)), arrival: None });
         let end = c.finish_tx(t0 + ms(1), &[]);
-        assert_eq!(end.arrival, Some(t0 + ms(1) + c.delay), "frame 0 heads the FIFO");
-        assert_eq!(end.next_done, Some(t0 + ms(2)));
+        assert_eq!(end.wake, Wake { tx_done: None, arrival: None }, "frame 0 heads the FIFO, nothing waits");
         assert_eq!(c.on_wire().and_then(ip_id), Some(1));
         let (f, next) = c.arrive(t0 + ms(1) + c.delay);
         assert_eq!(ip_id(&f), Some(0));
-        assert_eq!(next, None, "frame 1 has not left the transmitter");
-        let end = c.finish_tx(t0 + ms(2), &[]);
-        assert_eq!((end.arrival, end.next_done), (Some(t0 + ms(2) + c.delay), None));
-        assert!(c.on_wire().is_none());
+        assert_eq!(next, Some(t0 + ms(2) + c.delay), "frame 1, still on the wire, is known to survive");
         let (f, next) = c.arrive(t0 + ms(2) + c.delay);
         assert_eq!((ip_id(&f), next), (Some(1), None));
         assert!(c.propagating.is_empty());
+        assert_eq!(c.stats.packets_sent, 1, "frame 1's end is not applied yet");
+        c.settle(t0 + ms(3));
+        assert_eq!((c.stats.packets_sent, c.stats.busy), (2, ms(2)));
     }
 
     #[test]
     fn frames_that_left_the_wire_are_announced_one_after_the_other() {
-        // Propagation (1 ms) as long as serialisation: when frame 0 arrives,
-        // frame 1 has just left the wire and frame 2 is on it.
+        // Propagation (1 ms) as long as serialisation.
         let mut c = channel(None);
         let t0 = SimTime::ZERO;
-        for i in 0..3 {
-            c.offer(pkt(i), t0);
-        }
-        assert_eq!(c.finish_tx(t0 + ms(1), &[]).arrival, Some(t0 + ms(2)));
-        assert_eq!(c.finish_tx(t0 + ms(2), &[]).arrival, None, "frame 0 still propagates: its arrival comes first");
+        let arrivals: Vec<Wake> = (0..3).map(|i| offer(&mut c, pkt(i), t0)).collect();
+        assert_eq!(arrivals[0].arrival, Some(t0 + ms(2)));
+        assert!(arrivals[1..].iter().all(|w| w.arrival.is_none()), "one arrival event per channel");
+        assert_eq!(c.finish_tx(t0 + ms(1), &[]).wake.arrival, None);
         let (f, next) = c.arrive(t0 + ms(2));
         assert_eq!((ip_id(&f), next), (Some(0), Some(t0 + ms(3))));
+        assert_eq!(c.finish_tx(t0 + ms(2), &[]).wake, Wake::default(), "frame 2 is last: no event for its end");
         let (f, next) = c.arrive(t0 + ms(3));
-        assert_eq!((ip_id(&f), next), (Some(1), None), "frame 2 is on the wire");
+        assert_eq!((ip_id(&f), next), (Some(1), Some(t0 + ms(4))));
+    }
+
+    #[test]
+    fn an_end_without_event_is_applied_at_its_own_instant_by_the_next_offer() {
+        let mut c = channel(None);
+        let t0 = SimTime::ZERO;
+        assert_eq!(offer(&mut c, pkt(0), t0).tx_done, None);
+        // Offered after frame 0 left the transmitter (and even after it
+        // arrived): the wire is free, frame 1 starts at once.
+        let w = offer(&mut c, pkt(1), t0 + ms(5));
+        assert_eq!(w.tx_done, None);
+        assert_eq!(c.on_wire().and_then(ip_id), Some(1));
+        assert_eq!(c.stats.packets_sent, 1, "frame 0 counted at its end");
+        assert_eq!(c.stats.queue_len, 0, "nothing ever waited");
+        // Offered while frame 1 is on the wire: it waits, and frame 1's end
+        // becomes an event at its own instant.
+        assert_eq!(offer(&mut c, pkt(2), t0 + ms(5) + SimDuration::from_nanos(500_000)).tx_done, Some(t0 + ms(6)));
+    }
+
+    #[test]
+    fn a_destroyed_frame_ends_in_an_event_that_reports_it_lost() {
+        let mut c = channel(None);
+        c.error = ErrorModel::new(
+            &ErrorSpec { model: ErrorModelSpec::Bernoulli { p: 1.0 }, applies_to: PacketSelector::All },
+            "e".into(),
+            1,
+        );
+        let t0 = SimTime::ZERO;
+        let names = ["f".to_string()];
+        let Offer::Accepted(w) = c.offer(pkt(7), t0, &names) else { panic!("dropped") };
+        assert_eq!(w, Wake { tx_done: Some(t0 + ms(1)), arrival: None }, "no arrival for a destroyed frame");
+        assert!(c.propagating.is_empty());
+        assert_eq!(c.on_wire().and_then(ip_id), Some(7));
+        let end = c.finish_tx(t0 + ms(1), &names);
+        assert_eq!(end.lost.map(|p| p.id), Some(7));
+        assert_eq!((c.stats.drops_error, c.stats.packets_sent), (1, 1));
+        assert!(c.on_wire().is_none());
+    }
+
+    #[test]
+    fn settling_counts_the_transmissions_ended_by_the_end_of_the_run_only() {
+        let mut c = channel(None);
+        let t0 = SimTime::ZERO;
+        offer(&mut c, pkt(0), t0);
+        c.settle(t0 + SimDuration::from_nanos(500_000));
+        assert_eq!(c.stats.packets_sent, 0, "still on the wire at the end");
+        c.settle(t0 + ms(1));
+        assert_eq!((c.stats.packets_sent, c.stats.bytes_sent), (1, 1000));
+        c.settle(t0 + ms(9));
+        assert_eq!(c.stats.packets_sent, 1, "applied once");
     }
 }
