@@ -25,7 +25,7 @@ use crate::net::arq::{Arq, LinkCtl, RxOutput};
 use crate::net::channel::{Channel, ChannelStats, Frame, Offer, Wake};
 use crate::net::error::ErrorModel;
 use crate::net::medium::{self, Medium};
-use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet};
+use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet, PacketPool, PacketRef};
 use crate::net::queue::Qdisc;
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::net::snoop::{AckVerdict, Snoop};
@@ -119,6 +119,8 @@ pub struct World {
     flows: Vec<Flow>,
     flow_names: Vec<String>,
     routes: Routes,
+    /// Every packet in a channel or being handled (net::packet).
+    pool: PacketPool,
     next_packet_id: u64,
     unfinished: usize,
     /// Flows with a finite transfer.
@@ -245,6 +247,7 @@ impl World {
             flows,
             flow_names: s.flows.iter().map(|f| f.name.clone()).collect(),
             routes,
+            pool: PacketPool::default(),
             next_packet_id: 0,
             unfinished,
             finite_flows: unfinished,
@@ -304,31 +307,49 @@ impl World {
         }
     }
 
-    fn send(&mut self, p: Packet, from: NodeId, now: SimTime) {
-        let c = self.routes.next_hop(from, p.dst);
+    fn send(&mut self, r: PacketRef, from: NodeId, now: SimTime) {
+        let c = self.routes.next_hop(from, self.pool[r].dst);
         debug_assert_ne!(c, NO_ROUTE, "routes were checked when the world was built");
         if c as usize >= self.channels.len() {
+            // Media keep their frames by value.
+            let p = self.pool.take(r);
             return self.send_medium(c as usize - self.channels.len(), p, now);
         }
-        let ch = &mut self.channels[c as usize];
-        if let Some(snoop) = &mut ch.snoop {
+        if let Some(snoop) = &mut self.channels[c as usize].snoop {
+            let p = &self.pool[r];
             if p.seg.is_data() {
-                snoop.on_data(&p, now);
-                self.arm_snoop(c, p.flow, now);
+                snoop.on_data(p, now);
+                let flow = p.flow;
+                self.arm_snoop(c, flow, now);
             }
         }
-        self.offer(c, p, now);
+        self.offer(c, r, now);
     }
 
-    /// Hand `p` to channel `c`'s queue discipline.
-    fn offer(&mut self, c: ChannelId, p: Packet, now: SimTime) {
-        match self.channels[c as usize].offer(p, now, &self.flow_names) {
+    /// Hand `r` to channel `c`'s queue discipline.
+    fn offer(&mut self, c: ChannelId, r: PacketRef, now: SimTime) {
+        match self.channels[c as usize].offer(r, &mut self.pool, now, &self.flow_names) {
             Offer::Accepted(wake) => self.wake(c, wake),
-            Offer::Dropped(p) => {
-                self.flows[p.flow as usize].drops_queue += 1;
-                self.record_drop(&p, now, true);
-            }
+            Offer::Dropped(r) => self.lose(r, now, true),
         }
+    }
+
+    /// Packet `r` was lost on the way (`queue`: refused by a queue; otherwise
+    /// destroyed by an error model): count and record it, and free it.
+    fn lose(&mut self, r: PacketRef, now: SimTime, queue: bool) {
+        let p = self.pool.take(r);
+        self.count_loss(&p, now, queue);
+    }
+
+    /// [`World::lose`] for a packet held by value (by a medium or an ARQ).
+    fn count_loss(&mut self, p: &Packet, now: SimTime, queue: bool) {
+        let f = &mut self.flows[p.flow as usize];
+        if queue {
+            f.drops_queue += 1;
+        } else {
+            f.drops_error += 1;
+        }
+        self.record_drop(p, now, queue);
     }
 
     /// Schedule the events channel `c` asked for. One arrival event per
@@ -345,16 +366,15 @@ impl World {
 
     /// Queue `f` ahead of everything else on channel `c`.
     fn send_priority(&mut self, c: ChannelId, f: Frame, now: SimTime) {
-        let wake = self.channels[c as usize].offer_priority(f, now, &self.flow_names);
+        let wake = self.channels[c as usize].offer_priority(f, &self.pool, now, &self.flow_names);
         self.wake(c, wake);
     }
 
     fn on_tx_done(&mut self, c: ChannelId, now: SimTime) {
-        let end = self.channels[c as usize].finish_tx(now, &self.flow_names);
+        let end = self.channels[c as usize].finish_tx(&mut self.pool, now, &self.flow_names);
         self.wake(c, end.wake);
-        if let Some(p) = end.lost {
-            self.flows[p.flow as usize].drops_error += 1;
-            self.record_drop(&p, now, false);
+        if let Some(r) = end.lost {
+            self.lose(r, now, false);
         }
     }
 
@@ -365,18 +385,21 @@ impl World {
             self.q.schedule(next, Class::Arrival, Ev::Arrive(c));
         }
         match f {
-            Frame::Ip { p, lseq } => {
+            Frame::Ip { p: r, lseq } => {
                 if ch.arq.is_some() {
+                    // The ARQ receiving half keeps frames by value.
+                    let p = self.pool.take(r);
                     self.arq_rx(c, now, |arq, out| arq.on_frame(lseq, p, now, out));
                 } else {
-                    self.deliver(c, &p, now);
+                    self.deliver(c, r, now);
                 }
             }
             // A NAK travels opposite to the frames it names.
             Frame::Ctl(LinkCtl::Nak(m)) => {
                 let data = c ^ 1;
                 if let Some(p) = self.channels[data as usize].arq.as_mut().and_then(|a| a.on_nak(m, now)) {
-                    self.send_priority(data, Frame::Ip { p, lseq: m }, now);
+                    let r = self.pool.alloc(p);
+                    self.send_priority(data, Frame::Ip { p: r, lseq: m }, now);
                 }
             }
             Frame::Ctl(LinkCtl::Poll(next)) => self.arq_rx(c, now, |arq, out| arq.on_poll(next, now, out)),
@@ -403,22 +426,22 @@ impl World {
         }
         for m in out.given_up.drain(..) {
             if let Some(p) = self.channels[c as usize].arq.as_mut().and_then(|a| a.resolve(m)) {
-                self.flows[p.flow as usize].drops_error += 1;
-                self.record_drop(&p, now, false);
+                self.count_loss(&p, now, false);
             }
         }
         for (m, p) in out.deliver.drain(..) {
             if let Some(a) = self.channels[c as usize].arq.as_mut() {
                 a.resolve(m);
             }
-            self.deliver(c, &p, now);
+            let r = self.pool.alloc(p);
+            self.deliver(c, r, now);
             if self.violation.is_some() {
                 return;
             }
         }
         // A finite window may have been holding new frames back.
         if resolved {
-            let wake = self.channels[c as usize].restart(now, &self.flow_names);
+            let wake = self.channels[c as usize].restart(&self.pool, now, &self.flow_names);
             self.wake(c, wake);
         }
         self.arm_arq(c, now);
@@ -470,40 +493,46 @@ impl World {
         self.next_packet_id += 1;
         self.flows[p.flow as usize].copies.sent(p.seg.seq);
         let ahead = self.channels[c as usize].snoop.as_ref().is_none_or(|s| s.local_rexmit() == LocalRexmit::Priority);
+        let r = self.pool.alloc(p);
         if ahead {
-            self.send_priority(c, Frame::Ip { p, lseq: 0 }, now);
+            self.send_priority(c, Frame::Ip { p: r, lseq: 0 }, now);
         } else {
             // Straight to the queue, not through `send`: the agent must not
             // take its own retransmission for the sender's.
-            self.offer(c, p, now);
+            self.offer(c, r, now);
         }
     }
 
-    /// Packet `p` came off channel `c` at its far node: forward it, or hand
+    /// Packet `r` came off channel `c` at its far node: forward it, or hand
     /// it to its endpoint.
-    fn deliver(&mut self, c: ChannelId, p: &Packet, now: SimTime) {
+    fn deliver(&mut self, c: ChannelId, r: PacketRef, now: SimTime) {
         let node = self.channels[c as usize].to;
+        let p = &self.pool[r];
         // An ACK coming back over a snooped link passes the agent.
         if p.dst != node && !p.seg.is_data() && c & 1 == 1 && self.channels[(c ^ 1) as usize].snoop.is_some() {
             let data = c ^ 1;
+            let flow = p.flow;
             let verdict = self.channels[data as usize].snoop.as_mut().expect("snoop").on_ack(p, now);
-            self.arm_snoop(data, p.flow, now);
+            self.arm_snoop(data, flow, now);
             match verdict {
                 AckVerdict::Forward => {}
-                AckVerdict::Discard => return,
+                AckVerdict::Discard => return self.pool.free(r),
                 AckVerdict::Retransmit(q) => {
+                    self.pool.free(r);
                     self.local_retransmit(data, q, now);
                     return;
                 }
             }
         }
-        self.arrive_at(p, node, now);
+        self.arrive_at(r, node, now);
     }
 
-    /// Packet `p` reached `node`: forward it, or hand it to its endpoint.
-    fn arrive_at(&mut self, p: &Packet, node: NodeId, now: SimTime) {
+    /// Packet `r` reached `node`: forward it, or hand it to its endpoint
+    /// (which is its last holder).
+    fn arrive_at(&mut self, r: PacketRef, node: NodeId, now: SimTime) {
+        let p = &self.pool[r];
         if p.dst != node {
-            self.send(*p, node, now);
+            self.send(r, node, now);
             return;
         }
         let fi = p.flow;
@@ -526,9 +555,11 @@ impl World {
             if f.completed_at.is_none() && f.app_bytes == Some(f.receiver.rcv_nxt()) {
                 f.completed_at = Some(now);
             }
+            self.pool.free(r);
             self.service(fi, true, now);
         } else {
             f.sender.on_segment(&p.seg, now);
+            self.pool.free(r);
             self.service(fi, false, now);
         }
     }
@@ -540,8 +571,7 @@ impl World {
             self.q.schedule(at, Class::TxDone, Ev::MediumTick(m, gen));
         }
         if let Err(p) = accepted {
-            self.flows[p.flow as usize].drops_queue += 1;
-            self.record_drop(&p, now, true);
+            self.count_loss(&p, now, true);
         }
     }
 
@@ -557,8 +587,7 @@ impl World {
         // Collided or corrupted frames the MAC gave up: losses on the way,
         // like an error model's.
         for p in medium.take_dropped() {
-            self.flows[p.flow as usize].drops_error += 1;
-            self.record_drop(&p, now, false);
+            self.count_loss(&p, now, false);
         }
     }
 
@@ -570,7 +599,8 @@ impl World {
         // The receiving station is the next hop the sender routed the frame to.
         let edge = self.routes.next_hop(from, p.dst) as usize;
         let (_, _, to) = self.medium_hops[edge - self.channels.len()];
-        self.arrive_at(&p, to, now);
+        let r = self.pool.alloc(p);
+        self.arrive_at(r, to, now);
     }
 
     fn on_timer(&mut self, fi: FlowId, rx: bool, now: SimTime) {
@@ -655,8 +685,8 @@ impl World {
                 let (seq, len, retransmit) = (seg.seq, seg.len, seg.is_retransmit);
                 self.trace.push(TraceRecord::Send { at: now, flow: fi, seq, len, retransmit });
             }
-            let p = self.packet(fi, from, to, seg, now);
-            self.send(p, from, now);
+            let r = self.packet(fi, from, to, seg, now);
+            self.send(r, from, now);
         }
         let f = &mut self.flows[fi as usize];
         if !rx && !f.acked_all && f.sender.is_done() {
@@ -677,14 +707,14 @@ impl World {
         }
     }
 
-    fn packet(&mut self, flow: FlowId, src: NodeId, dst: NodeId, seg: TcpSegment, now: SimTime) -> Packet {
+    fn packet(&mut self, flow: FlowId, src: NodeId, dst: NodeId, seg: TcpSegment, now: SimTime) -> PacketRef {
         let id = self.next_packet_id;
         self.next_packet_id += 1;
         // RFC 3168 §6.1.5: ECT on new data of an ECN flow only, never on
         // retransmissions or pure ACKs.
         let ect = seg.is_data() && !seg.is_retransmit && self.flows[flow as usize].sender.ecn_capable();
         let ecn = if ect { Ecn::Ect0 } else { Ecn::NotEct };
-        Packet { id, flow, src, dst, size: Packet::ip_size(&seg), ecn, created: now, seg }
+        self.pool.alloc(Packet { id, flow, src, dst, size: Packet::ip_size(&seg), ecn, created: now, seg })
     }
 
     /// Record flow `f`'s transmissions, drops and sender events.
@@ -773,8 +803,16 @@ pub fn run_traced(
 }
 
 /// Every receiver delivered, in order and once, exactly what its sender's
-/// application wrote (for finished transfers), and never more.
+/// application wrote (for finished transfers), and never more; and every
+/// packet of the pool is held by a channel (none leaked, none freed early).
 fn check_invariants(s: &Scenario, w: &World) -> Result<(), RunError> {
+    let held: usize = w.channels.iter().map(Channel::packets_held).sum();
+    if held != w.pool.live() {
+        return Err(RunError(format!(
+            "packet accounting violated: {} packets alive in the pool, {held} held by channels",
+            w.pool.live()
+        )));
+    }
     for (i, f) in w.flows.iter().enumerate() {
         let name = &s.flows[i].name;
         let delivered = f.receiver.rcv_nxt();

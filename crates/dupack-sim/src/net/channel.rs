@@ -35,19 +35,47 @@
 
 use super::arq::{Arq, LinkCtl};
 use super::error::ErrorModel;
-use super::packet::{NodeId, Packet};
-use super::queue::{Qdisc, Verdict};
+use super::packet::{Ecn, NodeId, PacketPool, PacketRef};
+use super::queue::{Qdisc, Queued, Verdict};
 use super::snoop::Snoop;
 use super::trace::TraceLink;
 use crate::time::{tx_time, SimDuration, SimTime};
 use std::collections::VecDeque;
 
-/// What a channel carries: an IP packet (with its link sequence number when
-/// the channel runs ARQ, 0 otherwise) or a link-layer control frame.
+/// What a channel carries: an IP packet of the world's pool (with its link
+/// sequence number when the channel runs ARQ, 0 otherwise) or a link-layer
+/// control frame.
 #[derive(Copy, Clone, Debug)]
 pub enum Frame {
-    Ip { p: Packet, lseq: u32 },
+    Ip { p: PacketRef, lseq: u32 },
     Ctl(LinkCtl),
+}
+
+/// A packet waiting in a channel's queue: its handle, and the fields the
+/// queue discipline reads, so that deciding needs no look-up in the pool.
+#[derive(Copy, Clone, Debug)]
+pub struct Waiting {
+    pub p: PacketRef,
+    size: u32,
+    ecn: Ecn,
+}
+
+impl Waiting {
+    pub fn new(p: PacketRef, pool: &PacketPool) -> Self {
+        Waiting { p, size: pool[p].size, ecn: pool[p].ecn }
+    }
+}
+
+impl Queued for Waiting {
+    fn size(&self) -> u32 {
+        self.size
+    }
+    fn ecn(&self) -> Ecn {
+        self.ecn
+    }
+    fn set_ce(&mut self) {
+        self.ecn = Ecn::Ce;
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -122,7 +150,7 @@ pub struct Channel {
     pub delay: SimDuration,
     /// Delivery opportunities that serve this direction instead of `rate_bps`.
     pub trace: Option<TraceLink>,
-    pub queue: Qdisc,
+    pub queue: Qdisc<Waiting>,
     pub error: ErrorModel,
     /// Frames served before the queue discipline.
     pub prio: VecDeque<Frame>,
@@ -156,29 +184,28 @@ pub struct TxEnd {
     /// Events for the next frame, started at once.
     pub wake: Wake,
     /// The error model destroyed the finished IP packet and no ARQ holds a
-    /// copy: it is lost for good.
-    pub lost: Option<Packet>,
+    /// copy: it is lost for good (the world frees it).
+    pub lost: Option<PacketRef>,
 }
 
 /// What happened to a packet handed to a channel.
 pub enum Offer {
     /// It is on the wire or waits in the queue.
     Accepted(Wake),
-    /// The queue was full: the packet is given back, dropped.
-    Dropped(Packet),
+    /// The queue was full: the packet is given back, dropped (the world frees it).
+    Dropped(PacketRef),
 }
 
 impl Channel {
-    pub fn frame_size(&self, f: &Frame) -> u32 {
+    pub fn frame_size(&self, f: &Frame, pool: &PacketPool) -> u32 {
         match f {
-            Frame::Ip { p, .. } => p.size,
+            Frame::Ip { p, .. } => pool[*p].size,
             Frame::Ctl(_) => self.ctl_frame_bytes,
         }
     }
 
-    /// `f` starts service at `now`: when does it leave the transmitter?
-    fn service_end(&mut self, f: &Frame, now: SimTime) -> SimTime {
-        let size = self.frame_size(f);
+    /// A frame of `size` bytes starts service at `now`: when does it leave the transmitter?
+    fn service_end(&mut self, size: u32, now: SimTime) -> SimTime {
         match &mut self.trace {
             Some(t) => t.serve(size, now),
             None => now + tx_time(size as u64, self.rate_bps),
@@ -191,23 +218,23 @@ impl Channel {
     }
 
     /// Put `f` on the wire at `now`.
-    fn start(&mut self, mut f: Frame, now: SimTime, flow_names: &[String]) -> Wake {
+    fn start(&mut self, mut f: Frame, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
         if let (Some(arq), Frame::Ip { p, lseq }) = (&mut self.arq, &mut f) {
-            *lseq = arq.register(p, now);
+            *lseq = arq.register(&pool[*p], now);
         }
-        self.put_on_wire(f, now, flow_names)
+        self.put_on_wire(f, pool, now, flow_names)
     }
 
     /// `f` starts its serialisation at `now`. The error model decides its
     /// fate now (link-level control frames are never lost, irw §4); a
     /// survivor goes straight to the tail of the propagation FIFO with its
     /// arrival instant.
-    fn put_on_wire(&mut self, f: Frame, now: SimTime, flow_names: &[String]) -> Wake {
+    fn put_on_wire(&mut self, f: Frame, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
         debug_assert!(!self.wire.busy);
-        let done = self.service_end(&f, now);
-        let (size, ctl) = (self.frame_size(&f), matches!(f, Frame::Ctl(_)));
+        let (size, ctl) = (self.frame_size(&f, pool), matches!(f, Frame::Ctl(_)));
+        let done = self.service_end(size, now);
         let destroyed = match &f {
-            Frame::Ip { p, .. } => self.error.is_lost(p, flow_names),
+            Frame::Ip { p, .. } => self.error.is_lost(&pool[*p], flow_names),
             Frame::Ctl(_) => false,
         };
         let mut wake = Wake::default();
@@ -267,6 +294,15 @@ impl Channel {
         self.catch_up(end);
     }
 
+    /// IP packets this channel holds (waiting, on the wire, propagating).
+    pub fn packets_held(&self) -> usize {
+        let ip = |f: &Frame| matches!(f, Frame::Ip { .. });
+        self.queue.len_packets()
+            + self.prio.iter().filter(|f| ip(f)).count()
+            + self.propagating.iter().filter(|(_, f)| ip(f)).count()
+            + self.wire.doomed.iter().filter(|f| ip(f)).count()
+    }
+
     /// The frame on the wire leaves the transmitter: count it; returns it
     /// if the error model destroyed it.
     fn end_tx(&mut self) -> Option<Frame> {
@@ -296,21 +332,28 @@ impl Channel {
 
     /// Hand a packet to the channel at `now`. The queue sees every arrival,
     /// also one that finds the transmitter idle (nothing waits then).
-    pub fn offer(&mut self, mut p: Packet, now: SimTime, flow_names: &[String]) -> Offer {
+    pub fn offer(&mut self, p: PacketRef, pool: &mut PacketPool, now: SimTime, flow_names: &[String]) -> Offer {
         self.catch_up(now);
+        let mut w = Waiting::new(p, pool);
         if !self.wire.busy && self.new_frame_may_start() {
-            match self.queue.arrive_idle(&mut p, now) {
+            match self.queue.arrive_idle(&mut w, now) {
                 Verdict::Drop => {
                     self.stats.drops_queue += 1;
                     return Offer::Dropped(p);
                 }
-                Verdict::Mark => self.stats.marks += 1,
+                Verdict::Mark => {
+                    pool[p].ecn = Ecn::Ce;
+                    self.stats.marks += 1;
+                }
                 Verdict::Accept => {}
             }
-            return Offer::Accepted(self.start(Frame::Ip { p, lseq: 0 }, now, flow_names));
+            return Offer::Accepted(self.start(Frame::Ip { p, lseq: 0 }, pool, now, flow_names));
         }
-        match self.queue.enqueue(p, now) {
+        match self.queue.enqueue(w, now) {
             Ok(marked) => {
+                if marked {
+                    pool[p].ecn = Ecn::Ce;
+                }
                 self.stats.marks += u64::from(marked);
                 let len = self.queue.len_packets() as u64;
                 if len > self.stats.max_queue_packets {
@@ -320,61 +363,61 @@ impl Channel {
                 // The packet waits: the end of the transmission now has work to do.
                 Offer::Accepted(Wake { tx_done: self.tx_event(), arrival: None })
             }
-            Err(p) => {
+            Err(w) => {
                 self.stats.drops_queue += 1;
-                Offer::Dropped(p)
+                Offer::Dropped(w.p)
             }
         }
     }
 
     /// Queue a frame ahead of the queue discipline (never dropped), or
     /// start it if the transmitter is idle.
-    pub fn offer_priority(&mut self, f: Frame, now: SimTime, flow_names: &[String]) -> Wake {
+    pub fn offer_priority(&mut self, f: Frame, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
         self.catch_up(now);
         if !self.wire.busy {
-            return self.start_priority(f, now, flow_names);
+            return self.start_priority(f, pool, now, flow_names);
         }
         self.prio.push_back(f);
         Wake { tx_done: self.tx_event(), arrival: None }
     }
 
-    fn start_priority(&mut self, f: Frame, now: SimTime, flow_names: &[String]) -> Wake {
+    fn start_priority(&mut self, f: Frame, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
         match (&mut self.arq, &f) {
             // An ARQ retransmission keeps its number.
             (Some(arq), Frame::Ip { lseq, .. }) => arq.retransmission_started(*lseq),
             (None, Frame::Ip { .. }) => {}
             (_, Frame::Ctl(_)) => {}
         }
-        self.put_on_wire(f, now, flow_names)
+        self.put_on_wire(f, pool, now, flow_names)
     }
 
     /// If idle with work waiting (an ARQ window just opened), start the
     /// next frame.
-    pub fn restart(&mut self, now: SimTime, flow_names: &[String]) -> Wake {
+    pub fn restart(&mut self, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
         self.catch_up(now);
         if self.wire.busy {
             return Wake::default();
         }
-        self.next_frame(now, flow_names)
+        self.next_frame(pool, now, flow_names)
     }
 
     /// Start the next frame, if any: priority frames first, then the queue
     /// (if the ARQ window allows), then a due ARQ poll.
-    fn next_frame(&mut self, now: SimTime, flow_names: &[String]) -> Wake {
+    fn next_frame(&mut self, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
         if let Some(f) = self.prio.pop_front() {
-            return self.start_priority(f, now, flow_names);
+            return self.start_priority(f, pool, now, flow_names);
         }
         if self.new_frame_may_start() {
-            if let Some(q) = self.queue.dequeue() {
+            if let Some(w) = self.queue.dequeue() {
                 self.stats.queue_changed(self.queue.len_packets() as u64, now);
-                return self.start(Frame::Ip { p: q, lseq: 0 }, now, flow_names);
+                return self.start(Frame::Ip { p: w.p, lseq: 0 }, pool, now, flow_names);
             }
         }
         if self.queue.len_packets() == 0 {
             self.queue.on_idle(now);
         }
         match self.arq.as_mut().and_then(|a| a.take_poll()) {
-            Some(poll) => self.start_priority(Frame::Ctl(poll), now, flow_names),
+            Some(poll) => self.start_priority(Frame::Ctl(poll), pool, now, flow_names),
             None => Wake::default(),
         }
     }
@@ -383,16 +426,20 @@ impl Channel {
     /// destroyed frame is lost (under ARQ it is not gone yet: the sending
     /// half still holds it, and it counts as lost only if it is given up).
     /// Then the next frame, if any, starts.
-    pub fn finish_tx(&mut self, now: SimTime, flow_names: &[String]) -> TxEnd {
+    pub fn finish_tx(&mut self, pool: &mut PacketPool, now: SimTime, flow_names: &[String]) -> TxEnd {
         debug_assert!(self.wire.busy && self.wire.event && self.wire.until == now, "TxDone without its frame");
         let mut lost = None;
         if let Some(f) = self.end_tx() {
             self.stats.drops_error += 1;
-            if let (Frame::Ip { p, .. }, None) = (f, &self.arq) {
-                lost = Some(p);
+            if let Frame::Ip { p, .. } = f {
+                match self.arq {
+                    None => lost = Some(p),
+                    // The ARQ keeps its own copy to resend.
+                    Some(_) => pool.free(p),
+                }
             }
         }
-        let wake = self.next_frame(now, flow_names);
+        let wake = self.next_frame(pool, now, flow_names);
         TxEnd { wake, lost }
     }
 }
@@ -401,6 +448,7 @@ impl Channel {
 mod tests {
     use super::*;
     use crate::engine::rng::StreamRng;
+    use crate::net::packet::Packet;
     use crate::scenario::model::{ArqSpec, ErrorModelSpec, ErrorSpec, PacketSelector, QueueLimit, QueueSpec};
     use crate::time::ms;
 
@@ -440,181 +488,217 @@ mod tests {
         }
     }
 
+    /// A channel and the pool its packets live in; packets are named by id.
+    struct Rig {
+        c: Channel,
+        pool: PacketPool,
+    }
+
+    fn rig(arq: Option<ArqSpec>) -> Rig {
+        Rig { c: channel(arq), pool: PacketPool::default() }
+    }
+
     fn pkt(id: u64) -> Packet {
         Packet::test_segment(id, 0, id * 960, 960)
     }
 
-    fn ip_id(f: &Frame) -> Option<u64> {
-        match f {
-            Frame::Ip { p, .. } => Some(p.id),
-            Frame::Ctl(_) => None,
+    impl Rig {
+        fn ip_id(&self, f: &Frame) -> Option<u64> {
+            match f {
+                Frame::Ip { p, .. } => Some(self.pool[*p].id),
+                Frame::Ctl(_) => None,
+            }
         }
-    }
 
-    fn offer(c: &mut Channel, p: Packet, now: SimTime) -> Wake {
-        match c.offer(p, now, &[]) {
-            Offer::Accepted(w) => w,
-            Offer::Dropped(p) => panic!("packet {} dropped", p.id),
+        fn on_wire_id(&self) -> Option<u64> {
+            self.c.on_wire().and_then(|f| self.ip_id(f))
         }
-    }
 
-    /// End the transmission on the wire at `now` (its event): (the frame that ended, when the next one ends).
-    fn finish(c: &mut Channel, now: SimTime) -> (Frame, Option<SimTime>) {
-        let f = *c.on_wire().expect("a frame on the wire");
-        let end = c.finish_tx(now, &[]);
-        (f, end.wake.tx_done)
+        fn offer_with(&mut self, id: u64, now: SimTime, names: &[String]) -> Wake {
+            let r = self.pool.alloc(pkt(id));
+            match self.c.offer(r, &mut self.pool, now, names) {
+                Offer::Accepted(w) => w,
+                Offer::Dropped(_) => panic!("packet {id} dropped"),
+            }
+        }
+
+        fn offer(&mut self, id: u64, now: SimTime) -> Wake {
+            self.offer_with(id, now, &[])
+        }
+
+        fn offer_priority(&mut self, id: u64, now: SimTime) -> Wake {
+            let r = self.pool.alloc(pkt(id));
+            self.c.offer_priority(Frame::Ip { p: r, lseq: 0 }, &self.pool, now, &[])
+        }
+
+        /// End the transmission on the wire at `now` (its event): (the frame that ended, when the next one ends).
+        fn finish(&mut self, now: SimTime) -> (Frame, Option<SimTime>) {
+            let f = *self.c.on_wire().expect("a frame on the wire");
+            let end = self.c.finish_tx(&mut self.pool, now, &[]);
+            (f, end.wake.tx_done)
+        }
+
+        fn finish_tx(&mut self, now: SimTime) -> TxEnd {
+            self.c.finish_tx(&mut self.pool, now, &[])
+        }
+
+        fn restart(&mut self, now: SimTime) -> Wake {
+            self.c.restart(&self.pool, now, &[])
+        }
+
+        /// The frame arriving at `now`, by id, and when the next one arrives.
+        fn arrive(&mut self, now: SimTime) -> (Option<u64>, Option<SimTime>) {
+            let (f, next) = self.c.arrive(now);
+            (self.ip_id(&f), next)
+        }
     }
 
     #[test]
     fn priority_frames_preempt_queued_packets_but_not_the_one_on_the_wire() {
-        let mut c = channel(None);
+        let mut r = rig(None);
         let t0 = SimTime::ZERO;
-        assert_eq!(offer(&mut c, pkt(0), t0).tx_done, None, "alone, frame 0's end has nothing to do");
-        assert_eq!(
-            offer(&mut c, pkt(1), t0).tx_done,
-            Some(t0 + ms(1)),
-            "frame 1 waits: the end of frame 0 is an event"
-        );
+        assert_eq!(r.offer(0, t0).tx_done, None, "alone, frame 0's end has nothing to do");
+        assert_eq!(r.offer(1, t0).tx_done, Some(t0 + ms(1)), "frame 1 waits: the end of frame 0 is an event");
         for i in 2..5 {
-            assert_eq!(offer(&mut c, pkt(i), t0).tx_done, None, "asked for once");
+            assert_eq!(r.offer(i, t0).tx_done, None, "asked for once");
         }
-        let w = c.offer_priority(Frame::Ip { p: pkt(99), lseq: 0 }, t0, &[]);
+        let w = r.offer_priority(99, t0);
         assert_eq!(w, Wake::default(), "the wire is busy and its end already an event");
         let mut order = vec![];
         let mut now = t0 + ms(1);
         loop {
-            let (f, next) = finish(&mut c, now);
-            order.push(ip_id(&f).unwrap());
+            let (f, next) = r.finish(now);
+            order.push(r.ip_id(&f).unwrap());
             match next {
                 Some(t) => now = t,
                 None => break,
             }
         }
         assert_eq!(order, vec![0, 99, 1, 2, 3], "the last frame's end asks for no event");
-        assert_eq!(c.on_wire().and_then(ip_id), Some(4));
+        assert_eq!(r.on_wire_id(), Some(4));
     }
 
     #[test]
     fn an_arq_channel_numbers_frames_and_polls_when_it_runs_dry() {
-        let mut c = channel(Some(arq_spec(None, true)));
+        let mut r = rig(Some(arq_spec(None, true)));
         let t0 = SimTime::ZERO;
-        assert_eq!(offer(&mut c, pkt(0), t0).tx_done, Some(t0 + ms(1)), "under ARQ every end is an event");
-        offer(&mut c, pkt(1), t0);
-        let (f0, next) = finish(&mut c, t0 + ms(1));
+        assert_eq!(r.offer(0, t0).tx_done, Some(t0 + ms(1)), "under ARQ every end is an event");
+        r.offer(1, t0);
+        let (f0, next) = r.finish(t0 + ms(1));
         assert!(matches!(f0, Frame::Ip { lseq: 0, .. }));
-        let (f1, next) = finish(&mut c, next.unwrap());
+        let (f1, next) = r.finish(next.unwrap());
         assert!(matches!(f1, Frame::Ip { lseq: 1, .. }));
         let t = next.expect("a poll follows the last data frame");
-        let (poll, next) = finish(&mut c, t);
+        let (poll, next) = r.finish(t);
         assert!(matches!(poll, Frame::Ctl(LinkCtl::Poll(2))));
         assert!(next.is_none());
-        assert_eq!((c.stats.ctl_frames, c.stats.ctl_bytes), (1, 16));
-        assert_eq!(c.stats.bytes_sent, 2016);
+        assert_eq!((r.c.stats.ctl_frames, r.c.stats.ctl_bytes), (1, 16));
+        assert_eq!(r.c.stats.bytes_sent, 2016);
     }
 
     #[test]
     fn a_closed_arq_window_holds_new_frames_until_restart() {
-        let mut c = channel(Some(arq_spec(Some(1), false)));
+        let mut r = rig(Some(arq_spec(Some(1), false)));
         let t0 = SimTime::ZERO;
-        assert_eq!(offer(&mut c, pkt(0), t0).tx_done, Some(t0 + ms(1)));
-        offer(&mut c, pkt(1), t0);
-        let (_, next) = finish(&mut c, t0 + ms(1));
+        assert_eq!(r.offer(0, t0).tx_done, Some(t0 + ms(1)));
+        r.offer(1, t0);
+        let (_, next) = r.finish(t0 + ms(1));
         assert!(next.is_none(), "frame 0 unresolved: the window of 1 is closed");
-        assert_eq!(offer(&mut c, pkt(2), t0 + ms(2)), Wake::default(), "idle but closed: queue");
-        assert_eq!(c.queue.len_packets(), 2);
-        assert_eq!(c.restart(t0 + ms(3), &[]), Wake::default());
-        c.arq.as_mut().unwrap().resolve(0);
-        assert!(c.restart(t0 + ms(4), &[]).tx_done.is_some(), "resolution reopens the window");
-        assert_eq!(c.on_wire().and_then(ip_id), Some(1));
+        assert_eq!(r.offer(2, t0 + ms(2)), Wake::default(), "idle but closed: queue");
+        assert_eq!(r.c.queue.len_packets(), 2);
+        assert_eq!(r.restart(t0 + ms(3)), Wake::default());
+        r.c.arq.as_mut().unwrap().resolve(0);
+        assert!(r.restart(t0 + ms(4)).tx_done.is_some(), "resolution reopens the window");
+        assert_eq!(r.on_wire_id(), Some(1));
     }
 
     #[test]
     fn a_surviving_frame_is_announced_when_its_transmission_starts() {
         // Propagation (0.5 ms) shorter than serialisation (1 ms): frame 0
         // arrives while frame 1 is still being sent.
-        let mut c = channel(None);
-        c.delay = SimDuration::from_nanos(500_000);
+        let mut r = rig(None);
+        r.c.delay = SimDuration::from_nanos(500_000);
         let t0 = SimTime::ZERO;
-        let w = offer(&mut c, pkt(0), t0);
-        assert_eq!(w, Wake { tx_done: None, arrival: Some(t0 + ms(1) + c.delay) });
-        assert_eq!(offer(&mut c, pkt(1), t0), Wake { tx_done: Some(t0 + ms(1)), arrival: None });
-        let end = c.finish_tx(t0 + ms(1), &[]);
+        let w = r.offer(0, t0);
+        assert_eq!(w, Wake { tx_done: None, arrival: Some(t0 + ms(1) + r.c.delay) });
+        assert_eq!(r.offer(1, t0), Wake { tx_done: Some(t0 + ms(1)), arrival: None });
+        let end = r.finish_tx(t0 + ms(1));
         assert_eq!(end.wake, Wake { tx_done: None, arrival: None }, "frame 0 heads the FIFO, nothing waits");
-        assert_eq!(c.on_wire().and_then(ip_id), Some(1));
-        let (f, next) = c.arrive(t0 + ms(1) + c.delay);
-        assert_eq!(ip_id(&f), Some(0));
-        assert_eq!(next, Some(t0 + ms(2) + c.delay), "frame 1, still on the wire, is known to survive");
-        let (f, next) = c.arrive(t0 + ms(2) + c.delay);
-        assert_eq!((ip_id(&f), next), (Some(1), None));
-        assert!(c.propagating.is_empty());
-        assert_eq!(c.stats.packets_sent, 1, "frame 1's end is not applied yet");
-        c.settle(t0 + ms(3));
-        assert_eq!((c.stats.packets_sent, c.stats.busy), (2, ms(2)));
+        assert_eq!(r.on_wire_id(), Some(1));
+        let (f, next) = r.arrive(t0 + ms(1) + r.c.delay);
+        assert_eq!(f, Some(0));
+        assert_eq!(next, Some(t0 + ms(2) + r.c.delay), "frame 1, still on the wire, is known to survive");
+        let (f, next) = r.arrive(t0 + ms(2) + r.c.delay);
+        assert_eq!((f, next), (Some(1), None));
+        assert!(r.c.propagating.is_empty());
+        assert_eq!(r.c.stats.packets_sent, 1, "frame 1's end is not applied yet");
+        r.c.settle(t0 + ms(3));
+        assert_eq!((r.c.stats.packets_sent, r.c.stats.busy), (2, ms(2)));
     }
 
     #[test]
     fn frames_that_left_the_wire_are_announced_one_after_the_other() {
         // Propagation (1 ms) as long as serialisation.
-        let mut c = channel(None);
+        let mut r = rig(None);
         let t0 = SimTime::ZERO;
-        let arrivals: Vec<Wake> = (0..3).map(|i| offer(&mut c, pkt(i), t0)).collect();
+        let arrivals: Vec<Wake> = (0..3).map(|i| r.offer(i, t0)).collect();
         assert_eq!(arrivals[0].arrival, Some(t0 + ms(2)));
         assert!(arrivals[1..].iter().all(|w| w.arrival.is_none()), "one arrival event per channel");
-        assert_eq!(c.finish_tx(t0 + ms(1), &[]).wake.arrival, None);
-        let (f, next) = c.arrive(t0 + ms(2));
-        assert_eq!((ip_id(&f), next), (Some(0), Some(t0 + ms(3))));
-        assert_eq!(c.finish_tx(t0 + ms(2), &[]).wake, Wake::default(), "frame 2 is last: no event for its end");
-        let (f, next) = c.arrive(t0 + ms(3));
-        assert_eq!((ip_id(&f), next), (Some(1), Some(t0 + ms(4))));
+        assert_eq!(r.finish_tx(t0 + ms(1)).wake.arrival, None);
+        let (f, next) = r.arrive(t0 + ms(2));
+        assert_eq!((f, next), (Some(0), Some(t0 + ms(3))));
+        assert_eq!(r.finish_tx(t0 + ms(2)).wake, Wake::default(), "frame 2 is last: no event for its end");
+        let (f, next) = r.arrive(t0 + ms(3));
+        assert_eq!((f, next), (Some(1), Some(t0 + ms(4))));
     }
 
     #[test]
     fn an_end_without_event_is_applied_at_its_own_instant_by_the_next_offer() {
-        let mut c = channel(None);
+        let mut r = rig(None);
         let t0 = SimTime::ZERO;
-        assert_eq!(offer(&mut c, pkt(0), t0).tx_done, None);
+        assert_eq!(r.offer(0, t0).tx_done, None);
         // Offered after frame 0 left the transmitter (and even after it
         // arrived): the wire is free, frame 1 starts at once.
-        let w = offer(&mut c, pkt(1), t0 + ms(5));
+        let w = r.offer(1, t0 + ms(5));
         assert_eq!(w.tx_done, None);
-        assert_eq!(c.on_wire().and_then(ip_id), Some(1));
-        assert_eq!(c.stats.packets_sent, 1, "frame 0 counted at its end");
-        assert_eq!(c.stats.queue_len, 0, "nothing ever waited");
+        assert_eq!(r.on_wire_id(), Some(1));
+        assert_eq!(r.c.stats.packets_sent, 1, "frame 0 counted at its end");
+        assert_eq!(r.c.stats.queue_len, 0, "nothing ever waited");
         // Offered while frame 1 is on the wire: it waits, and frame 1's end
         // becomes an event at its own instant.
-        assert_eq!(offer(&mut c, pkt(2), t0 + ms(5) + SimDuration::from_nanos(500_000)).tx_done, Some(t0 + ms(6)));
+        assert_eq!(r.offer(2, t0 + ms(5) + SimDuration::from_nanos(500_000)).tx_done, Some(t0 + ms(6)));
     }
 
     #[test]
     fn a_destroyed_frame_ends_in_an_event_that_reports_it_lost() {
-        let mut c = channel(None);
-        c.error = ErrorModel::new(
+        let mut r = rig(None);
+        r.c.error = ErrorModel::new(
             &ErrorSpec { model: ErrorModelSpec::Bernoulli { p: 1.0 }, applies_to: PacketSelector::All },
             "e".into(),
             1,
         );
         let t0 = SimTime::ZERO;
         let names = ["f".to_string()];
-        let Offer::Accepted(w) = c.offer(pkt(7), t0, &names) else { panic!("dropped") };
+        let w = r.offer_with(7, t0, &names);
         assert_eq!(w, Wake { tx_done: Some(t0 + ms(1)), arrival: None }, "no arrival for a destroyed frame");
-        assert!(c.propagating.is_empty());
-        assert_eq!(c.on_wire().and_then(ip_id), Some(7));
-        let end = c.finish_tx(t0 + ms(1), &names);
-        assert_eq!(end.lost.map(|p| p.id), Some(7));
-        assert_eq!((c.stats.drops_error, c.stats.packets_sent), (1, 1));
-        assert!(c.on_wire().is_none());
+        assert!(r.c.propagating.is_empty());
+        assert_eq!(r.on_wire_id(), Some(7));
+        let end = r.c.finish_tx(&mut r.pool, t0 + ms(1), &names);
+        assert_eq!(end.lost.map(|p| r.pool[p].id), Some(7));
+        assert_eq!((r.c.stats.drops_error, r.c.stats.packets_sent), (1, 1));
+        assert!(r.c.on_wire().is_none());
     }
 
     #[test]
     fn settling_counts_the_transmissions_ended_by_the_end_of_the_run_only() {
-        let mut c = channel(None);
+        let mut r = rig(None);
         let t0 = SimTime::ZERO;
-        offer(&mut c, pkt(0), t0);
-        c.settle(t0 + SimDuration::from_nanos(500_000));
-        assert_eq!(c.stats.packets_sent, 0, "still on the wire at the end");
-        c.settle(t0 + ms(1));
-        assert_eq!((c.stats.packets_sent, c.stats.bytes_sent), (1, 1000));
-        c.settle(t0 + ms(9));
-        assert_eq!(c.stats.packets_sent, 1, "applied once");
+        r.offer(0, t0);
+        r.c.settle(t0 + SimDuration::from_nanos(500_000));
+        assert_eq!(r.c.stats.packets_sent, 0, "still on the wire at the end");
+        r.c.settle(t0 + ms(1));
+        assert_eq!((r.c.stats.packets_sent, r.c.stats.bytes_sent), (1, 1000));
+        r.c.settle(t0 + ms(9));
+        assert_eq!(r.c.stats.packets_sent, 1, "applied once");
     }
 }

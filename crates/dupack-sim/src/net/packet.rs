@@ -75,3 +75,86 @@ impl Packet {
         }
     }
 }
+
+/// A packet in the world's [`PacketPool`]: what queues and channels hold and
+/// pass around instead of the packet itself (a few bytes against ~180).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PacketRef(u32);
+
+/// The packets in the network, each written once when it is created and read
+/// in place at every hop; freed slots are reused last-freed first, so the
+/// pool's memory stays as small and as warm as the number of packets alive.
+/// Every `PacketRef` has exactly one holder (a queue, a channel, or the
+/// world while it handles the packet), which frees it when the packet is
+/// delivered, dropped or handed to a model that keeps packets by value.
+#[derive(Debug, Default)]
+pub struct PacketPool {
+    slots: Vec<Packet>,
+    free: Vec<u32>,
+}
+
+impl PacketPool {
+    pub fn alloc(&mut self, p: Packet) -> PacketRef {
+        match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = p;
+                PacketRef(i)
+            }
+            None => {
+                let i = u32::try_from(self.slots.len()).expect("fewer than 2^32 packets alive");
+                self.slots.push(p);
+                PacketRef(i)
+            }
+        }
+    }
+
+    pub fn free(&mut self, r: PacketRef) {
+        debug_assert!(!self.free.contains(&r.0), "packet slot {} freed twice", r.0);
+        self.free.push(r.0);
+    }
+
+    /// The packet, out of the pool.
+    pub fn take(&mut self, r: PacketRef) -> Packet {
+        let p = self.slots[r.0 as usize];
+        self.free(r);
+        p
+    }
+
+    /// Packets alive (allocated and not freed).
+    pub fn live(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+impl std::ops::Index<PacketRef> for PacketPool {
+    type Output = Packet;
+    fn index(&self, r: PacketRef) -> &Packet {
+        &self.slots[r.0 as usize]
+    }
+}
+
+impl std::ops::IndexMut<PacketRef> for PacketPool {
+    fn index_mut(&mut self, r: PacketRef) -> &mut Packet {
+        &mut self.slots[r.0 as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pool_reuses_the_last_freed_slot_and_counts_the_living() {
+        let mut pool = PacketPool::default();
+        let a = pool.alloc(Packet::test_segment(1, 0, 0, 100));
+        let b = pool.alloc(Packet::test_segment(2, 0, 100, 100));
+        assert_eq!((pool[a].id, pool[b].id, pool.live()), (1, 2, 2));
+        pool[b].ecn = Ecn::Ce;
+        assert_eq!(pool.take(b).ecn, Ecn::Ce, "taken out with its changes");
+        pool.free(a);
+        assert_eq!(pool.live(), 0);
+        let c = pool.alloc(Packet::test_segment(3, 0, 200, 100));
+        assert_eq!(c, a, "last freed, first reused: the warmest slot");
+        assert_eq!((pool[c].id, pool.live()), (3, 1));
+    }
+}

@@ -5,6 +5,9 @@
 //! and ns-3's device-queue convention).
 //!
 //! `enqueue` hands a refused packet back by value: no allocation per packet.
+//! A queue holds any [`Queued`] item: the world's channels queue a handle
+//! into the packet pool with the two fields a queue reads (size and ECN);
+//! the unit tests queue whole packets.
 //!
 //! Every arrival is shown to the queue, also one that finds the transmitter
 //! idle and goes straight to the wire ([`Qdisc::arrive_idle`]): RED must
@@ -18,6 +21,28 @@ use crate::scenario::model::{QueueLimit, QueueSpec, RedSpec};
 use crate::time::{tx_time, SimTime};
 use std::collections::VecDeque;
 
+/// What a queue holds: a packet, or a handle to one that carries the
+/// fields a queue discipline reads. A mark (CE) is set on the item; the
+/// holder of a handle applies it to the packet.
+pub trait Queued {
+    /// IP datagram size in bytes.
+    fn size(&self) -> u32;
+    fn ecn(&self) -> Ecn;
+    fn set_ce(&mut self);
+}
+
+impl Queued for Packet {
+    fn size(&self) -> u32 {
+        self.size
+    }
+    fn ecn(&self) -> Ecn {
+        self.ecn
+    }
+    fn set_ce(&mut self) {
+        self.ecn = Ecn::Ce;
+    }
+}
+
 /// What a queue decided about an arriving packet.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -29,32 +54,32 @@ pub enum Verdict {
 
 /// DropTail FIFO with a limit in packets or bytes.
 #[derive(Clone, Debug)]
-pub struct DropTail {
+pub struct DropTail<T = Packet> {
     limit: QueueLimit,
-    q: VecDeque<Packet>,
+    q: VecDeque<T>,
     bytes: u64,
 }
 
-impl DropTail {
+impl<T: Queued> DropTail<T> {
     pub fn new(limit: QueueLimit) -> Self {
         DropTail { limit, q: VecDeque::new(), bytes: 0 }
     }
     /// Enqueue, or give the packet back if it does not fit.
-    pub fn enqueue(&mut self, p: Packet) -> Result<(), Packet> {
+    pub fn enqueue(&mut self, p: T) -> Result<(), T> {
         let fits = match self.limit {
             QueueLimit::Packets(n) => self.q.len() < n as usize,
-            QueueLimit::Bytes(b) => self.bytes + p.size as u64 <= b,
+            QueueLimit::Bytes(b) => self.bytes + p.size() as u64 <= b,
         };
         if !fits {
             return Err(p);
         }
-        self.bytes += p.size as u64;
+        self.bytes += p.size() as u64;
         self.q.push_back(p);
         Ok(())
     }
-    pub fn dequeue(&mut self) -> Option<Packet> {
+    pub fn dequeue(&mut self) -> Option<T> {
         let p = self.q.pop_front()?;
-        self.bytes -= p.size as u64;
+        self.bytes -= p.size() as u64;
         Some(p)
     }
     pub fn len_packets(&self) -> usize {
@@ -95,9 +120,9 @@ impl DropTail {
 /// `q_time` is the instant the transmitter finished a packet and found
 /// nothing waiting, or the instant an arrival at an idle channel was dropped.
 #[derive(Clone, Debug)]
-pub struct Red {
+pub struct Red<T = Packet> {
     spec: RedSpec,
-    q: VecDeque<Packet>,
+    q: VecDeque<T>,
     /// Transmission time of a typical packet, in ns (≥ 1).
     s_nanos: u64,
     avg: f64,
@@ -113,7 +138,7 @@ enum Candidate {
     Forced,
 }
 
-impl Red {
+impl<T: Queued> Red<T> {
     pub fn new(spec: &RedSpec, rate_bps: u64, rng: StreamRng) -> Self {
         let s_nanos = tx_time(u64::from(spec.mean_packet_size), rate_bps).as_nanos().max(1);
         Red {
@@ -178,15 +203,15 @@ impl Red {
         }
     }
 
-    fn decide(&mut self, p: &mut Packet, now: SimTime) -> Verdict {
+    fn decide(&mut self, p: &mut T, now: SimTime) -> Verdict {
         self.update_avg(now);
         let may_mark = match self.candidate() {
             Candidate::None => return Verdict::Accept,
             Candidate::Early => self.spec.ecn,
             Candidate::Forced => self.spec.ecn && self.spec.mark_above_max_th,
         };
-        if may_mark && p.ecn != Ecn::NotEct {
-            p.ecn = Ecn::Ce;
+        if may_mark && p.ecn() != Ecn::NotEct {
+            p.set_ce();
             Verdict::Mark
         } else {
             Verdict::Drop
@@ -195,7 +220,7 @@ impl Red {
 
     /// A packet arrives at an idle channel (nothing waiting or on the wire)
     /// and will be sent at once unless dropped. It may be marked.
-    pub fn arrive_idle(&mut self, p: &mut Packet, now: SimTime) -> Verdict {
+    pub fn arrive_idle(&mut self, p: &mut T, now: SimTime) -> Verdict {
         debug_assert!(self.q.is_empty());
         let v = self.decide(p, now);
         if v == Verdict::Drop {
@@ -206,7 +231,7 @@ impl Red {
 
     /// A packet arrives while the transmitter is busy: `Ok(marked)` if it now
     /// waits, or the packet back if it was dropped.
-    pub fn enqueue(&mut self, mut p: Packet, now: SimTime) -> Result<bool, Packet> {
+    pub fn enqueue(&mut self, mut p: T, now: SimTime) -> Result<bool, T> {
         let v = self.decide(&mut p, now);
         if v == Verdict::Drop || self.q.len() >= self.spec.limit_packets as usize {
             return Err(p);
@@ -215,7 +240,7 @@ impl Red {
         Ok(v == Verdict::Mark)
     }
 
-    pub fn dequeue(&mut self) -> Option<Packet> {
+    pub fn dequeue(&mut self) -> Option<T> {
         self.q.pop_front()
     }
 
@@ -228,12 +253,12 @@ impl Red {
 
 /// The queue of a channel; an enum so the per-packet path has no virtual call.
 #[derive(Clone, Debug)]
-pub enum Qdisc {
-    DropTail(DropTail),
-    Red(Red),
+pub enum Qdisc<T = Packet> {
+    DropTail(DropTail<T>),
+    Red(Red<T>),
 }
 
-impl Qdisc {
+impl<T: Queued> Qdisc<T> {
     /// `rng` is the queue's own stream (`link/{link}/{fwd|rev}/queue`);
     /// `rate_bps` is the link's rate.
     pub fn from_spec(s: &QueueSpec, rate_bps: u64, rng: StreamRng) -> Self {
@@ -243,20 +268,20 @@ impl Qdisc {
         }
     }
     /// See [`Red::arrive_idle`]; DropTail accepts every such packet.
-    pub fn arrive_idle(&mut self, p: &mut Packet, now: SimTime) -> Verdict {
+    pub fn arrive_idle(&mut self, p: &mut T, now: SimTime) -> Verdict {
         match self {
             Qdisc::DropTail(_) => Verdict::Accept,
             Qdisc::Red(q) => q.arrive_idle(p, now),
         }
     }
     /// `Ok(marked)`, or the dropped packet.
-    pub fn enqueue(&mut self, p: Packet, now: SimTime) -> Result<bool, Packet> {
+    pub fn enqueue(&mut self, p: T, now: SimTime) -> Result<bool, T> {
         match self {
             Qdisc::DropTail(q) => q.enqueue(p).map(|()| false),
             Qdisc::Red(q) => q.enqueue(p, now),
         }
     }
-    pub fn dequeue(&mut self) -> Option<Packet> {
+    pub fn dequeue(&mut self) -> Option<T> {
         match self {
             Qdisc::DropTail(q) => q.dequeue(),
             Qdisc::Red(q) => q.dequeue(),
