@@ -1,20 +1,26 @@
-//! The event queue: a binary heap with a total order on `(time, class, tiebreak)`.
+//! The event queue: a binary heap with a total order on `(time, class, identity)`.
 //!
 //! Equal-time events are ordered first by [`Class`], an explicit priority,
-//! then by [`Tiebreak`], a key from the event's own identity (which channel,
+//! then by their identity ([`EventKey`]: which kind of event, which channel,
 //! which endpoint), never by when the event was scheduled. So the order of
 //! simultaneous events does not depend on how the engine reached them: an
 //! optimisation that schedules an event at another moment (the channel's
 //! lazy end of transmission, `net::channel`) leaves every result
-//! bit-identical. The order is a written decision, not an accident of the heap: an ACK that
-//! arrives at the very nanosecond a retransmission timer expires is processed
-//! *before* the timer (packets before local timers), so the timer sees the
-//! ACK's effect. With a coarse 500 ms BSD tick this changes how many dupacks
-//! had arrived when the timer fired (efr §6.1), hence it is documented in
-//! `docs/architecture.md`.
+//! bit-identical. The order is a written decision, not an accident of the
+//! heap: an ACK that arrives at the very nanosecond a retransmission timer
+//! expires is processed *before* the timer (packets before local timers), so
+//! the timer sees the ACK's effect. With a coarse 500 ms BSD tick this
+//! changes how many dupacks had arrived when the timer fired (efr §6.1),
+//! hence it is documented in `docs/architecture.md`.
+//!
+//! An entry of the heap is one `u128`: the time in the high 64 bits, the
+//! class in the next 2, the event's 62-bit identity in the rest. The event is
+//! decoded from its identity when it is popped, so the heap moves 16 bytes
+//! per step and compares entries in one integer comparison (the event queue
+//! is the largest single cost of a run; see docs/performance.md).
 
 use crate::time::SimTime;
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Priority among events at the same instant (lower first).
@@ -31,85 +37,75 @@ pub enum Class {
     AppStart = 3,
 }
 
-/// The last tie-break among events of one class at one instant: a key
-/// from the event's identity. Two events with the same key are the same
-/// event (a timer armed twice for one instant), so their order is moot.
-pub trait Tiebreak {
-    fn tiebreak(&self) -> u64;
+/// Bits of an event's identity.
+pub const EVENT_KEY_BITS: u32 = 62;
+
+/// An event as its identity: [`EVENT_KEY_BITS`] bits that say everything
+/// about it (so that it can be rebuilt from them) and whose order is the
+/// last tie-break among events of one class at one instant. Two events with
+/// the same key are the same event (a timer armed twice for one instant),
+/// so their order is moot.
+pub trait EventKey: Copy {
+    fn encode(&self) -> u64;
+    fn decode(key: u64) -> Self;
 }
 
-impl Tiebreak for u32 {
-    fn tiebreak(&self) -> u64 {
+impl EventKey for u32 {
+    fn encode(&self) -> u64 {
         u64::from(*self)
     }
+    fn decode(key: u64) -> Self {
+        key as u32
+    }
 }
 
-#[derive(Copy, Clone, Debug)]
-struct Entry<E> {
-    time: SimTime,
-    class: Class,
-    tiebreak: u64,
-    ev: E,
-}
-
-impl<E> Entry<E> {
-    fn key(&self) -> (SimTime, Class, u64) {
-        (self.time, self.class, self.tiebreak)
-    }
-}
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, o: &Self) -> bool {
-        self.key() == o.key()
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl<E> Ord for Entry<E> {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest first.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.key().cmp(&self.key())
-    }
-}
+const KEY_MASK: u64 = (1 << EVENT_KEY_BITS) - 1;
 
 /// A min-queue of events of payload type `E` (a small `Copy` enum).
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
+    heap: BinaryHeap<Reverse<u128>>,
     now: SimTime,
     popped: u64,
+    _events: std::marker::PhantomData<E>,
 }
 
-impl<E: Copy + Tiebreak> Default for EventQueue<E> {
+impl<E: EventKey> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E: Copy + Tiebreak> EventQueue<E> {
+impl<E: EventKey> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(1024), now: SimTime::ZERO, popped: 0 }
+        EventQueue {
+            heap: BinaryHeap::with_capacity(1024),
+            now: SimTime::ZERO,
+            popped: 0,
+            _events: std::marker::PhantomData,
+        }
     }
 
     /// Schedule `ev` at `at`. Scheduling in the past is a bug in the caller.
     pub fn schedule(&mut self, at: SimTime, class: Class, ev: E) {
         debug_assert!(at >= self.now, "event scheduled in the past: {at:?} < {:?}", self.now);
-        self.heap.push(Entry { time: at, class, tiebreak: ev.tiebreak(), ev });
+        let key = ev.encode();
+        debug_assert!(key <= KEY_MASK, "event key {key:#x} wider than {EVENT_KEY_BITS} bits");
+        let low = u64::from(class as u8) << EVENT_KEY_BITS | key;
+        self.heap.push(Reverse(u128::from(at.as_nanos()) << 64 | u128::from(low)));
     }
 
     /// The earliest event; time never decreases between pops.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let e = self.heap.pop()?;
-        debug_assert!(e.time >= self.now);
-        self.now = e.time;
+        let Reverse(k) = self.heap.pop()?;
+        let time = SimTime((k >> 64) as u64);
+        debug_assert!(time >= self.now);
+        self.now = time;
         self.popped += 1;
-        Some((e.time, e.ev))
+        Some((time, E::decode(k as u64 & KEY_MASK)))
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(|Reverse(k)| SimTime((k >> 64) as u64))
     }
     pub fn now(&self) -> SimTime {
         self.now
@@ -131,14 +127,12 @@ mod tests {
     use super::*;
     use crate::time::at_ms;
 
-    impl Tiebreak for char {
-        fn tiebreak(&self) -> u64 {
+    impl EventKey for char {
+        fn encode(&self) -> u64 {
             u64::from(*self)
         }
-    }
-    impl Tiebreak for &str {
-        fn tiebreak(&self) -> u64 {
-            self.len() as u64
+        fn decode(key: u64) -> Self {
+            char::from_u32(key as u32).expect("a char's key")
         }
     }
 
@@ -161,10 +155,10 @@ mod tests {
     #[test]
     fn an_ack_at_the_timer_instant_is_seen_before_the_timer() {
         let mut q = EventQueue::new();
-        q.schedule(at_ms(500), Class::Timer, "rto");
-        q.schedule(at_ms(500), Class::Arrival, "ack");
-        assert_eq!(q.pop().unwrap().1, "ack");
-        assert_eq!(q.pop().unwrap().1, "rto");
+        q.schedule(at_ms(500), Class::Timer, 't'); // the RTO
+        q.schedule(at_ms(500), Class::Arrival, 'z'); // the ACK, whose identity sorts last
+        assert_eq!(q.pop().unwrap().1, 'z');
+        assert_eq!(q.pop().unwrap().1, 't');
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! `on_timer` is a no-op and the timer is re-armed for the new deadline.
 //! This keeps one heap entry per endpoint instead of one per ACK.
 
-use super::queue::{Class, EventQueue, Tiebreak};
+use super::queue::{Class, EventKey, EventQueue};
 use super::rng::StreamRng;
 use crate::metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
@@ -66,10 +66,11 @@ enum Ev {
     MediumArrive(u32),
 }
 
-impl Tiebreak for Ev {
+impl EventKey for Ev {
     /// Simultaneous events of one class go by kind, then by the index of
-    /// the channel, flow or medium they concern (engine::queue).
-    fn tiebreak(&self) -> u64 {
+    /// the channel, flow or medium they concern (engine::queue): 3 bits of
+    /// kind, 27 of the first index, 32 of the second.
+    fn encode(&self) -> u64 {
         let (kind, a, b): (u64, u32, u32) = match *self {
             Ev::TxDone(c) => (0, c, 0),
             Ev::Arrive(c) => (1, c, 0),
@@ -80,8 +81,22 @@ impl Tiebreak for Ev {
             Ev::MediumTick(m, gen) => (6, m, gen),
             Ev::MediumArrive(m) => (7, m, 0),
         };
-        debug_assert!(a < 1 << 29, "index {a} beyond the tie-break's 29 bits");
-        kind << 61 | u64::from(a) << 32 | u64::from(b)
+        debug_assert!(a < 1 << 27, "index {a} beyond the event key's 27 bits");
+        kind << 59 | u64::from(a) << 32 | u64::from(b)
+    }
+
+    fn decode(key: u64) -> Self {
+        let (a, b) = ((key >> 32) as u32 & ((1 << 27) - 1), key as u32);
+        match key >> 59 {
+            0 => Ev::TxDone(a),
+            1 => Ev::Arrive(a),
+            2 => Ev::Timer(a, b != 0),
+            3 => Ev::ArqTimer(a),
+            4 => Ev::SnoopTimer(a, b),
+            5 => Ev::AppStart(a),
+            6 => Ev::MediumTick(a, b),
+            _ => Ev::MediumArrive(a),
+        }
     }
 }
 
@@ -150,6 +165,11 @@ pub enum TraceRecord {
 
 impl World {
     pub fn new(s: &Scenario, seed: u64) -> Result<World, RunError> {
+        // Events name channels, flows and media in 27 bits (EventKey for Ev).
+        let most = (2 * s.links.len()).max(s.flows.len()).max(s.media.len());
+        if most >= 1 << 27 {
+            return Err(RunError(format!("{most} channels, flows or media: at most {} are supported", (1 << 27) - 1)));
+        }
         let mut channels = Vec::with_capacity(2 * s.links.len());
         for (li, l) in s.links.iter().enumerate() {
             let dirs = [(true, l.a, l.b, &l.fwd_error, &l.fwd_trace), (false, l.b, l.a, &l.rev_error, &l.rev_trace)];
@@ -954,5 +974,34 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
             events: w.events(),
             wall_time_s: wall,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_event_is_rebuilt_from_its_key_and_keys_order_kinds_then_indices() {
+        let top = (1 << 27) - 1;
+        let evs = [
+            Ev::TxDone(0),
+            Ev::TxDone(top),
+            Ev::Arrive(5),
+            Ev::Timer(top, false),
+            Ev::Timer(top, true),
+            Ev::ArqTimer(3),
+            Ev::SnoopTimer(top, u32::MAX),
+            Ev::AppStart(7),
+            Ev::MediumTick(2, u32::MAX),
+            Ev::MediumArrive(top),
+        ];
+        for ev in evs {
+            let k = ev.encode();
+            assert!(k < 1 << crate::engine::queue::EVENT_KEY_BITS, "{ev:?}");
+            assert_eq!(format!("{:?}", Ev::decode(k)), format!("{ev:?}"));
+        }
+        let keys: Vec<u64> = evs.iter().map(EventKey::encode).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "kind first, then the indices");
     }
 }
