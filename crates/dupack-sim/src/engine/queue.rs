@@ -62,8 +62,17 @@ impl EventKey for u32 {
 const KEY_MASK: u64 = (1 << EVENT_KEY_BITS) - 1;
 
 /// A min-queue of events of payload type `E` (a small `Copy` enum).
+///
+/// A popped event leaves the heap lazily: its entry stays at the top until
+/// the next `schedule`, which overwrites it and sifts the new entry down
+/// once, or the next `pop`/`peek_time`, which removes it. Handling an event
+/// nearly always schedules one (an arrival schedules the channel's next
+/// arrival or the next hop's), so a pop and a push cost one sift instead of
+/// two. The entries in the heap are the same either way, hence the order.
 pub struct EventQueue<E> {
     heap: BinaryHeap<Reverse<u128>>,
+    /// The top entry was popped and is only waiting to be replaced or removed.
+    consumed: bool,
     now: SimTime,
     popped: u64,
     _events: std::marker::PhantomData<E>,
@@ -79,6 +88,7 @@ impl<E: EventKey> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(1024),
+            consumed: false,
             now: SimTime::ZERO,
             popped: 0,
             _events: std::marker::PhantomData,
@@ -91,12 +101,29 @@ impl<E: EventKey> EventQueue<E> {
         let key = ev.encode();
         debug_assert!(key <= KEY_MASK, "event key {key:#x} wider than {EVENT_KEY_BITS} bits");
         let low = u64::from(class as u8) << EVENT_KEY_BITS | key;
-        self.heap.push(Reverse(u128::from(at.as_nanos()) << 64 | u128::from(low)));
+        let entry = Reverse(u128::from(at.as_nanos()) << 64 | u128::from(low));
+        if self.consumed {
+            self.consumed = false;
+            // Dropping the PeekMut sifts the new entry down from the top.
+            *self.heap.peek_mut().expect("the consumed entry is at the top") = entry;
+        } else {
+            self.heap.push(entry);
+        }
+    }
+
+    /// Remove the entry of the last popped event if nothing replaced it.
+    fn settle(&mut self) {
+        if self.consumed {
+            self.consumed = false;
+            self.heap.pop();
+        }
     }
 
     /// The earliest event; time never decreases between pops.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let Reverse(k) = self.heap.pop()?;
+        self.settle();
+        let &Reverse(k) = self.heap.peek()?;
+        self.consumed = true;
         let time = SimTime((k >> 64) as u64);
         debug_assert!(time >= self.now);
         self.now = time;
@@ -104,17 +131,18 @@ impl<E: EventKey> EventQueue<E> {
         Some((time, E::decode(k as u64 & KEY_MASK)))
     }
 
-    pub fn peek_time(&self) -> Option<SimTime> {
+    pub fn peek_time(&mut self) -> Option<SimTime> {
+        self.settle();
         self.heap.peek().map(|Reverse(k)| SimTime((k >> 64) as u64))
     }
     pub fn now(&self) -> SimTime {
         self.now
     }
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() - usize::from(self.consumed)
     }
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
     /// Events popped so far.
     pub fn popped(&self) -> u64 {
@@ -192,6 +220,7 @@ mod tests {
                 let want = reference.pop_first();
                 let got = q.pop();
                 assert_eq!(got, want.map(|(t, _, id)| (t, id)), "pop {pops}");
+                assert_eq!(q.len(), reference.len(), "a popped entry is gone, replaced or not");
                 if got.is_none() {
                     break;
                 }

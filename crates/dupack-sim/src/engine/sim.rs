@@ -200,6 +200,7 @@ impl World {
                     wire: Default::default(),
                     propagating: Default::default(),
                     stats: ChannelStats::default(),
+                    tx_memo: Default::default(),
                 });
             }
         }

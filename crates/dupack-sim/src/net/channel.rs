@@ -168,6 +168,10 @@ pub struct Channel {
     /// are copied by value; see docs/performance.md).
     pub propagating: VecDeque<(SimTime, Frame)>,
     pub stats: ChannelStats,
+    /// The last frame size served at `rate_bps` and its transmission time:
+    /// packets of a flow mostly have one of two sizes, and this saves a
+    /// 64-bit division per packet.
+    pub tx_memo: (u32, SimDuration),
 }
 
 /// Events the world must schedule for a channel.
@@ -208,7 +212,12 @@ impl Channel {
     fn service_end(&mut self, size: u32, now: SimTime) -> SimTime {
         match &mut self.trace {
             Some(t) => t.serve(size, now),
-            None => now + tx_time(size as u64, self.rate_bps),
+            None => {
+                if self.tx_memo.0 != size || self.tx_memo.1 == SimDuration::ZERO {
+                    self.tx_memo = (size, tx_time(size as u64, self.rate_bps));
+                }
+                now + self.tx_memo.1
+            }
         }
     }
 
@@ -471,6 +480,7 @@ mod tests {
             wire: Wire::default(),
             propagating: VecDeque::new(),
             stats: ChannelStats::default(),
+            tx_memo: Default::default(),
         }
     }
 
