@@ -838,7 +838,8 @@ How the ns-2 numbers are obtained (agent variables read at the end of the run, n
 - events per second: dupack (`run.events`: events popped from its queue) and ns-3 (`Simulator::GetEventCount()`:
   events executed); ns-2 has no event counter that OTcl can read. The two counts are not the same unit of work:
   ns-3 schedules several events per packet and hop (transmit complete, channel delivery, application and socket
-  callbacks), dupack one arrival per channel and one timer per endpoint.
+  callbacks), dupack one arrival per packet and hop, an end of transmission only where packets queue or are
+  lost, and one timer per endpoint.
 
 How the ns-3 numbers are obtained (bench/ns3/tcp_bench.cc prints them at the end of the run):
 
@@ -1103,10 +1104,9 @@ def profile_section(prof: dict | None) -> list[str]:
         )
         L.append(
             f"- `memcpy` is {share(bg, 'memcpy'):.0f} % of instructions with 1000 flows "
-            f"({share(sm, 'memcpy'):.0f} % with 10): packets are moved by value between the queue, the channel "
-            "and the arrival event (its callers are `World::run_events`, `Channel::finish_tx` and "
-            "`Channel::offer`); a TCP segment is about 136 bytes, most of it the fixed SACK-block array that only "
-            "ACKs use.\n"
+            f"({share(sm, 'memcpy'):.0f} % with 10). Packets no longer move between queues and channels (they stay "
+            "in the pool, below); what is left is mostly the segment an endpoint hands out (136 bytes, most of it "
+            "the SACK-block array that only ACKs use) copied from its output queue into a new packet.\n"
         )
     L.append("### What was changed and what each change bought\n")
     L.append(
@@ -1139,6 +1139,50 @@ def profile_section(prof: dict | None) -> list[str]:
         "more than the heap saved: 32 % of the profile samples (push 25 %, refill 7 %) against 23 % for "
         "`BinaryHeap::pop`, 1.09 s against 1.02 s (best of 5). Event times are nanoseconds spread over tens "
         "of milliseconds, so an event moves through many buckets before it is popped.\n"
+        "- **Simultaneous events ordered by identity** (commit e80badd). Equal-time events of one class used to "
+        "pop in the order they were scheduled; they now pop by what they concern (kind of event, then channel, "
+        "flow or medium index). Not faster in itself, but it makes the order of simultaneous events part of the "
+        "model rather than of the engine's bookkeeping, so that the changes below, which schedule events at "
+        "other moments, could be checked bit for bit. Results changed once (ties between equal-time arrivals on "
+        "different channels); docs/validation.md was regenerated and its summary did not move.\n"
+        "- **The end of a transmission is an event only when something happens at its instant** (commit "
+        "48b0195). The error model now draws a frame's fate when its transmission starts (the same draws: frames "
+        "end in the order they start, from the channel's own streams), so a surviving frame joins the "
+        "propagation FIFO at once. The end of its transmission is scheduled only for a lost frame, a frame with "
+        "others waiting behind it, or under ARQ; otherwise it is applied at its own instant when the channel is "
+        "next offered a frame or at the end of the run. The 10-flow dumbbell of (a) drops from 580 k to 392 k "
+        "events. Wall time (interleaved best of 7 of `bench_scenario`, the same binary pairs in one run): "
+        "(a) N = 10, p = 0.01 0.043 → 0.034 s; 1000 flows × 10 s 0.672 → 0.536 s.\n"
+        "- **Packets live in a pool** (commit 414c951). A packet (176 bytes) was copied into the queue, onto the "
+        "wire, out of the propagation FIFO and on to the next hop; `memmove` was 16 % of a dumbbell run. Now "
+        "every packet is written once into the world's pool and queues and channels pass a 4-byte handle; queue "
+        "disciplines hold a handle with the two fields they read (size, ECN). A new end-of-run invariant checks "
+        "that every living packet is held by a channel. (a) N = 10: 0.034 → 0.029 s; 1000 flows × 10 s 0.536 → "
+        "0.460 s; 10 flows × 1000 s 0.225 → 0.132 s.\n"
+        "- **A heap entry is one `u128`** (commit 6e6572e): the time, the class and the event's 62-bit identity, "
+        "from which the event is decoded when popped; 16-byte entries compared in one integer comparison "
+        "instead of 32-byte entries compared as a tuple. (a) N = 10: 0.029 → 0.027 s; 1000 flows × 10 s "
+        "0.460 → 0.423 s.\n"
+        "- **A popped entry is replaced, not removed** (commit 5ebc48a). Handling an event nearly always "
+        "schedules one, so a pop and a push cost the heap two sifts; the popped entry now stays at the top until "
+        "the next `schedule` overwrites it and sifts it down once (or the next pop removes it). The same entries, "
+        "so the same order. Also, a channel keeps the transmission time of the last frame size it served (one "
+        "64-bit division per packet less). (a) N = 10: 0.027 → 0.026 s; (a) N = 200: 0.049 → 0.038 s; 1000 "
+        "flows × 10 s 0.423 → 0.366 s. Over the five commits: 1.66× on (a) N = 10, 1.67× on N = 200, 1.84× on "
+        "1000 flows × 10 s and 1.89× on 10 flows × 1000 s, every result bit-identical to the identity-ordered "
+        "engine on the 17 scenarios.\n"
+        "- **Tried and rejected: draining FIFO queues lazily.** On a channel where nothing overtakes (no ARQ, no "
+        "Snoop, no trace) a waiting packet's transmission is decided when it is queued, so its fate can be drawn "
+        "then and only a lost packet needs an event; the queue is drained, each frame at its own instant, when "
+        "the channel is next looked at. Bit-identical, and 26 % fewer events on (a) N = 10 (392 k → 291 k), but "
+        "slower: 0.0275 s against 0.0251 s, and 10 flows × 1000 s 0.127 s against 0.114 s. The events it saves "
+        "are the cheapest ones (a bottleneck's end of transmission, whose heap entry is replaced in place), and "
+        "every arrival and offer pays for a catch-up.\n"
+        "- **Tried and rejected: cache-line order for the channel and the packet.** `repr(C)` with the fields "
+        "every packet reads first (the transmitter, the propagation FIFO and the scalars of a `Channel`; "
+        "destination, size, flow and sequence numbers of a `Packet`), where the compiler had spread them over "
+        "all nine lines of a `Channel` and all three of a `Packet`. No measurable change on any case: the cost is "
+        "the first miss on a cold structure, and the neighbouring lines come with it.\n"
         "- **Tried and rejected: prefetching the next event's state.** Right after popping an event, peek "
         "at the heap's new top and prefetch the channel (all 9 cache lines) or the endpoint (the first 14 lines "
         "of a `Sender`, 6 of a `Receiver`) it will touch, so that the misses overlap the current event. No "
@@ -1153,23 +1197,26 @@ def profile_section(prof: dict | None) -> list[str]:
         "instructions per event grow only by the factor above (a deeper heap: O(log n)). The rest of the growth "
         "is memory: with 10 flows the whole state fits in a core's L2 cache, with 1000 flows it does not. "
         "The state per flow is a `Sender` (856 bytes plus its scoreboard and send order), a `Receiver` (344 "
-        "bytes plus its out-of-order list) and ground-truth counters; per channel a `Channel` (528 bytes) and "
-        "its queued packets (176 bytes each; the 1000-flow bottleneck alone holds up to 15,000 of them, 2.6 MB). "
-        "Each event touches a few of these lines, and at 1000 flows most of them come from the last-level "
-        "cache. Endpoint timers are not the problem: they are re-armed lazily (a new heap entry only when a "
-        "deadline moves earlier), so the heap holds one entry per endpoint and one per busy channel. What would "
-        "close most of the gap:\n\n"
-        "- **Smaller packets.** A segment is 136 bytes, 64 of them four SACK blocks of two `u64` each that only "
-        "ACKs use, 24 an optional timestamp pair. Blocks as 32-bit offsets from the cumulative ACK (a SACK "
-        "block is always within 2³¹ bytes of it, RFC 7323 windows are < 2³⁰) and a packed timestamp would bring "
-        "the segment to about 96 bytes and the packet from 176 to about 136: fewer cache lines per queued packet "
-        "and per copy (`memcpy` above).\n"
-        "- **Hot and cold per-flow state apart.** The fields touched on every ACK (`snd_una`, `snd_nxt`, `cwnd`, "
-        "`ssthresh`, the RTO estimator) in one cache line, counters and configuration elsewhere.\n"
-        "- **No transmission-done event on FIFO channels.** A DropTail channel's departures are known when a "
-        "packet starts its transmission; applying them lazily (when the channel is next offered a packet or its "
-        "next packet arrives) would halve the heap operations per hop. RED's idle-time rule, ARQ and "
-        "pre-emption need the departure instants and would keep the event.\n"
+        "bytes plus its out-of-order list) and ground-truth counters; per channel a `Channel` (560 bytes); per "
+        "packet alive 176 bytes in the pool (the 1000-flow bottleneck alone holds up to 15,000 of them, "
+        "2.6 MB). An event touches a channel, a packet that has usually waited in a long queue since anything "
+        "last read it, and a flow; at 1000 flows each of these is a miss to the last-level cache, where at 10 "
+        "flows they are hits in L1 or L2. The profile shows it: with 1000 flows the instructions that stall are "
+        "the first read of a `Channel` in `put_on_wire`, the first read of the arriving packet in "
+        "`World::deliver` and `World::arrive_at`, and the first read of the `Sender`. Laying fields out by cache "
+        "line did not help (above): the miss is the first touch, not the number of lines. What would close most "
+        "of the gap is fewer cold structures per event, which means a different organisation, not tuning:\n\n"
+        "- **Process events by flow, not by time, where the model allows it.** A packet's passage through "
+        "uncongested hops (the access links, every ACK path) touches only its own flow's state; simulating such "
+        "stretches ahead per flow, with the congested bottleneck as the only place where flows meet in time "
+        "order, would keep one flow's state hot across several events. This is a change of engine (a "
+        "conservative parallel-discrete-event scheme on one core), not of the data layout.\n"
+        "- **Smaller per-flow and per-packet state.** A segment is 136 bytes, 64 of them four SACK blocks "
+        "of two `u64` each that only ACKs use and 24 an optional timestamp pair; SACK blocks as 32-bit offsets "
+        "from the cumulative ACK would bring the packet from 176 to about 136 bytes, and the fields touched on "
+        "every ACK (`snd_una`, `snd_nxt`, `cwnd`, `ssthresh`, the RTO estimator) could share one cache line "
+        "of the `Sender`. Both shrink the working set by a fraction, not by the factor of 100 between 10 and "
+        "1000 flows.\n"
     )
     return L
 
@@ -1228,11 +1275,13 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
                "per-packet cost is that of a general-purpose packet simulator (reference-counted `Packet` "
                "objects with header serialisation, several scheduled events per packet and hop, callbacks "
                "through `Ptr`/`Callback` indirections, traced values, and log checks compiled into the wheel). "
-               "What would close it: dupack spends two events per packet and hop (the end of the transmission "
-               "and the arrival) at 50–100 ns each; the ratio needs that cost divided by the factor the target "
-               "is missed by, which the measures in the profiling notes (no transmission-done event on FIFO "
-               "channels, smaller packets) approach but do not reach on their own. An ns-3 built with the "
-               "optimized profile would lower the ratio, not raise it.")
+               "What would close it: dupack now spends about one event per packet and hop (the arrival; the "
+               "end of a transmission only where packets queue or are lost) at 50–70 ns each, after the "
+               "changes in the profiling notes made it 1.7× faster; the ratio needs that divided again by the "
+               "factor the target is missed by. The event queue is the largest single cost left (a quarter of "
+               "a 10-flow run); the rest is spread thinly over the path of a packet (channel, routing, endpoint), "
+               "so what is left is a different engine organisation (see the scaling notes), not a hot spot. An "
+               "ns-3 built with the optimized profile would lower the ratio, not raise it.")
             + all_ns3_ratios(res)
         )
     else:
@@ -1261,8 +1310,8 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
                 f"What grows is the cost of one event: {max(rate_)[0]:.1f} M events/s ({max(rate_)[1]}) against "
                 f"{min(rate_)[0]:.1f} M events/s ({min(rate_)[1]}). The profiling notes above show why (the state of "
                 "1000 flows outgrows the caches; the instructions per event grow only with the heap's depth) and "
-                "what would close it (smaller packets, hot per-flow state in one cache line, no "
-                "transmission-done event on FIFO channels)."
+                "what would close it (fewer cold structures per event: an engine that simulates a flow's "
+                "uncongested hops ahead, in flow order; smaller packets and per-flow state help by a fraction)."
             )
         k = [r for r in cf if r["case"].flows == 1000]
         if k:
@@ -1301,6 +1350,14 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
             def pct(vals: list) -> str:
                 return " / ".join(f"{v:.1f} %" for v in vals)
 
+            def run_us(r: dict) -> str:
+                """Simulation time of one run: the bare sweep's wall time × workers ÷ runs."""
+                p = r.get("sweep_paired")
+                if not p:
+                    return "few hundred µs"
+                n = sweep.grid_runs(sweep_res, r, "sweep_wall")
+                return f"{p['best']['bare'] * sweep_res['workers'] / n * 1e6:.0f} µs"
+
             out.append(
                 f"- Python/PyO3/store overhead ≤ 5 % of a sweep for runs of ≥ 1 s simulated: "
                 f"**{'met' if ok else 'missed'}** through `dupack.sweep(..., out=DIR)` "
@@ -1328,8 +1385,10 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
                 "DataFrames at the end (about 1 %). With the store, each chunk's rows are copied once more and "
                 "encoded as Parquet by pyarrow: about 9 µs a run for this scenario's 33 rows of about 900 values, "
                 "whatever the compression and dictionary settings (none, snappy, lz4, zstd: 8–11 µs), against "
-                "the 300 µs a one-second run of it simulates in; on two cores busy with two workers every µs of "
-                "it is taken from the simulation. Ten-second runs carry the same rows for ten times the "
+                f"the {run_us(rows[0])} a one-second run of it simulates in; on two cores busy with two workers "
+                "every µs of it is taken from the simulation. The faster the engine, the larger these fixed "
+                "per-run costs weigh: the same grid was inside 5 % in memory when a run took twice as long. "
+                "Ten-second runs carry the same rows for ten times the "
                 "simulation and are inside the target. What would close the rest at 1 s: fewer values to encode "
                 "(the `links` table is more than half of them: 22 rows of 22 columns a run), or a Parquet writer that encodes a "
                 "chunk's columns on an otherwise idle core, which this two-core machine does not have. "
