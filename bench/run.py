@@ -794,8 +794,8 @@ Causes we can name (each is a documented modelling difference, not a tuning knob
   generators (ns-2 MRG32k3a, dupack PCG-64), so the loss patterns are statistically alike and not
   identical. With p = 0 the runs are deterministic in both tools and differences come from the items above
   alone; the per-flow numbers of the synchronised start (all flows at t = 0) are sensitive to the order
-  of simultaneous events, which the two schedulers break differently (dupack: explicit class then FIFO;
-  ns-2: FIFO of insertion).
+  of simultaneous events, which the two schedulers break differently (dupack: explicit class, then the
+  identity of the channel or flow; ns-2: FIFO of insertion).
 """
 
 MIRROR = """\

@@ -164,8 +164,7 @@ pub struct Channel {
     pub wire: Wire,
     /// Surviving frames propagating, with their arrival instants, in FIFO
     /// order; the last one may still be on the wire. A frame goes here when
-    /// its transmission starts, so that ending it moves no bytes (packets
-    /// are copied by value; see docs/performance.md).
+    /// its transmission starts, so that ending it moves nothing.
     pub propagating: VecDeque<(SimTime, Frame)>,
     pub stats: ChannelStats,
     /// The last frame size served at `rate_bps` and its transmission time:
