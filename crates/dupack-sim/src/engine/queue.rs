@@ -131,6 +131,17 @@ impl<E: EventKey> EventQueue<E> {
         Some((time, E::decode(k as u64 & KEY_MASK)))
     }
 
+    /// [`EventQueue::pop`] if the earliest event is at or before `limit`;
+    /// otherwise it stays queued.
+    pub fn pop_until(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
+        self.settle();
+        let &Reverse(k) = self.heap.peek()?;
+        if SimTime((k >> 64) as u64) > limit {
+            return None;
+        }
+        self.pop()
+    }
+
     pub fn peek_time(&mut self) -> Option<SimTime> {
         self.settle();
         self.heap.peek().map(|Reverse(k)| SimTime((k >> 64) as u64))

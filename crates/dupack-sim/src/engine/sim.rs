@@ -297,11 +297,7 @@ impl World {
     pub fn run_events(&mut self, limit: SimTime, stop_when_done: bool, budget: u64) -> Option<(SimTime, bool)> {
         let any_finite = self.finite_flows > 0;
         for _ in 0..budget {
-            let Some(t) = self.q.peek_time() else { break };
-            if t > limit {
-                break;
-            }
-            let (now, ev) = self.q.pop().expect("peeked");
+            let Some((now, ev)) = self.q.pop_until(limit) else { break };
             match ev {
                 Ev::TxDone(c) => self.on_tx_done(c, now),
                 Ev::Arrive(c) => self.on_arrive(c, now),

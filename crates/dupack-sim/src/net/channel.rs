@@ -130,6 +130,8 @@ pub struct Wire {
     /// transmission is caught up with).
     size: u32,
     ctl: bool,
+    /// Its serialisation time (rate-driven channels: the utilisation statistic).
+    tx: SimDuration,
     /// The frame on the wire if the error model destroyed it (it is not in
     /// `propagating`); a surviving frame on the wire is the last of `propagating`.
     doomed: Option<Frame>,
@@ -259,6 +261,7 @@ impl Channel {
         self.wire.event = false;
         self.wire.size = size;
         self.wire.ctl = ctl;
+        self.wire.tx = done.saturating_since(now);
         if destroyed || self.arq.is_some() || !self.prio.is_empty() || self.queue.len_packets() > 0 {
             wake.tx_done = self.tx_event();
         }
@@ -323,7 +326,7 @@ impl Channel {
             self.stats.ctl_bytes += size as u64;
         }
         if self.trace.is_none() {
-            self.stats.busy = self.stats.busy + tx_time(size as u64, self.rate_bps);
+            self.stats.busy = self.stats.busy + self.wire.tx;
         }
         self.wire.busy = false;
         self.wire.event = false;
