@@ -200,6 +200,7 @@ impl World {
                     wire: Default::default(),
                     propagating: Default::default(),
                     stats: ChannelStats::default(),
+                    every_end_an_event: false,
                     tx_memo: Default::default(),
                 });
             }
@@ -977,6 +978,45 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::parse::parse_scenario_toml;
+
+    /// `run`, with every end of transmission an event when `reference`.
+    fn run_with(s: &Scenario, reference: bool) -> RunResult {
+        let mut w = World::new(s, s.seed).expect("a valid scenario");
+        for c in &mut w.channels {
+            c.every_end_an_event = reference;
+        }
+        let limit = SimTime::ZERO + s.duration;
+        let (end, all_done) = w.run_until(limit, s.stop_when_done);
+        check_invariants(s, &w).expect("invariants");
+        for c in &mut w.channels {
+            c.settle(end);
+        }
+        let mut r = collect(s, s.seed, &w, end, all_done, 0.0);
+        r.run.events = 0;
+        r
+    }
+
+    #[test]
+    fn lazy_ends_of_transmission_give_the_results_of_an_event_at_every_end() {
+        // Every kind of channel: DropTail and RED queues, losses, ARQ, Snoop,
+        // a shared medium. The lazy engine must be a pure optimisation.
+        let scenarios = [
+            include_str!("../../../../scenarios/quickstart.toml"),
+            include_str!("../../../../scenarios/unfairness-dumbbell.toml"),
+            include_str!("../../../../scenarios/irw-cellular.toml"),
+            include_str!("../../../../scenarios/irw-snoop.toml"),
+            include_str!("../../../../scenarios/efr_wlan.toml"),
+            include_str!("../../../../validation/scenarios/red_dumbbell.toml"),
+            include_str!("../../../../validation/scenarios/lossy_link.toml"),
+        ];
+        for text in scenarios {
+            let s = parse_scenario_toml(text).expect("a shipped scenario parses");
+            let (lazy, reference) = (run_with(&s, false), run_with(&s, true));
+            assert!(lazy.links.iter().map(|l| l.packets_sent).sum::<u64>() > 100, "{}: traffic", s.name);
+            assert_eq!(lazy, reference, "{}", s.name);
+        }
+    }
 
     #[test]
     fn every_event_is_rebuilt_from_its_key_and_keys_order_kinds_then_indices() {

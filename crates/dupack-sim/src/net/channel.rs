@@ -169,6 +169,9 @@ pub struct Channel {
     /// its transmission starts, so that ending it moves nothing.
     pub propagating: VecDeque<(SimTime, Frame)>,
     pub stats: ChannelStats,
+    /// Make every end of transmission an event (the reference the lazy
+    /// ends are checked against in the engine's tests).
+    pub(crate) every_end_an_event: bool,
     /// The last frame size served at `rate_bps` and its transmission time:
     /// packets of a flow mostly have one of two sizes, and this saves a
     /// 64-bit division per packet.
@@ -262,7 +265,12 @@ impl Channel {
         self.wire.size = size;
         self.wire.ctl = ctl;
         self.wire.tx = done.saturating_since(now);
-        if destroyed || self.arq.is_some() || !self.prio.is_empty() || self.queue.len_packets() > 0 {
+        if destroyed
+            || self.arq.is_some()
+            || !self.prio.is_empty()
+            || self.queue.len_packets() > 0
+            || self.every_end_an_event
+        {
             wake.tx_done = self.tx_event();
         }
         wake
@@ -482,6 +490,7 @@ mod tests {
             wire: Wire::default(),
             propagating: VecDeque::new(),
             stats: ChannelStats::default(),
+            every_end_an_event: false,
             tx_memo: Default::default(),
         }
     }
