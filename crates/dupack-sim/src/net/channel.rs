@@ -1,11 +1,13 @@
 //! A channel: one direction of a point-to-point link.
 //!
-//! A packet handed to a channel is serialised at `rate_bps` if the
-//! transmitter is idle, otherwise it waits in the channel's queue. When its
-//! serialisation ends the error model decides its fate; a surviving packet
-//! propagates for `delay` and arrives at the far node. Because every packet
-//! of a channel has the same delay, packets in propagation stay in FIFO
-//! order and live in a ring buffer here rather than in the event queue.
+//! A packet handed to a channel (a handle into the world's packet pool,
+//! `net::packet`) is serialised at `rate_bps` if the transmitter is idle,
+//! otherwise it waits in the channel's queue. The error model decides its
+//! fate (below); a surviving packet leaves the transmitter when its
+//! serialisation ends, propagates for `delay` and arrives at the far node.
+//! Because every packet of a channel has the same delay, packets in
+//! propagation stay in FIFO order and live in a ring buffer here rather than
+//! in the event queue.
 //!
 //! A trace-driven channel (`trace`) replaces serialisation at a rate by the
 //! trace's delivery opportunities (`net::trace`): the packet at the head
