@@ -565,6 +565,7 @@ impl World {
                         p.seg.end(),
                         n
                     ));
+                    self.pool.free(r);
                     return;
                 }
             }
