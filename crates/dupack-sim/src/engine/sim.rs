@@ -999,6 +999,20 @@ mod tests {
     }
 
     #[test]
+    fn a_packet_that_no_channel_holds_breaks_the_accounting_invariant() {
+        let s = parse_scenario_toml(include_str!("../../../../scenarios/quickstart.toml")).expect("parses");
+        let mut w = World::new(&s, 1).expect("a valid scenario");
+        w.run_until(SimTime::ZERO + SimDuration::from_millis(200), false);
+        check_invariants(&s, &w).expect("every living packet is in a channel mid-run");
+        assert!(w.pool.live() > 0, "packets in flight at 200 ms");
+        let leaked = w.pool.alloc(Packet::test_segment(u64::MAX, 0, 0, 100));
+        let err = check_invariants(&s, &w).expect_err("a packet nobody holds");
+        assert!(err.0.contains("packet accounting"), "{err}");
+        w.pool.free(leaked);
+        check_invariants(&s, &w).expect("balanced again");
+    }
+
+    #[test]
     fn lazy_ends_of_transmission_give_the_results_of_an_event_at_every_end() {
         // Every kind of channel: DropTail and RED queues, losses, ARQ, Snoop,
         // a shared medium. The lazy engine must be a pure optimisation.
