@@ -219,7 +219,8 @@ impl Channel {
         match &mut self.trace {
             Some(t) => t.serve(size, now),
             None => {
-                if self.tx_memo.0 != size || self.tx_memo.1 == SimDuration::ZERO {
+                // The initial (0 bytes, 0 ns) is right too: tx_time(0) is 0.
+                if self.tx_memo.0 != size {
                     self.tx_memo = (size, tx_time(size as u64, self.rate_bps));
                 }
                 now + self.tx_memo.1

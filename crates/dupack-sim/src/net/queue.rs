@@ -7,7 +7,8 @@
 //! `enqueue` hands a refused packet back by value: no allocation per packet.
 //! A queue holds any [`Queued`] item: the world's channels queue a handle
 //! into the packet pool with the two fields a queue reads (size and ECN);
-//! the unit tests queue whole packets.
+//! a shared medium's stations (`net::medium`) and the unit tests queue whole
+//! packets.
 //!
 //! Every arrival is shown to the queue, also one that finds the transmitter
 //! idle and goes straight to the wire ([`Qdisc::arrive_idle`]): RED must
