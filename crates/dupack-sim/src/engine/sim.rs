@@ -810,15 +810,27 @@ pub fn run_traced(
             return Err(RunError(format!("interrupted at {:.3} s of simulated time", w.q.now().as_secs_f64())));
         }
     };
+    let result = conclude(s, seed, &mut w, (end, all_done), wall.elapsed().as_secs_f64())?;
+    Ok((result, std::mem::take(&mut w.trace)))
+}
+
+/// The run of `w` ended at `end`: check the end-of-run invariants, apply
+/// the ends of transmission that came by then, and collect the results.
+fn conclude(
+    s: &Scenario,
+    seed: u64,
+    w: &mut World,
+    (end, all_done): (SimTime, bool),
+    wall: f64,
+) -> Result<RunResult, RunError> {
     if let Some(v) = w.violation.take() {
         return Err(RunError(format!("delivery invariant violated: {v}")));
     }
-    check_invariants(s, &w)?;
+    check_invariants(s, w)?;
     for c in &mut w.channels {
         c.settle(end);
     }
-    let result = collect(s, seed, &w, end, all_done, wall.elapsed().as_secs_f64());
-    Ok((result, std::mem::take(&mut w.trace)))
+    Ok(collect(s, seed, w, end, all_done, wall))
 }
 
 /// Every receiver delivered, in order and once, exactly what its sender's
@@ -987,13 +999,8 @@ mod tests {
         for c in &mut w.channels {
             c.every_end_an_event = reference;
         }
-        let limit = SimTime::ZERO + s.duration;
-        let (end, all_done) = w.run_until(limit, s.stop_when_done);
-        check_invariants(s, &w).expect("invariants");
-        for c in &mut w.channels {
-            c.settle(end);
-        }
-        let mut r = collect(s, s.seed, &w, end, all_done, 0.0);
+        let ended = w.run_until(SimTime::ZERO + s.duration, s.stop_when_done);
+        let mut r = conclude(s, s.seed, &mut w, ended, 0.0).expect("invariants");
         r.run.events = 0;
         r
     }
