@@ -278,9 +278,13 @@ def jain(xs: list[float]) -> float:
 
 def summarise(rows: list, goodput, counts: dict, **extra) -> dict:
     """One tool's run as the report compares it: aggregate goodput and Jain's index over the flows'
-    goodputs (`goodput(row)`, kbit/s), and per-flow counters summed (`counts`: report key → `f(row)`)."""
+    goodputs (`goodput(row)`, kbit/s), and per-flow counters summed (`counts`: report key → `f(row)`).
+    Also the flows that delivered nothing (`silent`) and Jain's index over the others (`jain_alive`):
+    a flow that never gets going pulls Jain's index down by a share of its own, whatever the others do."""
     g = [goodput(r) for r in rows]
-    return {"goodput": sum(g), "jain": jain(g), **{k: sum(f(r) for r in rows) for k, f in counts.items()}, **extra}
+    alive = [x for x in g if x > 0]
+    return {"goodput": sum(g), "jain": jain(g), "silent": len(g) - len(alive), "jain_alive": jain(alive),
+            **{k: sum(f(r) for r in rows) for k, f in counts.items()}, **extra}
 
 
 def dupack_metrics(out: str) -> dict:
@@ -338,6 +342,8 @@ def ns3_metrics(out: str, case: Case) -> dict:
             "rexmit": lambda r: r["rexmit_pkts"],
             "data": lambda r: r["data_pkts"],
             "acks": lambda r: r["acks_rx"],
+            # BulkSend sends as soon as the connection is open: no data segment, no handshake.
+            "unopened": lambda r: int(r["data_pkts"] == 0),
         },
         events=int(end["events"]),
         core_wall=None,
@@ -382,8 +388,9 @@ def run_case(case: Case, exe: Path, use_ns2: bool, ns2_timeout: float, log, ns3_
 
 
 def ns3_controls(res: list[dict], ns3_exe: Path, timeout: float, log) -> list[dict]:
-    """Control runs for the largest dupack/ns-3 difference among the NewReno cases: the same ns-3 run with
-    ns-3's PRR recovery instead of the classic one, everything else equal."""
+    """Control runs: for the largest dupack/ns-3 difference among the NewReno cases, the same ns-3 run with
+    ns-3's PRR recovery instead of the classic one, everything else equal; for the N = 200, p = 0 cases, the
+    same ns-3 run with ns-3's default 6 SYN retries instead of the mirror's unlimited ones."""
     nr = [r for r in res if r.get("ns3") and r["case"].overrides.get("tcp.variant", r["case"].doc["tcp"]["variant"])
           == "newreno"]
     if not nr:
@@ -404,6 +411,20 @@ def ns3_controls(res: list[dict], ns3_exe: Path, timeout: float, log) -> list[di
         m = out[-1]["prr"]
         print(f"[control] {r['case'].label}: ns-3 with PRR recovery: goodput {m['goodput']:.0f} kbit/s, "
               f"{m['to']} timeouts, {m['rexmit']} retransmitted segments", file=log, flush=True)
+    # Silent flows at N = 200 (observations_ns3): the same runs without the mirror's unlimited SYN retries.
+    for r in res:
+        c = r["case"]
+        if not (r.get("ns3") and c.group == "a" and c.flows >= 200
+                and c.overrides.get("topology.access.fwd_error.p") == 0.0):
+            continue
+        try:
+            wall, rss, text, _ = timed(c.ns3_cmd(ns3_exe) + ["synretries=6"], timeout)
+        except TimeoutError:
+            continue
+        m = ns3_metrics(text, c)
+        out.append({"kind": "synretries", "label": c.label, "syn6": m, "ns3": r["ns3"]})
+        print(f"[control] {c.label}: ns-3 with 6 SYN retries: {m['silent']} silent flows, Jain {m['jain']:.3f}",
+              file=log, flush=True)
     return out
 
 
@@ -679,6 +700,8 @@ def observations_ns3(res: list[dict], controls: list[dict] | None = None) -> lis
             "the retransmission count."
         )
     for c_ in controls or []:
+        if c_.get("kind", "prr") != "prr":
+            continue
         cl, pr, d = c_["classic"], c_["prr"], c_["dupack"]
         lines.append(
             f"- Control run, {c_['label']}: the same ns-3 run with ns-3's PRR recovery (`TcpPrrRecovery`, its "
@@ -747,9 +770,50 @@ def observations_ns3(res: list[dict], controls: list[dict] | None = None) -> lis
             "what the sender does after a timeout; which flows starve follows from that. There ns-3 differs from "
             "the other two: after an RTO it marks every outstanding segment lost and resends from the first; with "
             "SACK on it keeps the SACK scoreboard across the timeout and can enter recovery before the third "
-            "duplicate ACK (RFC 6675 `IsLost`); with SACK off it emulates a scoreboard from duplicate ACKs. We "
-            "have not isolated which of these makes ns-3's SACK flows so much less fair here."
+            "duplicate ACK (RFC 6675 `IsLost`); with SACK off it emulates a scoreboard from duplicate ACKs."
         )
+        lines += silent_flows(big, controls or [])
+    return lines
+
+
+def silent_flows(big: list[dict], controls: list[dict]) -> list[str]:
+    """Where Jain's index at N = 200 differs: flows that delivered nothing in the whole run."""
+    lines = []
+    for r in big:
+        d, n2, n3 = r["dupack"], r["ns2"], r["ns3"]
+        if not n3 or max(d["silent"], (n2 or {}).get("silent", 0), n3["silent"]) == 0:
+            continue
+        n2_txt = f", ns-2 {n2['silent']}" if n2 else ""
+        n2_j = f", ns-2 {n2['jain_alive']:.3f}" if n2 else ""
+        lines.append(
+            f"- {r['case'].label}: flows that delivered no data in {r['case'].duration:.0f} s: dupack "
+            f"{d['silent']}{n2_txt}, ns-3 {n3['silent']} (of which {n3['unopened']} never opened their "
+            f"connection: no SYN got through and back). Jain's index over the flows that delivered data: dupack "
+            f"{d['jain_alive']:.3f}{n2_j}, ns-3 {n3['jain_alive']:.3f} (over all flows: dupack {d['jain']:.3f}, "
+            f"ns-3 {n3['jain']:.3f})."
+        )
+    if lines:
+        others = "every flow of dupack and ns-2 delivered data" if all(
+            r["dupack"]["silent"] == 0 and (r["ns2"] or {}).get("silent", 0) == 0 for r in big
+        ) else "dupack and ns-2 have silent flows too (above)"
+        lines.append(
+            "- Where ns-3's Jain's index at N = 200 is lower, the silent flows are why, not the sharing among "
+            "the flows that run (compare the two indices above). They are lost at the start: at t = 0 every "
+            "flow sends its SYN at once and the 200 SYNs reach the 150-packet bottleneck queue together; those "
+            "that do not fit are retried after the same fixed timeout (`ConnTimeout` 1 s, then doubled), so "
+            "together again, into a queue the open connections keep full. A flow that opens late sends its "
+            "first segment into that full queue too. dupack and ns-2 model no handshake; in this run "
+            f"{others}. The mirror lets a connection retry its SYN for ever (`ConnCount` 2³⁰), as dupack's "
+            "flows never give up."
+        )
+    for c_ in controls:
+        if c_.get("kind") == "synretries":
+            lines.append(
+                f"- Control run, {c_['label']}: the same ns-3 run with ns-3's default `ConnCount` of 6 SYN "
+                f"retries: {c_['syn6']['silent']} silent flows ({c_['syn6']['unopened']} never opened), Jain's "
+                f"index {c_['syn6']['jain']:.3f}, against {c_['ns3']['silent']} ({c_['ns3']['unopened']}) and "
+                f"{c_['ns3']['jain']:.3f} in the mirror."
+            )
     return lines
 
 
@@ -809,7 +873,7 @@ MIRROR = """\
 | handshake | none | `syn_ false` | always (SYN, SYN-ACK: data starts one RTT later; `ConnTimeout` 1 s) |
 | limited transmit | not modelled | `singledup_ 0` (ns-2.35 default is 1) | `TcpSocketBase::LimitedTransmit` false |
 | dupthresh | 3 | `numdupacks_` 3 | `TcpSocketBase::ReTxThreshold` 3 |
-| RTO | RFC 6298 fine timer, G = 1 ms, initial 1 s, min 1 s, max 60 s, backoff ≤ ×64 | `tcpTick_` 0.001, `rtxcur_init_` 1.0, `minrto_` 1.0, `maxrto_` 60, backoff ≤ 64 (fixed in ns-2) | `ClockGranularity` 1 ms, `RttEstimator::InitialEstimation` 1 s, `MinRto` 1 s, doubling capped at 60 s (fixed in ns-3); `DataRetries` 2³⁰ (the default 6 would abort a connection after 6 back-to-back timeouts) |
+| RTO | RFC 6298 fine timer, G = 1 ms, initial 1 s, min 1 s, max 60 s, backoff ≤ ×64 | `tcpTick_` 0.001, `rtxcur_init_` 1.0, `minrto_` 1.0, `maxrto_` 60, backoff ≤ 64 (fixed in ns-2) | `ClockGranularity` 1 ms, `RttEstimator::InitialEstimation` 1 s, `MinRto` 1 s, doubling capped at 60 s (fixed in ns-3); `DataRetries` 2³⁰ and `ConnCount` 2³⁰ (the defaults, 6 each, would abort a connection after 6 back-to-back timeouts or give up opening it after 6 lost SYNs) |
 | ACKs | every segment (`ack = "every"`) | `Agent/TCPSink`, `Agent/TCPSink/Sack1` (no DelAck) | `TcpSocket::DelAckCount` 1 |
 | SACK | `sack` variant, 3 blocks per ACK | `Agent/TCP/Sack1`, `maxSackBlocks_` 3 | `TcpSocketBase::Sack` true (RFC 6675 scoreboard in `TcpTxBuffer`); up to 4 blocks per ACK, as many as fit in the 40 option bytes without timestamps (not configurable) |
 | NewReno | partial-ACK retransmit, timer reset on the first partial ACK, full ACK: cwnd = min(ssthresh, FlightSize + MSS) | `Agent/TCP/Newreno`, `newreno_changes1_ 1`, `partial_window_deflation_ 1`, `exit_recovery_fix_ 1` | `TcpNewReno` congestion control, `Sack` false, recovery `TcpClassicRecovery` (not ns-3's default PRR): cwnd inflation by dupacks, partial-ACK retransmit, full ACK: cwnd = ssthresh |

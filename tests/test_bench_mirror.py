@@ -85,3 +85,37 @@ def test_results_are_summarised_alike_for_every_tool() -> None:
     s = R.summarise(rows, lambda r: r["g"], {"fr": lambda r: r["k"]}, events=None)
     assert s["goodput"] == 400.0 and s["fr"] == 3 and s["events"] is None
     assert math.isclose(s["jain"], 400.0**2 / (2 * (100.0**2 + 300.0**2)))
+
+
+def test_silent_flows_are_counted_and_left_out_of_the_second_jain_index() -> None:
+    rows = [{"g": 0.0}, {"g": 100.0}, {"g": 300.0}]
+    s = R.summarise(rows, lambda r: r["g"], {})
+    assert s["silent"] == 1
+    assert math.isclose(s["jain_alive"], 400.0**2 / (2 * (100.0**2 + 300.0**2)))
+    assert s["jain"] < s["jain_alive"]
+
+
+def test_ns3_flows_that_never_sent_data_never_opened_their_connection() -> None:
+    case = next(c for c in CASES if c.group == "a" and c.flows == 10)
+    line = "FLOW {} rx_bytes={} data_pkts={} rexmit_pkts=0 acks_rx=1 fast_rexmits=0 timeouts={}"
+    flows = [line.format(0, 0, 0, 0), line.format(1, 0, 9, 8)] + [line.format(i, 5000, 6, 0) for i in range(2, 10)]
+    m = R.ns3_metrics("\n".join(flows + ["END sim=200 events=1234"]), case)
+    assert (m["silent"], m["unopened"], m["to"]) == (2, 1, 8)
+
+
+def test_the_n200_report_names_the_silent_flows_and_the_syn_retry_control() -> None:
+    case = next(c for c in CASES if c.group == "a" and c.flows == 200)
+
+    def tool(silent, jain, jain_alive, unopened=0):
+        return {"silent": silent, "jain": jain, "jain_alive": jain_alive, "unopened": unopened}
+
+    res = [{"case": case, "dupack": tool(0, 0.93, 0.93), "ns2": tool(0, 0.95, 0.95), "ns3": tool(76, 0.56, 0.91, 42)}]
+    controls = [{"kind": "synretries", "label": case.label, "syn6": tool(83, 0.55, 0.95, 44), "ns3": res[0]["ns3"]}]
+    text = "\n".join(R.silent_flows(res, controls))
+    assert "dupack 0, ns-2 0, ns-3 76 (of which 42 never opened" in text
+    assert "dupack 0.930, ns-2 0.950, ns-3 0.910" in text
+    assert "every flow of dupack and ns-2 delivered data" in text
+    assert "83 silent flows (44 never opened), Jain's index 0.550, against 76 (42)" in text
+    # Nothing to say when no tool has a silent flow.
+    quiet = [{"case": case, "dupack": tool(0, 0.9, 0.9), "ns2": None, "ns3": tool(0, 0.9, 0.9)}]
+    assert R.silent_flows(quiet, []) == []

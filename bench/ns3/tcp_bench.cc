@@ -12,7 +12,8 @@
 // bneck_rate [bit/s], access_delay, bneck_delay [s], access_q, bneck_q
 // [packets waiting], loss (per data packet) or ber (per bit of a data packet),
 // recovery=classic|prr (ns-3's recovery algorithm; classic is the mirror, prr
-// is ns-3's default and serves as a control run in bench/run.py).
+// is ns-3's default and serves as a control run in bench/run.py), synretries
+// (SYN retransmissions before giving up; unlimited by default).
 //
 // topo=dumbbell: n senders -- access link -- router -- bottleneck -- sink;
 //   losses on the access links' sender->router direction.
@@ -32,8 +33,10 @@
 //    recovery rather than ns-3's default PRR, SACK on for variant=sack and off
 //    for variant=newreno, no timestamps, no window scaling, no limited
 //    transmit, an ACK for every segment, initial window iw, RTO floor minrto
-//    with clock granularity tick, unlimited data retries (ns-3 would otherwise
-//    abort a connection after 6 back-to-back timeouts).
+//    with clock granularity tick, unlimited data and SYN retries (ns-3 would
+//    otherwise abort a connection after 6 back-to-back timeouts, and give up
+//    opening it after 6 lost SYNs; synretries=6 restores that default for a
+//    control run).
 //  * Routing: static routes (default routes towards the router), so that
 //    set-up does not include a global shortest-path computation.
 //
@@ -95,6 +98,7 @@ struct Options
         {"loss", "0"},
         {"ber", "0"},
         {"recovery", "classic"},
+        {"synretries", "1073741824"},
     };
 
     std::string S(const std::string& k) const
@@ -175,6 +179,7 @@ main(int argc, char** argv)
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 * o.U("window")));
     Config::SetDefault("ns3::TcpSocket::DataRetries", UintegerValue(1u << 30));
     Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(o.D("initrto"))));
+    Config::SetDefault("ns3::TcpSocket::ConnCount", UintegerValue(o.U("synretries")));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(variant == "sack"));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
     Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(false));
