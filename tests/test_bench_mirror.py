@@ -124,3 +124,19 @@ def test_the_n200_report_names_the_silent_flows_and_the_syn_retry_control() -> N
     # Nothing to say when no tool has a silent flow.
     quiet = [{"case": case, "dupack": tool(0, 0.9, 0.9), "ns2": None, "ns3": tool(0, 0.9, 0.9)}]
     assert R.silent_flows(quiet, []) == []
+
+
+def test_the_seed_control_says_whether_a_jain_gap_is_real_and_whether_the_window_arithmetic_explains_it() -> None:
+    d = [0.932, 0.931, 0.935, 0.940, 0.942, 0.938, 0.936, 0.912]
+    n2 = [0.957, 0.949, 0.959, 0.954, 0.951, 0.956, 0.947, 0.956]
+    row = {"kind": "seeds", "label": "N=200 p=0.01 sack", "dupack": d, "dupack_ns2_arith": [x + 0.002 for x in d],
+           "ns2": n2}
+    text = "\n".join(R.seed_spread([row, {"kind": "prr"}]))
+    assert "seeds 1–8" in text and "a real difference of the models" in text
+    assert "too little to explain it" in text
+    row["dupack_ns2_arith"] = n2
+    assert "most of the gap" in "\n".join(R.seed_spread([row]))
+    # The same spread on both sides, no gap: not a difference the seeds can show.
+    row["ns2"] = list(reversed(d))
+    text = "\n".join(R.seed_spread([row]))
+    assert "not a difference of the models" in text and "arithmetic moves" not in text
