@@ -349,6 +349,9 @@ def ns3_metrics(out: str, case: Case) -> dict:
         },
         events=int(end["events"]),
         core_wall=None,
+        # Silent flows that did open: when their first data segment left, and how many copies they sent.
+        silent_opened=[(r["first_data_ms"], r["data_pkts"]) for r in rows
+                       if r["rx_bytes"] == 0 and r["data_pkts"] > 0 and "first_data_ms" in r],
     )
 
 
@@ -877,14 +880,19 @@ def silent_flows(big: list[dict], controls: list[dict]) -> list[str]:
         split += (f"In {', '.join(part)} ns-3's flows that run also share less evenly than dupack's; that part "
                   "of the difference lies among the running flows, where the recovery differences above apply. "
                   if part else "")
+        opened = [x for r in quiet for x in r["ns3"].get("silent_opened", [])]
+        opened_txt = (
+            f"The silent flows that did open sent their first data segment at {min(t for t, _ in opened) / 1e3:.3f}–"
+            f"{max(t for t, _ in opened) / 1e3:.3f} s, with the flows that run, and never got one through: "
+            f"{min(n for _, n in opened)}–{max(n for _, n in opened)} copies each, the first and its "
+            "retransmissions, every one lost at the full queue. " if opened else "")
         lines.append(
-            f"- {split}The silent flows are lost at the start: at t = 0 every "
+            f"- {split}The silent flows never get going. Those that never open the connection: at t = 0 every "
             "flow sends its SYN at once and the 200 SYNs reach the 150-packet bottleneck queue together; those "
             "that do not fit are retried after the same fixed timeout (`ConnTimeout` 1 s, then doubled), so "
-            "together again, into a queue the open connections keep full. A flow that opens late sends its "
-            "first segment into that full queue too. dupack and ns-2 model no handshake; in this run "
-            f"{others}. The mirror lets a connection retry its SYN for ever (`ConnCount` 2³⁰), as dupack's "
-            "flows never give up."
+            f"together again, into a queue the open connections keep full. {opened_txt}dupack and ns-2 model no "
+            f"handshake; in this run {others}. The mirror lets a connection retry its SYN for ever (`ConnCount` "
+            "2³⁰), as dupack's flows never give up."
         )
     for c_ in controls:
         if c_.get("kind") == "synretries":

@@ -97,10 +97,12 @@ def test_silent_flows_are_counted_and_left_out_of_the_second_jain_index() -> Non
 
 def test_ns3_flows_that_never_sent_data_never_opened_their_connection() -> None:
     case = next(c for c in CASES if c.group == "a" and c.flows == 10)
-    line = "FLOW {} rx_bytes={} data_pkts={} rexmit_pkts=0 acks_rx=1 fast_rexmits=0 timeouts={}"
-    flows = [line.format(0, 0, 0, 0), line.format(1, 0, 9, 8)] + [line.format(i, 5000, 6, 0) for i in range(2, 10)]
+    line = "FLOW {} rx_bytes={} data_pkts={} rexmit_pkts=0 acks_rx=1 fast_rexmits=0 timeouts={} first_data_ms={}"
+    flows = [line.format(0, 0, 0, 0, -1), line.format(1, 0, 9, 8, 75)]
+    flows += [line.format(i, 5000, 6, 0, 60) for i in range(2, 10)]
     m = R.ns3_metrics("\n".join(flows + ["END sim=200 events=1234"]), case)
     assert (m["silent"], m["unopened"], m["to"]) == (2, 1, 8)
+    assert m["silent_opened"] == [(75, 9)]
 
 
 def test_the_n200_report_names_the_silent_flows_and_the_syn_retry_control() -> None:
@@ -110,12 +112,14 @@ def test_the_n200_report_names_the_silent_flows_and_the_syn_retry_control() -> N
         return {"silent": silent, "jain": jain, "jain_alive": jain_alive, "unopened": unopened}
 
     res = [{"case": case, "dupack": tool(0, 0.93, 0.93), "ns2": tool(0, 0.95, 0.95), "ns3": tool(76, 0.56, 0.91, 42)}]
+    res[0]["ns3"]["silent_opened"] = [(72, 9), (79, 9), (75, 8)]
     controls = [{"kind": "synretries", "label": case.label, "syn6": tool(83, 0.55, 0.95, 44), "ns3": res[0]["ns3"]}]
     text = "\n".join(R.silent_flows(res, controls))
     assert "dupack 0, ns-2 0, ns-3 76 (42 of them never opened" in text
     assert "there the silent flows are the whole difference" in text and "share less evenly" not in text
     assert "dupack 0.930, ns-2 0.950, ns-3 0.910" in text
     assert "every flow of dupack and ns-2 delivered data" in text
+    assert "first data segment at 0.072–0.079 s" in text and "8–9 copies each" in text
     assert "83 silent flows (44 never opened), Jain's index 0.550, against 76 (42)" in text
     # Jain's index over the running flows far from dupack's: the silent flows are not the whole story.
     res[0]["ns3"] = tool(8, 0.84, 0.87, 1)

@@ -145,6 +145,8 @@ struct FlowCounters
     uint64_t dataPkts{0};
     uint64_t rexmitPkts{0};
     uint64_t acksRx{0};
+    // When the first data segment left (the connection was open by then); -1: never.
+    int64_t firstDataMs{-1};
 };
 
 // One entry per flow, indexed like the applications.
@@ -155,6 +157,10 @@ OnTx(size_t i, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase>)
 {
     if (p->GetSize() > 0)
     {
+        if (g_flows[i].dataPkts == 0)
+        {
+            g_flows[i].firstDataMs = Simulator::Now().GetMilliSeconds();
+        }
         ++g_flows[i].dataPkts;
     }
 }

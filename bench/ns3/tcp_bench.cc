@@ -41,12 +41,13 @@
 //    set-up does not include a global shortest-path computation.
 //
 // Output: one line per flow and a last line
-//   FLOW <i> rx_bytes=.. data_pkts=.. rexmit_pkts=.. acks_rx=.. fast_rexmits=.. timeouts=..
+//   FLOW <i> rx_bytes=.. data_pkts=.. rexmit_pkts=.. acks_rx=.. fast_rexmits=.. timeouts=.. first_data_ms=..
 //   END sim=<s> events=<events executed>
 // rx_bytes: payload delivered in order to the sink application. fast_rexmits
 // and timeouts: entries into CA_RECOVERY and CA_LOSS as seen by the
 // congestion-control object (every expiry of the retransmission timer enters
-// CA_LOSS again, so each backoff counts, as in dupack).
+// CA_LOSS again, so each backoff counts, as in dupack). first_data_ms: when
+// the flow's first data segment left (its connection was open), -1 if never.
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -318,14 +319,15 @@ main(int argc, char** argv)
             ReadCounters<Counting<TcpNewReno>>(apps[i], fr, to);
         }
         std::printf("FLOW %zu rx_bytes=%llu data_pkts=%llu rexmit_pkts=%llu acks_rx=%llu "
-                    "fast_rexmits=%llu timeouts=%llu\n",
+                    "fast_rexmits=%llu timeouts=%llu first_data_ms=%lld\n",
                     i,
                     static_cast<unsigned long long>(sinks[i]->GetTotalRx()),
                     static_cast<unsigned long long>(g_flows[i].dataPkts),
                     static_cast<unsigned long long>(g_flows[i].rexmitPkts),
                     static_cast<unsigned long long>(g_flows[i].acksRx),
                     static_cast<unsigned long long>(fr),
-                    static_cast<unsigned long long>(to));
+                    static_cast<unsigned long long>(to),
+                    static_cast<long long>(g_flows[i].firstDataMs));
     }
     std::printf("END sim=%.6f events=%llu\n",
                 Simulator::Now().GetSeconds(),
