@@ -881,11 +881,19 @@ def silent_flows(big: list[dict], controls: list[dict]) -> list[str]:
                   "of the difference lies among the running flows, where the recovery differences above apply. "
                   if part else "")
         opened = [x for r in quiet for x in r["ns3"].get("silent_opened", [])]
-        opened_txt = (
-            f"The silent flows that did open sent their first data segment at {min(t for t, _ in opened) / 1e3:.3f}–"
-            f"{max(t for t, _ in opened) / 1e3:.3f} s, with the flows that run, and never got one through: "
-            f"{min(n for _, n in opened)}–{max(n for _, n in opened)} copies each, the first and its "
-            "retransmissions, every one lost at the full queue. " if opened else "")
+        early = [t for t, _ in opened if t < 1000]
+        late = [t for t, _ in opened if t >= 1000]
+        opened_txt = ""
+        if opened:
+            opened_txt = f"Of the {len(opened)} silent flows that did open (over the cases above), "
+            if early:
+                opened_txt += (f"{len(early)} sent their first data segment within the first second "
+                               f"({min(early)}–{max(early)} ms), as the flows that run did")
+            if late:
+                opened_txt += (", and " if early else "") + (
+                    f"{len(late)} later ({min(late) / 1e3:.1f}–{max(late) / 1e3:.1f} s)")
+            opened_txt += (f"; none had a segment delivered, whether it sent one copy or several "
+                           f"({min(n for _, n in opened)}–{max(n for _, n in opened)}). ")
         lines.append(
             f"- {split}The silent flows never get going. Those that never open the connection: at t = 0 every "
             "flow sends its SYN at once and the 200 SYNs reach the 150-packet bottleneck queue together; those "
