@@ -38,7 +38,7 @@
 use super::arq::{Arq, LinkCtl};
 use super::error::ErrorModel;
 use super::packet::{Ecn, NodeId, PacketPool, PacketRef};
-use super::queue::{Qdisc, Queued, Verdict};
+use super::queue::{Qdisc, Verdict};
 use super::snoop::Snoop;
 use super::trace::TraceLink;
 use crate::time::{tx_time, SimDuration, SimTime};
@@ -68,17 +68,7 @@ impl Waiting {
     }
 }
 
-impl Queued for Waiting {
-    fn size(&self) -> u32 {
-        self.size
-    }
-    fn ecn(&self) -> Ecn {
-        self.ecn
-    }
-    fn set_ce(&mut self) {
-        self.ecn = Ecn::Ce;
-    }
-}
+super::queue::queued_by_fields!(Waiting);
 
 #[derive(Clone, Debug, Default)]
 pub struct ChannelStats {

@@ -32,17 +32,26 @@ pub trait Queued {
     fn set_ce(&mut self);
 }
 
-impl Queued for Packet {
-    fn size(&self) -> u32 {
-        self.size
-    }
-    fn ecn(&self) -> Ecn {
-        self.ecn
-    }
-    fn set_ce(&mut self) {
-        self.ecn = Ecn::Ce;
-    }
+/// [`Queued`] for a type whose `size: u32` and `ecn: Ecn` fields are what a
+/// queue reads: a packet, or a channel's handle that carries copies of them.
+macro_rules! queued_by_fields {
+    ($t:ty) => {
+        impl $crate::net::queue::Queued for $t {
+            fn size(&self) -> u32 {
+                self.size
+            }
+            fn ecn(&self) -> $crate::net::packet::Ecn {
+                self.ecn
+            }
+            fn set_ce(&mut self) {
+                self.ecn = $crate::net::packet::Ecn::Ce;
+            }
+        }
+    };
 }
+pub(crate) use queued_by_fields;
+
+queued_by_fields!(Packet);
 
 /// What a queue decided about an arriving packet.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
