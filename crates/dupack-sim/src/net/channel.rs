@@ -167,7 +167,7 @@ pub struct Channel {
     /// The last frame size served at `rate_bps` and its transmission time:
     /// packets of a flow mostly have one of two sizes, and this saves a
     /// 64-bit division per packet.
-    pub tx_memo: (u32, SimDuration),
+    pub(crate) tx_memo: (u32, SimDuration),
 }
 
 /// Events the world must schedule for a channel.
@@ -289,8 +289,10 @@ impl Channel {
     }
 
     /// Apply an end of transmission that has no event (see the module
-    /// doc) if it came by `now`: the transmitter has been idle since.
-    fn catch_up(&mut self, now: SimTime) {
+    /// doc) if it came by `now`: the transmitter has been idle since. The
+    /// channel does so before it takes a frame; the world, at the end of the
+    /// run, so that the statistics count every transmission that ended.
+    pub fn settle(&mut self, now: SimTime) {
         if self.wire.busy && !self.wire.event && self.wire.until <= now {
             let at = self.wire.until;
             debug_assert!(self.wire.doomed.is_none() && self.prio.is_empty() && self.queue.len_packets() == 0);
@@ -298,12 +300,6 @@ impl Channel {
             // Nothing waits: the channel goes idle at `at` (RED's idle period starts).
             self.queue.on_idle(at);
         }
-    }
-
-    /// The end of the run is at `end`: apply the ends of transmission that
-    /// came by then, so that the statistics count them.
-    pub fn settle(&mut self, end: SimTime) {
-        self.catch_up(end);
     }
 
     /// IP packets this channel holds (waiting, on the wire, propagating).
@@ -345,7 +341,7 @@ impl Channel {
     /// Hand a packet to the channel at `now`. The queue sees every arrival,
     /// also one that finds the transmitter idle (nothing waits then).
     pub fn offer(&mut self, p: PacketRef, pool: &mut PacketPool, now: SimTime, flow_names: &[String]) -> Offer {
-        self.catch_up(now);
+        self.settle(now);
         let mut w = Waiting::new(p, pool);
         if !self.wire.busy && self.new_frame_may_start() {
             match self.queue.arrive_idle(&mut w, now) {
@@ -385,7 +381,7 @@ impl Channel {
     /// Queue a frame ahead of the queue discipline (never dropped), or
     /// start it if the transmitter is idle.
     pub fn offer_priority(&mut self, f: Frame, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
-        self.catch_up(now);
+        self.settle(now);
         if !self.wire.busy {
             return self.start_priority(f, pool, now, flow_names);
         }
@@ -406,7 +402,7 @@ impl Channel {
     /// If idle with work waiting (an ARQ window just opened), start the
     /// next frame.
     pub fn restart(&mut self, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
-        self.catch_up(now);
+        self.settle(now);
         if self.wire.busy {
             return Wake::default();
         }
