@@ -66,6 +66,22 @@ enum Ev {
     MediumArrive(u32),
 }
 
+/// Bits of the channel, flow or medium index in an event's key.
+const INDEX_BITS: u32 = 27;
+
+/// Events name channels, flows and media in [`INDEX_BITS`] bits (`EventKey`
+/// for `Ev`): refuse a scenario with more of any of them.
+fn check_event_indices(channels: usize, flows: usize, media: usize) -> Result<(), RunError> {
+    let most = channels.max(flows).max(media);
+    if most >= 1 << INDEX_BITS {
+        return Err(RunError(format!(
+            "{most} channels, flows or media: at most {} are supported",
+            (1u64 << INDEX_BITS) - 1
+        )));
+    }
+    Ok(())
+}
+
 impl EventKey for Ev {
     /// Simultaneous events of one class go by kind, then by the index of
     /// the channel, flow or medium they concern (engine::queue): 3 bits of
@@ -81,12 +97,12 @@ impl EventKey for Ev {
             Ev::MediumTick(m, gen) => (6, m, gen),
             Ev::MediumArrive(m) => (7, m, 0),
         };
-        debug_assert!(a < 1 << 27, "index {a} beyond the event key's 27 bits");
+        debug_assert!(a < 1 << INDEX_BITS, "index {a} beyond the event key's {INDEX_BITS} bits");
         kind << 59 | u64::from(a) << 32 | u64::from(b)
     }
 
     fn decode(key: u64) -> Self {
-        let (a, b) = ((key >> 32) as u32 & ((1 << 27) - 1), key as u32);
+        let (a, b) = ((key >> 32) as u32 & ((1 << INDEX_BITS) - 1), key as u32);
         match key >> 59 {
             0 => Ev::TxDone(a),
             1 => Ev::Arrive(a),
@@ -165,11 +181,7 @@ pub enum TraceRecord {
 
 impl World {
     pub fn new(s: &Scenario, seed: u64) -> Result<World, RunError> {
-        // Events name channels, flows and media in 27 bits (EventKey for Ev).
-        let most = (2 * s.links.len()).max(s.flows.len()).max(s.media.len());
-        if most >= 1 << 27 {
-            return Err(RunError(format!("{most} channels, flows or media: at most {} are supported", (1 << 27) - 1)));
-        }
+        check_event_indices(2 * s.links.len(), s.flows.len(), s.media.len())?;
         let mut channels = Vec::with_capacity(2 * s.links.len());
         for (li, l) in s.links.iter().enumerate() {
             let dirs = [(true, l.a, l.b, &l.fwd_error, &l.fwd_trace), (false, l.b, l.a, &l.rev_error, &l.rev_trace)];
@@ -1041,8 +1053,18 @@ mod tests {
     }
 
     #[test]
+    fn a_scenario_with_more_channels_flows_or_media_than_event_keys_name_is_refused() {
+        let top = (1usize << INDEX_BITS) - 1;
+        assert!(check_event_indices(top, top, top).is_ok());
+        for (c, f, m) in [(top + 1, 1, 0), (2, top + 1, 0), (2, 1, top + 1)] {
+            let err = check_event_indices(c, f, m).expect_err("one index too many");
+            assert_eq!(err.0, format!("{} channels, flows or media: at most {top} are supported", top + 1));
+        }
+    }
+
+    #[test]
     fn every_event_is_rebuilt_from_its_key_and_keys_order_kinds_then_indices() {
-        let top = (1 << 27) - 1;
+        let top = (1 << INDEX_BITS) - 1;
         let evs = [
             Ev::TxDone(0),
             Ev::TxDone(top),
