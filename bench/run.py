@@ -395,15 +395,18 @@ def run_case(case: Case, exe: Path, use_ns2: bool, ns2_timeout: float, log, ns3_
 SEED_CONTROL_SEEDS = 8
 
 
+def n200_cases(res: list[dict], tool: str, p: float) -> list[dict]:
+    """The (a) cases with 200 flows and access loss `p` that `tool` ran: where the control runs go."""
+    return [r for r in res if r.get(tool) and r["case"].group == "a" and r["case"].flows >= 200
+            and r["case"].overrides.get("topology.access.fwd_error.p") == p]
+
+
 def ns2_seed_controls(res: list[dict], exe: Path, timeout: float, log) -> list[dict]:
     """For the N = 200, p = 1 % cases: Jain's index over seeds 1..SEED_CONTROL_SEEDS from dupack, from dupack
     with ns-2's window arithmetic, and from ns-2 (seed_spread reads them)."""
     out = []
-    for r in res:
+    for r in n200_cases(res, "ns2", 0.01):
         c = r["case"]
-        if not (r.get("ns2") and c.group == "a" and c.flows >= 200
-                and c.overrides.get("topology.access.fwd_error.p") == 0.01):
-            continue
         row = {"kind": "seeds", "label": c.label, "dupack": [], "dupack_ns2_arith": [], "ns2": []}
         arith = ['tcp.loss_ssthresh="window"', 'tcp.ca_increase="fractional"']
         try:
@@ -446,13 +449,10 @@ def ns3_controls(res: list[dict], ns3_exe: Path, timeout: float, log) -> list[di
         print(f"[control] {r['case'].label}: ns-3 with PRR recovery: goodput {m['goodput']:.0f} kbit/s, "
               f"{m['to']} timeouts, {m['rexmit']} retransmitted segments", file=log, flush=True)
     # Silent flows at N = 200 (observations_ns3): the same runs without the mirror's unlimited SYN retries.
-    for r in res:
+    for r in n200_cases(res, "ns3", 0.0):
         c = r["case"]
-        if not (r.get("ns3") and c.group == "a" and c.flows >= 200
-                and c.overrides.get("topology.access.fwd_error.p") == 0.0):
-            continue
         try:
-            wall, rss, text, _ = timed(c.ns3_cmd(ns3_exe) + ["synretries=6"], timeout)
+            text = timed(c.ns3_cmd(ns3_exe) + ["synretries=6"], timeout)[2]
         except TimeoutError:
             continue
         m = ns3_metrics(text, c)

@@ -146,3 +146,10 @@ def test_the_seed_control_says_whether_a_jain_gap_is_real_and_whether_the_window
     row["ns2"] = list(reversed(d))
     text = "\n".join(R.seed_spread([row]))
     assert "not a difference of the models" in text and "arithmetic moves" not in text
+
+
+def test_control_runs_go_to_the_200_flow_cases_of_the_loss_rate_asked_for() -> None:
+    res = [{"case": c, "ns2": {"x": 1}, "ns3": None} for c in CASES]
+    picked = R.n200_cases(res, "ns2", 0.01)
+    assert sorted(r["case"].label for r in picked) == ["N=200 p=0.01 newreno", "N=200 p=0.01 sack"]
+    assert R.n200_cases(res, "ns3", 0.01) == [], "only where that tool ran"

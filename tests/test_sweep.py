@@ -132,7 +132,7 @@ def test_many_short_runs_taken_in_blocks_keep_job_order() -> None:
         pd.testing.assert_frame_equal(got, single.flows)
 
 
-def test_the_bare_sweep_runs_every_job_and_keeps_no_result(tmp_path: Path) -> None:
+def test_the_bare_sweep_runs_every_job_and_keeps_no_result() -> None:
     # The benchmark's baseline (bench/sweep.py): the same jobs, results dropped, nothing stored.
     res = dupack.sweep(short(), GRID, SEEDS, workers=2, _discard_results=True)
     assert res.executed == 8 and res.skipped == 0
