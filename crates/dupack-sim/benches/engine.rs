@@ -3,7 +3,7 @@
 //!
 //! `cargo bench -p dupack-sim --bench engine -- --quick`
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
-use dupack_sim::engine::queue::{Class, EventQueue};
+use dupack_sim::engine::queue::{Class, EventQueue, TieBreak};
 use dupack_sim::engine::rng::StreamRng;
 use dupack_sim::net::arq::{Arq, RxOutput};
 use dupack_sim::net::packet::{Ecn, Packet};
@@ -29,7 +29,7 @@ impl XorShift {
 fn event_queue(c: &mut Criterion) {
     let classes = [Class::TxDone, Class::Arrival, Class::Timer, Class::AppStart];
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-    let mut q: EventQueue<u32> = EventQueue::new();
+    let mut q: EventQueue<u32> = EventQueue::new(TieBreak::Shuffled { salt: 1 });
     for i in 0..10_000u32 {
         let at = SimTime::ZERO + SimDuration::from_nanos(rng.next() % 10_000_000);
         q.schedule(at, classes[i as usize % 4], i);

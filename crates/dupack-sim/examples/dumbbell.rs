@@ -60,6 +60,7 @@ fn main() {
         duration: secs(200),
         seed: 1,
         stop_when_done: true,
+        tie_break: Default::default(),
         nodes,
         links,
         media: vec![],

@@ -61,6 +61,7 @@ fn two_senders(with_second: bool) -> Scenario {
         duration: secs(120),
         seed: 1,
         stop_when_done: true,
+        tie_break: Default::default(),
         nodes: vec![
             common::node("s0", NodeKind::Host),
             common::node("s1", NodeKind::Host),

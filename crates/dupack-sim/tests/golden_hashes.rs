@@ -8,6 +8,7 @@
 //! with `DUPACK_BLESS=1 cargo test --release -p dupack-sim --test
 //! golden_hashes` and says in its message why the numbers moved.
 
+use dupack_sim::engine::rng::fnv1a64;
 use dupack_sim::{parse_scenario, run};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -19,12 +20,6 @@ fn root() -> PathBuf {
 
 fn golden_file() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/hashes.txt")
-}
-
-/// FNV-1a, 64 bits: stable across platforms and Rust versions (the
-/// standard library's hashers promise neither).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// Trace files are named relative to the scenario's folder; the core takes
@@ -68,7 +63,8 @@ fn result_hash(doc: &Value, seed: u64) -> Option<u64> {
     let s = parse_scenario(doc).ok()?;
     let mut r = run(&s, seed).unwrap_or_else(|e| panic!("{}: {e}", s.name));
     r.run.wall_time_s = 0.0;
-    Some(fnv1a(serde_json::to_string(&r).unwrap().as_bytes()))
+    // FNV-1a (engine::rng): stable across platforms and Rust versions.
+    Some(fnv1a64(&serde_json::to_string(&r).unwrap()))
 }
 
 fn compute() -> BTreeMap<String, String> {

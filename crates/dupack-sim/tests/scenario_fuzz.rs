@@ -13,6 +13,7 @@ const KEYS: &[&str] = &[
     "duration",
     "seed",
     "stop_when_done",
+    "tie_break",
     "topology",
     "kind",
     "senders",

@@ -17,8 +17,8 @@
 //! `on_timer` is a no-op and the timer is re-armed for the new deadline.
 //! This keeps one heap entry per endpoint instead of one per ACK.
 
-use super::queue::{Class, EventKey, EventQueue};
-use super::rng::StreamRng;
+use super::queue::{Class, EventKey, EventQueue, TieBreak};
+use super::rng::{fnv1a64, splitmix64, StreamRng};
 use crate::metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
 use crate::net::arq::{Arq, LinkCtl, RxOutput};
@@ -30,7 +30,7 @@ use crate::net::queue::Qdisc;
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::net::snoop::{AckVerdict, Snoop};
 use crate::net::trace::TraceLink;
-use crate::scenario::model::{LocalRexmit, Scenario};
+use crate::scenario::model::{LocalRexmit, Scenario, TieBreakMode};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::segment::TcpSegment;
 use crate::tcp::sender::{Sender, SenderEvent};
@@ -237,7 +237,10 @@ impl World {
         }
         let routes = Routes::compute(s.nodes.len(), &ends, &dests);
         let mut flows = Vec::with_capacity(s.flows.len());
-        let mut q = EventQueue::new();
+        let mut q = EventQueue::new(match s.tie_break {
+            TieBreakMode::Shuffled => TieBreak::Shuffled { salt: splitmix64(seed ^ fnv1a64("engine/tie-break")) },
+            TieBreakMode::Identity => TieBreak::Identity,
+        });
         for (i, f) in s.flows.iter().enumerate() {
             let variant = parse_variant(&f.variant).map_err(|e| RunError(format!("flows[{i}].variant: {e}")))?;
             for (a, b) in [(f.src, f.dst), (f.dst, f.src)] {

@@ -112,11 +112,25 @@ pub struct Scenario {
     pub seed: u64,
     /// `run.stop_when_done`: stop as soon as every finite transfer completed.
     pub stop_when_done: bool,
+    /// `run.tie_break`: how simultaneous events of one class are ordered.
+    pub tie_break: TieBreakMode,
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
     /// Shared multiple-access media (`net::medium`), after the links.
     pub media: Vec<MediumSpec>,
     pub flows: Vec<FlowSpec>,
+}
+
+/// The order of simultaneous events of one class (`engine::queue::TieBreak`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum TieBreakMode {
+    /// A permutation drawn from the run's seed anew at every instant: no
+    /// flow or link is favoured (the default).
+    #[default]
+    Shuffled,
+    /// By the index of the channel, flow or medium: the lowest first at
+    /// every tie. Biased; for comparison only.
+    Identity,
 }
 
 #[derive(Clone, Debug, PartialEq)]

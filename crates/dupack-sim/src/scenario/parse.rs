@@ -400,7 +400,7 @@ fn belongs_elsewhere(key: &str, what: &str, current: &str, variants: &[(&str, &[
 // ---------------------------------------------------------------------------
 
 const TOP_KEYS: &[&str] = &["name", "description", "run", "topology", "tcp", "receiver", "flows"];
-const RUN_KEYS: &[&str] = &["duration", "seed", "stop_when_done"];
+const RUN_KEYS: &[&str] = &["duration", "seed", "stop_when_done", "tie_break"];
 
 /// Parse and validate a scenario given as a JSON value (the Python front
 /// loads TOML, applies overrides and hands over JSON).
@@ -410,15 +410,20 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
     let name = top.opt("name", |v, p| v_str(v, p).map(str::to_string))?.map_or_else(|| "scenario".to_string(), |a| a.v);
     top.opt("description", v_str)?;
 
-    let (duration, seed, stop_when_done) = match top.get("run") {
-        None => (defaults::DURATION, defaults::SEED, true),
+    let (duration, seed, stop_when_done, tie_break) = match top.get("run") {
+        None => (defaults::DURATION, defaults::SEED, true, TieBreakMode::default()),
         Some(v) => {
             let t = table(v, &top.at("run"))?;
             t.allow(RUN_KEYS)?;
             let duration = t.opt("duration", v_dur_pos)?.map_or(defaults::DURATION, |a| a.v);
             let seed = t.opt("seed", |v, p| v_int(v, p, 0, u64::MAX))?.map_or(defaults::SEED, |a| a.v);
             let stop = t.opt("stop_when_done", v_bool)?.is_none_or(|a| a.v);
-            (duration, seed, stop)
+            let tie_break = t
+                .opt("tie_break", |v, p| {
+                    v_enum(v, p, &[("shuffled", TieBreakMode::Shuffled), ("identity", TieBreakMode::Identity)])
+                })?
+                .map_or(TieBreakMode::default(), |a| a.v);
+            (duration, seed, stop, tie_break)
         }
     };
 
@@ -444,6 +449,7 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
         duration,
         seed,
         stop_when_done,
+        tie_break,
         nodes: topo.nodes,
         links: topo.links,
         media: topo.media,
