@@ -164,6 +164,7 @@ mod tests {
             now: crate::time::SimTime::ZERO,
             srtt: None,
             loss_ssthresh: crate::scenario::model::LossSsthresh::FlightSize,
+            in_recovery: false,
         }
     }
 

@@ -37,7 +37,7 @@ use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
 use super::undo::{Evidence, Undo};
 use super::variant::{Base, Ext, VariantSpec};
-use crate::scenario::model::{CaIncrease, TcpConfig, UndoEvidence};
+use crate::scenario::model::{CaIncrease, LossSsthresh, TcpConfig, UndoEvidence};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -211,6 +211,7 @@ impl Sender {
             now: self.now,
             srtt: self.rto.srtt(),
             loss_ssthresh: self.cfg.loss_ssthresh,
+            in_recovery: self.recovery.in_recovery(),
         }
     }
 
@@ -451,8 +452,12 @@ impl Sender {
         if let Some(u) = self.undo.as_mut() {
             u.on_loss(self.snd_una, self.snd_max, self.cwnd, self.ssthresh);
         }
-        // RFC 5681 §3.1 eq. 4, not again for a segment the timer already resent.
-        if !self.rto_retransmitted_una {
+        // RFC 5681 §3.1 eq. 4, not again for a segment the timer already
+        // resent (RFC 5681 §3.1: "ssthresh is held constant"). 4.4BSD's
+        // `tcp_timers` and ns-2's `TcpAgent::timeout` halve the window at
+        // every expiry, backoffs included (cwnd is then one segment, so
+        // ssthresh falls to two): `"window"`, which mirrors them, does too.
+        if !self.rto_retransmitted_una || self.cfg.loss_ssthresh == LossSsthresh::Window {
             self.ssthresh = self.view().loss_ssthresh();
         }
         self.rto_retransmitted_una = true;

@@ -4,7 +4,7 @@
 use super::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
 use super::sender::{Sender, SenderEvent};
 use super::variant::parse_variant;
-use crate::scenario::model::TcpConfig;
+use crate::scenario::model::{LossSsthresh, TcpConfig};
 use crate::time::{ms, SimTime};
 
 const MSS: u64 = 1000;
@@ -691,6 +691,43 @@ fn irw_3_revives_the_window_when_the_ack_echoes_the_original_tag() {
     }
 }
 
+/// `loss_ssthresh = "window"` mirrors ns-2's `slowdown()`: it halves
+/// `cwnd_`, which in ns-2 never holds the fast-recovery inflation (`dupwnd_`,
+/// zeroed by `NewRenoTcpAgent::timeout` before `slowdown()`), and it does so
+/// at every expiry of the timer, backoffs included (`TcpAgent::timeout`).
+#[test]
+fn loss_ssthresh_window_halves_the_window_without_the_dupack_inflation_at_every_timeout() {
+    for (rule, after_first, after_second) in [(LossSsthresh::Window, 3000, 2000), (LossSsthresh::FlightSize, 8500, 8500)] {
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 14, loss_ssthresh: rule, ..TcpConfig::default() };
+        let mut h = Harness::with("newreno", cfg, None);
+        assert_eq!(h.tx().len(), 14);
+        // Segment 0 lost: 13 dupacks. The fast retransmit on the third sets
+        // ssthresh = 7 (14 / 2 either way), cwnd = 7 + 3; each further
+        // dupack inflates it: 17 after the tenth.
+        for _ in 0..10 {
+            h.ack(0, &[]);
+        }
+        h.tx();
+        assert_eq!((h.s.cwnd(), h.s.ssthresh()), (17_000, 7000), "{rule:?}");
+        // The retransmission is lost too: the timer fires in recovery.
+        let d = h.s.poll_timeout().unwrap();
+        h.at(d);
+        h.s.on_timer(d);
+        // "window": half of the window without the inflation, 7 / 2 = 3
+        // segments (half of the inflated 17 would be 8). "flightsize":
+        // FlightSize / 2 (RFC 5681 eq. 4), 17 / 2 with the three new
+        // segments the inflated window let out.
+        assert_eq!((h.s.cwnd(), h.s.ssthresh()), (1000, after_first), "{rule:?}");
+        assert_eq!(h.tx(), vec![rexmit(0)]);
+        // The timer fires again: ns-2 halves cwnd_ = 1 (ssthresh 2); RFC 5681
+        // §3.1 holds ssthresh constant for a segment the timer already resent.
+        let d = h.s.poll_timeout().unwrap();
+        h.at(d);
+        h.s.on_timer(d);
+        assert_eq!(h.s.ssthresh(), after_second, "{rule:?}");
+    }
+}
+
 #[test]
 fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
     let mut h = Harness::new("rfc6675", 8);
@@ -709,6 +746,66 @@ fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
     h.ack(9, &[]);
     assert!(!h.s.in_recovery());
     assert_eq!((h.s.stats().fast_retransmits, h.s.stats().timeouts), (1, 0));
+}
+
+/// RFC 6675 §4 NextSeg with segment 0 lost out of 8 and no new data
+/// beyond segment 8 (`data` false) or unlimited new data (`data` true):
+/// every send from the fast retransmit on, as dupacks SACK 1-3, then 5,
+/// then 6.
+fn rfc6675_sends_with_a_hole_at_4(data: bool) -> Vec<(u64, bool)> {
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, ..TcpConfig::default() };
+    let mut h = Harness::with("rfc6675", cfg, if data { None } else { Some(8 * MSS) });
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+    let mut sent = h.tx();
+    // ssthresh = cwnd = 4; pipe = 4 (segments 4-7) + 1 retransmission = 5.
+    assert_eq!(h.s.cwnd(), 4000);
+    h.ack(0, &[(5, 6), (1, 4)]);
+    // pipe = 3 (4, 6, 7) + 1 = 4: nothing.
+    sent.extend(h.tx());
+    h.ack(0, &[(5, 7), (1, 4)]);
+    // pipe = 2 (4, 7) + 1 = 3: one segment. 4 is not lost (two segments
+    // SACKed above it, not more than DupThresh - 1).
+    sent.extend(h.tx());
+    sent
+}
+
+#[test]
+fn rfc6675_nextseg_rule_2_new_data_comes_before_a_segment_not_known_lost() {
+    assert_eq!(rfc6675_sends_with_a_hole_at_4(true), vec![rexmit(0), (8, false)]);
+}
+
+#[test]
+fn rfc6675_nextseg_rule_3_retransmits_a_hole_below_the_highest_sack_when_there_is_no_new_data() {
+    // (1.a) 4 is above HighRxt, (1.b) below the highest SACKed octet (7000),
+    // not (1.c): rule (3) SHOULD send it.
+    assert_eq!(rfc6675_sends_with_a_hole_at_4(false), vec![rexmit(0), rexmit(4)]);
+}
+
+#[test]
+fn rfc6675_nextseg_rule_3_never_sends_above_the_highest_sack_and_rule_4_rescues_once() {
+    // 10 segments, all the data there is; 0 lost, 1-9 SACKed one by one.
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 10, ..TcpConfig::default() };
+    let mut h = Harness::with("rfc6675", cfg, Some(10 * MSS));
+    assert_eq!(h.tx().len(), 10);
+    let mut sent = Vec::new();
+    for k in 1..=9 {
+        h.ack(0, &[(1, k + 1)]);
+        sent.push((k, h.tx()));
+    }
+    let all: Vec<(u64, bool)> = sent.iter().flat_map(|(_, t)| t.clone()).collect();
+    // The fast retransmit on the third dupack; cwnd = 5. When pipe falls
+    // below it (segments 1-6 SACKed: 7, 8, 9 in flight + the retransmission),
+    // the segments above the highest SACK are in flight as far as the
+    // sender knows: rule (3) does not apply (1.b), and rule (4) sends one
+    // rescue retransmission of the highest unSACKed segment, 9. Nothing
+    // else: without (1.b), segments 7 and 8 would go again, spuriously.
+    assert_eq!(all, vec![rexmit(0), rexmit(9)], "{sent:?}");
+    assert_eq!(sent[2].1, vec![rexmit(0)]);
+    assert_eq!(sent[5].1, vec![rexmit(9)], "the rescue when pipe = 3 + 1 < cwnd = 5");
+    h.ack(10, &[]);
+    assert!(!h.s.in_recovery());
+    assert_eq!((h.s.stats().fast_retransmits, h.s.stats().timeouts, h.s.stats().retransmitted_segments), (1, 0, 2));
 }
 
 #[test]

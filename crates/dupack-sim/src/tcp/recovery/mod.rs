@@ -133,6 +133,8 @@ pub struct View {
     pub srtt: Option<SimDuration>,
     /// What a loss halves (`tcp.loss_ssthresh`).
     pub loss_ssthresh: LossSsthresh,
+    /// The recovery policy is in fast recovery.
+    pub in_recovery: bool,
 }
 
 impl View {
@@ -147,10 +149,23 @@ impl View {
     }
     /// `ssthresh` after a loss: RFC 5681 eq. 4, or half the window in whole
     /// segments (`tcp.loss_ssthresh = "window"`).
+    ///
+    /// The window that `"window"` halves is the one ns-2's `slowdown()`
+    /// halves, `min(cwnd_, window_)`, and ns-2 keeps the fast-recovery
+    /// inflation apart from `cwnd_` (`dupwnd_`, zeroed by
+    /// `RenoTcpAgent::timeout` and `NewRenoTcpAgent::timeout` before
+    /// `slowdown()`). During a recovery, that `cwnd_` is the value the fast
+    /// retransmit set, ssthresh; here `cwnd` carries the inflation (RFC 5681
+    /// §3.2 step 4), so the window without it is min(cwnd, ssthresh). A
+    /// timeout that ends a NewReno recovery inflated to 17 segments with
+    /// ssthresh 7 thus gives 3, as in ns-2, not 8.
     pub fn loss_ssthresh(&self) -> u64 {
         match self.loss_ssthresh {
             LossSsthresh::FlightSize => crate::tcp::cc::halve(self.ssthresh_flight(), self.mss),
-            LossSsthresh::Window => crate::tcp::cc::halve_window(self.cwnd.min(self.rwnd), self.mss),
+            LossSsthresh::Window => {
+                let cwnd = if self.in_recovery { self.cwnd.min(self.ssthresh) } else { self.cwnd };
+                crate::tcp::cc::halve_window(cwnd.min(self.rwnd), self.mss)
+            }
         }
     }
     /// Could the sender put a new full segment on the wire now? (RFC 5827 §3: "new data cannot be sent")

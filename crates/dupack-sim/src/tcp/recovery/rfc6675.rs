@@ -12,9 +12,10 @@
 //!   `RecoveryPoint = HighData`, `ssthresh = cwnd = FlightSize/2` (RFC 5681
 //!   eq. 4), retransmit the first segment, then send while
 //!   `cwnd − pipe ≥ 1 SMSS`.
-//! - `NextSeg` (§4): (1) the first unSACKed, lost segment above `HighRxt`;
-//!   (2) new data; (3) the first unSACKed segment above `HighRxt`; (4) one
-//!   rescue retransmission of the highest unSACKed segment per recovery.
+//! - `NextSeg` (§4): (1) the first unSACKed segment above `HighRxt` (1.a)
+//!   and below the highest SACKed octet (1.b) that `IsLost` (1.c); (2) new
+//!   data; (3) the first unSACKed segment meeting (1.a) and (1.b) only; (4)
+//!   one rescue retransmission of the highest unSACKed segment per recovery.
 //! - Recovery ends when `HighACK ≥ RecoveryPoint`; `cwnd` stays at `ssthresh`.
 //! - After an RTO (§5.1): `RecoveryPoint = HighData`, no new recovery before
 //!   it is acknowledged, and the SACK information is kept so the slow-start
@@ -147,8 +148,13 @@ impl LossRecovery for Rfc6675 {
             return None;
         }
         let from = Self::seg_start(v, sb.first_unsacked_from(self.high_rxt.max(v.snd_una)));
-        // (1) a lost segment above HighRxt.
-        if from < v.snd_max && Self::is_lost(v, sb, from) {
+        // (1.a) above HighRxt is `from`; (1.b) below the highest octet any
+        // SACK covered. A segment above every SACK block may still be in
+        // flight: nothing says the receiver lacks it.
+        let below_high_sack = sb.high_sacked().is_some_and(|h| from < h);
+        // (1) a lost segment above HighRxt: (1.a), (1.b) and (1.c) IsLost.
+        // IsLost(from) needs SACKed bytes above `from`, so it implies (1.b).
+        if below_high_sack && Self::is_lost(v, sb, from) {
             return Some(from);
         }
         // (2) new data, if there is any and the receive window takes it.
@@ -156,8 +162,8 @@ impl LossRecovery for Rfc6675 {
         if new_len > 0 && v.snd_nxt + new_len <= v.snd_una + v.rwnd {
             return None;
         }
-        // (3) any unSACKed segment above HighRxt.
-        if from < v.snd_max {
+        // (3) an unSACKed segment meeting (1.a) and (1.b) but not (1.c).
+        if below_high_sack {
             return Some(from);
         }
         // (4) the rescue retransmission, once per recovery.
