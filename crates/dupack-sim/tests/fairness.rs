@@ -81,3 +81,21 @@ fn ordering_ties_by_index_hands_the_low_indices_the_bandwidth() {
     let g = goodputs(&dumbbell(10, 0.0, "identity"), 1);
     assert!(jain(&g) < 0.7, "{g:.0?}");
 }
+
+/// The paper's own remedy for phase effects (unfairness §VI.A: "a small
+/// random component in the return path delay of the acks"): with ties still
+/// ordered by index, a random ACK delay of up to one bottleneck packet time
+/// that never reorders breaks the lock.
+#[test]
+fn a_random_ack_return_delay_breaks_the_phase_lock() {
+    let mut s = dumbbell(10, 0.0, "identity");
+    let locked = goodputs(&s, 1);
+    assert!(jain(&locked) < 0.7, "{locked:.0?}");
+    let bottleneck = s.links.iter_mut().find(|l| l.name == "bottleneck").unwrap();
+    // 576 B at 3 Mbit/s: 1.5 ms.
+    bottleneck.rev_jitter = dupack_sim::time::us(1536);
+    for seed in [1, 2] {
+        let g = goodputs(&s, seed);
+        assert!(jain(&g) > 0.98, "seed {seed}: {g:.0?}");
+    }
+}

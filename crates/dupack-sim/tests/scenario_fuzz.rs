@@ -32,6 +32,8 @@ const KEYS: &[&str] = &[
     "limit_bytes",
     "fwd_error",
     "rev_error",
+    "fwd_jitter",
+    "rev_jitter",
     "model",
     "p",
     "ber",

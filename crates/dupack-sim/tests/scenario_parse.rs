@@ -1309,3 +1309,36 @@ fwd_trace = {{ file = {f:?} }}
     assert_eq!((a1.rate_bps, a1.fwd_trace.is_some(), a1.rev_trace.is_none()), (10_000_000, true, true));
     assert!(link(&s, "access0").fwd_trace.is_none());
 }
+
+#[test]
+fn link_jitter_is_per_direction_and_defaults_to_none() {
+    let s = ok(r#"
+[topology]
+kind = "dumbbell"
+senders = 2
+access = { rate = "1Mbps", delay = "1ms" }
+bottleneck = { rate = "3Mbps", delay = "1ms", rev_jitter = "1.5ms" }
+access_override = [{ senders = [1], fwd_jitter = "200us" }]
+"#);
+    assert_eq!((link(&s, "bottleneck").fwd_jitter, link(&s, "bottleneck").rev_jitter), (SimDuration::ZERO, us(1500)));
+    assert_eq!(link(&s, "access1").fwd_jitter, us(200));
+    assert_eq!(link(&s, "access0").fwd_jitter, SimDuration::ZERO);
+    let e = bad(r#"
+[topology]
+kind = "dumbbell"
+senders = 1
+access = { rate = "1Mbps", delay = "1ms" }
+bottleneck = { rate = "3Mbps", delay = "1ms", rev_jitter = "soon" }
+"#);
+    assert_eq!(e.path, "topology.bottleneck.rev_jitter", "{e}");
+}
+
+#[test]
+fn run_tie_break_is_shuffled_unless_asked() {
+    let base = "[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"1ms\" }]\n";
+    assert_eq!(ok(base).tie_break, TieBreakMode::Shuffled);
+    assert_eq!(ok(&format!("[run]\ntie_break = \"identity\"\n{base}")).tie_break, TieBreakMode::Identity);
+    let e = bad(&format!("[run]\ntie_break = \"fifo\"\n{base}"));
+    assert_eq!(e.path, "run.tie_break");
+    assert!(e.to_string().contains("shuffled") && e.to_string().contains("identity"), "{e}");
+}

@@ -22,7 +22,7 @@ use super::rng::{fnv1a64, splitmix64, StreamRng};
 use crate::metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
 use crate::net::arq::{Arq, LinkCtl, RxOutput};
-use crate::net::channel::{Channel, ChannelStats, Frame, Offer, Wake};
+use crate::net::channel::{Channel, ChannelStats, Frame, Jitter, Offer, Wake};
 use crate::net::error::ErrorModel;
 use crate::net::medium::{self, Medium};
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet, PacketPool, PacketRef};
@@ -184,8 +184,11 @@ impl World {
         check_event_indices(2 * s.links.len(), s.flows.len(), s.media.len())?;
         let mut channels = Vec::with_capacity(2 * s.links.len());
         for (li, l) in s.links.iter().enumerate() {
-            let dirs = [(true, l.a, l.b, &l.fwd_error, &l.fwd_trace), (false, l.b, l.a, &l.rev_error, &l.rev_trace)];
-            for (fwd, from, to, err, trace) in dirs {
+            let dirs = [
+                (true, l.a, l.b, &l.fwd_error, &l.fwd_trace, l.fwd_jitter),
+                (false, l.b, l.a, &l.rev_error, &l.rev_trace, l.rev_jitter),
+            ];
+            for (fwd, from, to, err, trace, jitter) in dirs {
                 let dir = if fwd { "fwd" } else { "rev" };
                 let trace = trace.as_ref().map(TraceLink::new);
                 // A traced direction's mean capacity stands in for the rate
@@ -198,6 +201,9 @@ impl World {
                     to: to as NodeId,
                     rate_bps,
                     delay: l.delay,
+                    jitter: (jitter > SimDuration::ZERO).then(|| {
+                        Box::new(Jitter::new(jitter, StreamRng::new(seed, &format!("link/{}/{dir}/jitter", l.name))))
+                    }),
                     trace,
                     queue: Qdisc::from_spec(
                         &l.queue,

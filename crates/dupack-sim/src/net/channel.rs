@@ -9,6 +9,11 @@
 //! propagation stay in FIFO order and live in a ring buffer here rather than
 //! in the event queue.
 //!
+//! A channel may add a random delay to each frame's propagation
+//! ([`Jitter`]): uniform in [0, max], drawn from the channel's own stream,
+//! and never reordering — a frame arrives no earlier than the one before it,
+//! so the propagation FIFO stays a FIFO.
+//!
 //! A trace-driven channel (`trace`) replaces serialisation at a rate by the
 //! trace's delivery opportunities (`net::trace`): the packet at the head
 //! leaves when the opportunities from its arrival at the head on have
@@ -41,6 +46,7 @@ use super::packet::{Ecn, NodeId, PacketPool, PacketRef};
 use super::queue::{Qdisc, Verdict};
 use super::snoop::Snoop;
 use super::trace::TraceLink;
+use crate::engine::rng::StreamRng;
 use crate::time::{tx_time, SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -142,6 +148,8 @@ pub struct Channel {
     /// Serialisation rate; for a traced channel its mean capacity (reported only).
     pub rate_bps: u64,
     pub delay: SimDuration,
+    /// A random extra delay per frame that never reorders (`None`: none).
+    pub jitter: Option<Box<Jitter>>,
     /// Delivery opportunities that serve this direction instead of `rate_bps`.
     pub trace: Option<TraceLink>,
     pub queue: Qdisc<Waiting>,
@@ -168,6 +176,29 @@ pub struct Channel {
     /// packets of a flow mostly have one of two sizes, and this saves a
     /// 64-bit division per packet.
     pub(crate) tx_memo: (u32, SimDuration),
+}
+
+/// A random extra propagation delay per frame, uniform in [0, `max`]
+/// (`fwd_jitter`, `rev_jitter`; unfairness §VI.A).
+#[derive(Debug)]
+pub struct Jitter {
+    max: SimDuration,
+    rng: StreamRng,
+    /// The arrival instant of the last frame that survived: no frame arrives before it.
+    last_arrival: SimTime,
+}
+
+impl Jitter {
+    pub fn new(max: SimDuration, rng: StreamRng) -> Self {
+        Jitter { max, rng, last_arrival: SimTime::ZERO }
+    }
+
+    /// The arrival of a frame that would arrive at `at` without jitter.
+    fn arrival(&mut self, at: SimTime) -> SimTime {
+        let extra = (self.rng.unit_f64() * self.max.as_nanos() as f64) as u64;
+        self.last_arrival = self.last_arrival.max(at + SimDuration::from_nanos(extra));
+        self.last_arrival
+    }
 }
 
 /// Events the world must schedule for a channel.
@@ -247,9 +278,13 @@ impl Channel {
         if destroyed {
             self.wire.doomed = Some(f);
         } else {
-            self.propagating.push_back((done + self.delay, f));
+            let arrival = match &mut self.jitter {
+                None => done + self.delay,
+                Some(j) => j.arrival(done + self.delay),
+            };
+            self.propagating.push_back((arrival, f));
             if self.propagating.len() == 1 {
-                wake.arrival = Some(done + self.delay);
+                wake.arrival = Some(arrival);
             }
         }
         self.wire.busy = true;
@@ -469,6 +504,7 @@ mod tests {
             to: 1,
             rate_bps: 8_000_000, // 1 µs per byte
             delay: ms(1),
+            jitter: None,
             trace: None,
             queue: Qdisc::from_spec(&spec, 8_000_000, StreamRng::new(1, "q")),
             error: ErrorModel::new(&ErrorSpec::none(), "e".into(), 1),
@@ -644,6 +680,38 @@ mod tests {
         assert_eq!(r.c.stats.packets_sent, 1, "frame 1's end is not applied yet");
         r.c.settle(t0 + ms(3));
         assert_eq!((r.c.stats.packets_sent, r.c.stats.busy), (2, ms(2)));
+    }
+
+    #[test]
+    fn jitter_delays_each_frame_by_at_most_its_maximum_and_never_reorders() {
+        // A frame every 1 ms, 1 ms on the wire, 1 ms propagation, up to 3 ms
+        // of jitter: without the no-reordering rule, frames would overtake
+        // each other.
+        let mut r = rig(None);
+        r.c.jitter = Some(Box::new(Jitter::new(ms(3), StreamRng::new(7, "j"))));
+        let t0 = SimTime::ZERO;
+        for k in 0..200 {
+            r.offer(k, t0 + ms(k));
+        }
+        let arrivals: Vec<SimTime> = r.c.propagating.iter().map(|&(t, _)| t).collect();
+        assert_eq!(arrivals.len(), 200);
+        let mut previous = t0;
+        let mut extra = Vec::new();
+        for (k, &at) in arrivals.iter().enumerate() {
+            // Frame k leaves the wire at (k + 1) ms and would arrive 1 ms
+            // later; the jitter adds up to 3 ms, unless the frame before it
+            // arrives later still.
+            let base = t0 + ms(k as u64 + 2);
+            assert!(at >= base && at >= previous, "frame {k} at {at:?}, base {base:?}, previous {previous:?}");
+            assert!(at <= (base + ms(3)).max(previous), "frame {k}");
+            extra.push(at.saturating_since(base).as_nanos());
+            previous = at;
+        }
+        // The draws spread over the range: some small, some near the maximum.
+        assert!(extra.iter().any(|&e| e < 500_000) && extra.iter().any(|&e| e > 2_500_000), "{extra:?}");
+        // The FIFO hands the frames over in order.
+        let order: Vec<u64> = arrivals.iter().map(|&at| r.arrive(at).0.unwrap()).collect();
+        assert_eq!(order, (0..200).collect::<Vec<u64>>());
     }
 
     #[test]

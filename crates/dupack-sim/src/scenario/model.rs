@@ -160,6 +160,12 @@ pub struct LinkSpec {
     pub queue: QueueSpec,
     pub fwd_error: ErrorSpec,
     pub rev_error: ErrorSpec,
+    /// A random extra delay per packet, uniform in [0, jitter], that never
+    /// reorders (a packet arrives no earlier than the one before it): the
+    /// remedy for phase effects of unfairness §VI.A ("a small random
+    /// component to the ACK return delay"). Zero: none.
+    pub fwd_jitter: SimDuration,
+    pub rev_jitter: SimDuration,
     /// A direction with a trace is served by its delivery opportunities
     /// instead of `rate_bps` (which is 0 when both directions have one and
     /// no rate was given).

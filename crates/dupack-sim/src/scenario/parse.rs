@@ -525,14 +525,18 @@ enum TopoKind {
     Custom,
 }
 
-const LINK_KEYS: &[&str] =
-    &["rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
+const LINK_KEYS: &[&str] = &[
+    "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_jitter", "rev_jitter", "fwd_trace", "rev_trace", "arq",
+    "snoop",
+];
 const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override", "receivers", "exit"];
 const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink", "medium"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
 const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links", "media"];
-const CUSTOM_LINK_KEYS: &[&str] =
-    &["name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_trace", "rev_trace", "arq", "snoop"];
+const CUSTOM_LINK_KEYS: &[&str] = &[
+    "name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_jitter", "rev_jitter", "fwd_trace",
+    "rev_trace", "arq", "snoop",
+];
 const ARQ_KEYS: &[&str] =
     &["preset", "directions", "retry_limit", "nak_bytes", "in_order", "nak_timeout", "window", "discard", "poll"];
 const SNOOP_KEYS: &[&str] = &["min_timeout", "initial_timeout", "local_rexmit"];
@@ -601,6 +605,8 @@ struct LinkRaw {
     queue: Option<QueueSpec>,
     fwd_error: Option<ErrRaw>,
     rev_error: Option<ErrRaw>,
+    fwd_jitter: Option<SimDuration>,
+    rev_jitter: Option<SimDuration>,
     fwd_trace: Option<TraceSpec>,
     rev_trace: Option<TraceSpec>,
     arq: Option<ArqRaw>,
@@ -635,6 +641,8 @@ impl LinkRaw {
             queue: self.queue.clone().or_else(|| base.queue.clone()),
             fwd_error: self.fwd_error.clone().or_else(|| base.fwd_error.clone()),
             rev_error: self.rev_error.clone().or_else(|| base.rev_error.clone()),
+            fwd_jitter: self.fwd_jitter.or(base.fwd_jitter),
+            rev_jitter: self.rev_jitter.or(base.rev_jitter),
             fwd_trace,
             rev_trace,
             arq: self.arq.clone().or_else(|| base.arq.clone()),
@@ -725,6 +733,8 @@ impl Topo {
             queue: raw.queue.clone().unwrap_or(QueueSpec::DropTail { limit: defaults::QUEUE_LIMIT }),
             fwd_error,
             rev_error,
+            fwd_jitter: raw.fwd_jitter.unwrap_or(SimDuration::ZERO),
+            rev_jitter: raw.rev_jitter.unwrap_or(SimDuration::ZERO),
             fwd_trace: raw.fwd_trace.clone(),
             rev_trace: raw.rev_trace.clone(),
             arq: raw.arq.as_ref().map(|a| {
@@ -780,6 +790,8 @@ fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
     let queue = t.opt("queue", parse_queue)?;
     let fwd_error = t.opt("fwd_error", parse_error_model)?;
     let rev_error = t.opt("rev_error", parse_error_model)?;
+    let fwd_jitter = t.opt("fwd_jitter", v_dur)?;
+    let rev_jitter = t.opt("rev_jitter", v_dur)?;
     let fwd_trace = t.opt("fwd_trace", parse_trace_table)?;
     let rev_trace = t.opt("rev_trace", parse_trace_table)?;
     let arq = t.opt("arq", parse_arq)?;
@@ -790,6 +802,8 @@ fn parse_link_keys(t: &Table, required: bool) -> R<LinkRaw> {
         queue: queue.map(|a| a.v),
         fwd_error: fwd_error.map(|a| a.v),
         rev_error: rev_error.map(|a| a.v),
+        fwd_jitter: fwd_jitter.map(|a| a.v),
+        rev_jitter: rev_jitter.map(|a| a.v),
         fwd_trace: fwd_trace.map(|a| a.v),
         rev_trace: rev_trace.map(|a| a.v),
         arq: arq.map(|a| a.v),

@@ -20,6 +20,8 @@ pub fn link(name: &str, a: usize, b: usize, rate_bps: u64, delay: SimDuration, q
         queue: QueueSpec::DropTail { limit: QueueLimit::Packets(queue) },
         fwd_error: ErrorSpec::none(),
         rev_error: ErrorSpec::none(),
+        fwd_jitter: SimDuration::ZERO,
+        rev_jitter: SimDuration::ZERO,
         fwd_trace: None,
         rev_trace: None,
         arq: None,
