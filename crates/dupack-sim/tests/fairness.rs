@@ -99,3 +99,50 @@ fn a_random_ack_return_delay_breaks_the_phase_lock() {
         assert!(jain(&g) > 0.98, "seed {seed}: {g:.0?}");
     }
 }
+
+/// ns-2's other remedy, a random processing delay at the sender
+/// (`overhead_`; `tcp.overhead`), also breaks the lock.
+#[test]
+fn a_random_sender_overhead_breaks_the_phase_lock() {
+    let mut s = dumbbell(10, 0.0, "identity");
+    for f in &mut s.flows {
+        f.tcp.overhead = dupack_sim::time::us(1536);
+    }
+    for seed in [1, 2] {
+        let g = goodputs(&s, seed);
+        assert!(jain(&g) > 0.98, "seed {seed}: {g:.0?}");
+    }
+}
+
+/// The sender's processing delay never reorders: on a lossless path a
+/// delay far longer than a packet time causes no duplicate ACK at all. As
+/// in ns-2, a segment waits for the one before it and then draws its own
+/// delay, so a backlogged host lets out one segment per mean delay.
+#[test]
+fn the_sender_overhead_never_reorders_and_costs_its_mean_per_segment() {
+    let text = r#"
+[run]
+duration = "100s"
+[topology]
+kind = "chain"
+hops = [{ rate = "10Mbps", delay = "5ms" }]
+[tcp]
+variant = "newreno"
+mss = "1000B"
+initial_window = 10
+[receiver]
+window = "100000B"
+[[flows]]
+bytes = "1000000B"
+"#;
+    let plain = dupack_sim::parse_scenario_toml(text).unwrap();
+    let mut slow = plain.clone();
+    slow.flows[0].tcp.overhead = dupack_sim::time::ms(4);
+    let (a, b) = (run(&plain, 1).unwrap(), run(&slow, 1).unwrap());
+    let (fa, fb) = (&a.flows[0], &b.flows[0]);
+    assert_eq!((fb.dupacks_received, fb.retransmitted_segments), (0, 0), "{fb:?}");
+    let (ta, tb) = (fa.completion_time_s.unwrap(), fb.completion_time_s.unwrap());
+    // 1000 segments, one leaving the host every 2 ms on average (the
+    // plain transfer takes 0.84 s), plus about one round trip.
+    assert!(ta < 1.0 && (2.0..2.2).contains(&tb), "{ta} -> {tb}");
+}

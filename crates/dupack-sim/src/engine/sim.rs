@@ -54,6 +54,9 @@ enum Ev {
     Arrive(ChannelId),
     /// Timer of flow `.0`'s sender (`false`) or receiver (`true`).
     Timer(FlowId, bool),
+    /// The segment at the head of flow `.0`'s host processing delay
+    /// (`tcp.overhead`) leaves the host.
+    Release(FlowId),
     /// NAK timer of channel `.0`'s ARQ receiving half.
     ArqTimer(ChannelId),
     /// Local retransmission timer of the Snoop agent on channel `.0`, for flow `.1`.
@@ -91,6 +94,7 @@ impl EventKey for Ev {
             Ev::TxDone(c) => (0, c, 0),
             Ev::Arrive(c) => (1, c, 0),
             Ev::Timer(f, rx) => (2, f, u32::from(rx)),
+            Ev::Release(f) => (2, f, 2),
             Ev::ArqTimer(c) => (3, c, 0),
             Ev::SnoopTimer(c, f) => (4, c, f),
             Ev::AppStart(f) => (5, f, 0),
@@ -106,6 +110,7 @@ impl EventKey for Ev {
         match key >> 59 {
             0 => Ev::TxDone(a),
             1 => Ev::Arrive(a),
+            2 if b == 2 => Ev::Release(a),
             2 => Ev::Timer(a, b != 0),
             3 => Ev::ArqTimer(a),
             4 => Ev::SnoopTimer(a, b),
@@ -137,6 +142,33 @@ struct Flow {
     /// Sender counters last looked at, to notice a new fast retransmit or timeout episode.
     seen_fast_retransmits: u64,
     seen_timeout_episodes: u64,
+    /// The sender host's processing delay (`tcp.overhead`), if any.
+    overhead: Option<Box<HostDelay>>,
+}
+
+/// ns-2's `overhead_`: each data segment the sender emits waits a random
+/// time, uniform in [0, `max`], before it leaves the host, counted from when
+/// it was emitted or from when the segment before it left, whichever is
+/// later (ns-2 holds further sends while its `delsnd_timer_` runs, then
+/// draws anew). Segments leave in order. The sender itself is not told: its
+/// timers and RTT samples start when it emits the segment.
+struct HostDelay {
+    max: SimDuration,
+    rng: StreamRng,
+    /// Segments waiting, with the instant each leaves.
+    held: std::collections::VecDeque<(SimTime, PacketRef)>,
+    last_release: SimTime,
+}
+
+impl HostDelay {
+    /// Hold `r`, emitted at `now`; returns its release instant.
+    fn hold(&mut self, r: PacketRef, now: SimTime) -> SimTime {
+        let wait = (self.rng.unit_f64() * self.max.as_nanos() as f64) as u64;
+        let at = self.last_release.max(now) + SimDuration::from_nanos(wait);
+        self.last_release = at;
+        self.held.push_back((at, r));
+        at
+    }
 }
 
 /// A built simulation, ready to run.
@@ -278,6 +310,14 @@ impl World {
                 truth: Truth::default(),
                 seen_fast_retransmits: 0,
                 seen_timeout_episodes: 0,
+                overhead: (f.tcp.overhead > SimDuration::ZERO).then(|| {
+                    Box::new(HostDelay {
+                        max: f.tcp.overhead,
+                        rng: StreamRng::new(seed, &format!("flow/{}/overhead", f.name)),
+                        held: Default::default(),
+                        last_release: SimTime::ZERO,
+                    })
+                }),
             });
         }
         let unfinished = flows.iter().filter(|f| f.app_bytes.is_some()).count();
@@ -324,6 +364,7 @@ impl World {
                 Ev::TxDone(c) => self.on_tx_done(c, now),
                 Ev::Arrive(c) => self.on_arrive(c, now),
                 Ev::Timer(f, rx) => self.on_timer(f, rx, now),
+                Ev::Release(f) => self.on_release(f, now),
                 Ev::ArqTimer(c) => self.on_arq_timer(c, now),
                 Ev::SnoopTimer(c, f) => self.on_snoop_timer(c, f, now),
                 Ev::AppStart(f) => {
@@ -643,6 +684,18 @@ impl World {
         self.arrive_at(r, to, now);
     }
 
+    /// The segment at the head of flow `fi`'s host delay leaves the host.
+    fn on_release(&mut self, fi: FlowId, now: SimTime) {
+        let f = &mut self.flows[fi as usize];
+        let h = f.overhead.as_mut().expect("a release event of a flow with a host delay");
+        let (_, r) = h.held.pop_front().expect("a held segment");
+        if let Some(&(next, _)) = h.held.front() {
+            self.q.schedule(next, Class::Arrival, Ev::Release(fi));
+        }
+        let src = f.src;
+        self.send(r, src, now);
+    }
+
     fn on_timer(&mut self, fi: FlowId, rx: bool, now: SimTime) {
         let f = &mut self.flows[fi as usize];
         let pending = if rx { &mut f.receiver_tmr } else { &mut f.sender_tmr };
@@ -726,7 +779,15 @@ impl World {
                 self.trace.push(TraceRecord::Send { at: now, flow: fi, seq, len, retransmit });
             }
             let r = self.packet(fi, from, to, seg, now);
-            self.send(r, from, now);
+            match &mut self.flows[fi as usize].overhead {
+                Some(h) if !rx => {
+                    let at = h.hold(r, now);
+                    if h.held.len() == 1 {
+                        self.q.schedule(at, Class::Arrival, Ev::Release(fi));
+                    }
+                }
+                _ => self.send(r, from, now),
+            }
         }
         let f = &mut self.flows[fi as usize];
         if !rx && !f.acked_all && f.sender.is_done() {
@@ -858,7 +919,8 @@ fn conclude(
 /// application wrote (for finished transfers), and never more; and every
 /// packet of the pool is held by a channel (none leaked, none freed early).
 fn check_invariants(s: &Scenario, w: &World) -> Result<(), RunError> {
-    let held: usize = w.channels.iter().map(Channel::packets_held).sum();
+    let held: usize = w.channels.iter().map(Channel::packets_held).sum::<usize>()
+        + w.flows.iter().filter_map(|f| f.overhead.as_ref()).map(|h| h.held.len()).sum::<usize>();
     if held != w.pool.live() {
         return Err(RunError(format!(
             "packet accounting violated: {} packets alive in the pool, {held} held by channels",
@@ -1080,6 +1142,7 @@ mod tests {
             Ev::Arrive(5),
             Ev::Timer(top, false),
             Ev::Timer(top, true),
+            Ev::Release(top),
             Ev::ArqTimer(3),
             Ev::SnoopTimer(top, u32::MAX),
             Ev::AppStart(7),

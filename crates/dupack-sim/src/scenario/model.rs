@@ -477,6 +477,10 @@ pub struct TcpConfig {
     /// NewReno: reset the RTO on the first partial ACK only ("Impatient",
     /// RFC 6582 §3.2 step 5 / §4) or on every one ("Slow-but-Steady").
     pub newreno_rto_reset: PartialAckRtoReset,
+    /// A random processing delay before each data segment leaves the
+    /// sender's host, uniform in [0, overhead] and never reordering (ns-2's
+    /// `overhead_`): a remedy for phase effects. Zero: none.
+    pub overhead: SimDuration,
 }
 
 /// `ssthresh` after a loss.
@@ -615,6 +619,7 @@ impl Default for TcpConfig {
             ca_increase: CaIncrease::Integer,
             loss_ssthresh: LossSsthresh::FlightSize,
             newreno_rto_reset: PartialAckRtoReset::First,
+            overhead: SimDuration::ZERO,
         }
     }
 }

@@ -1561,6 +1561,7 @@ const TCP_KEYS: &[&str] = &[
     "newreno_rto_reset",
     "ca_increase",
     "loss_ssthresh",
+    "overhead",
     "rto",
 ];
 const RTO_KEYS: &[&str] = &["timer", "granularity", "tick", "initial", "min", "max", "max_backoff_shift"];
@@ -1603,6 +1604,7 @@ struct TcpRaw {
     ca_increase: Option<At<CaIncrease>>,
     loss_ssthresh: Option<At<LossSsthresh>>,
     newreno_rto_reset: Option<At<PartialAckRtoReset>>,
+    overhead: Option<At<SimDuration>>,
     timer: Option<At<Timer>>,
     granularity: Option<At<SimDuration>>,
     tick: Option<At<SimDuration>>,
@@ -1685,6 +1687,7 @@ fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<TcpRaw> {
         newreno_rto_reset: t.opt("newreno_rto_reset", |v, p| {
             v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
         })?,
+        overhead: t.opt("overhead", v_dur)?,
         ..TcpRaw::default()
     };
     if let Some(rv) = t.get("rto") {
@@ -1912,6 +1915,7 @@ fn resolve_config<'a>(
         ca_increase: pick(&f.ca_increase, &g.ca_increase).map_or(d.ca_increase, |a| a.v),
         loss_ssthresh: pick(&f.loss_ssthresh, &g.loss_ssthresh).map_or(d.loss_ssthresh, |a| a.v),
         newreno_rto_reset: pick(&f.newreno_rto_reset, &g.newreno_rto_reset).map_or(d.newreno_rto_reset, |a| a.v),
+        overhead: pick(&f.overhead, &g.overhead).map_or(d.overhead, |a| a.v),
     };
 
     // Receiver.
