@@ -79,6 +79,33 @@ def test_dumbbell_goodput_and_fairness_agree(variant: str) -> None:
     assert abs(d["jain"].mean - n["jain"].mean) <= report.JAIN_TOL
 
 
+@pytest.mark.parametrize("variant", ["newreno", "sack"])
+def test_dumbbell_timeouts_and_retransmissions_agree(variant: str) -> None:
+    # The figures users study, not only goodput: over 3 seeds of 200 s with
+    # N = 10 and p = 1 %, fast retransmits and retransmitted segments within
+    # ±10 % of ns-2; timeouts (about 20 per run) within ±10 % or, where three
+    # seeds cannot resolve a difference that size, inside both intervals.
+    peers = {k: PEERS[k] for k in ("dupack", "ns2")}
+    row = s3_dumbbell.run_case(10, 0.01, variant, peers, seeds=3, duration=200)
+    d, n = row.metrics["dupack"], row.metrics["ns2"]
+    assert report.events_within(d, n, "fast_retransmits") == "in", (d, n)
+    assert report.events_within(d, n, "retransmitted") == "in", (d, n)
+    assert report.events_within(d, n, "timeouts") in ("in", "unresolved"), (d, n)
+
+
+def test_the_event_verdict_separates_agreement_noise_and_disagreement() -> None:
+    from validation.common import Estimate
+
+    def e(mean: float, half: float = 0.0) -> dict[str, Estimate]:
+        return {"timeouts": Estimate(mean, half, 3)}
+
+    assert report.events_within(e(105), e(100), "timeouts") == "in"
+    assert report.events_within(e(130, 20), e(100, 15), "timeouts") == "unresolved"
+    assert report.events_within(e(130, 5), e(100, 5), "timeouts") == "out"
+    assert report.events_within(e(0), e(0), "timeouts") == "in"
+    assert report.events_within(e(3), {}, "timeouts") is None
+
+
 def test_vegas_keeps_a_short_queue_and_loses_nothing_in_both() -> None:
     row = s6_vegas.run_case(2, PEERS, duration=50)
     d, n = row.metrics["dupack"], row.metrics["ns2"]

@@ -34,11 +34,21 @@ LOSSY_FLOW = ROOT / "validation" / "ns3" / "lossy_flow.cc"
 TCP_BENCH = ROOT / "bench" / "ns3" / "tcp_bench.cc"
 TIMEOUT = 1800.0  # seconds of wall time for one ns-3 run
 
-# Variants with an ns-3 counterpart. ns-3's TcpSocketBase always treats a
-# partial ACK NewReno-style (it retransmits the next hole and stays in
-# recovery), so there is no Reno; Tahoe, FACK and Vegas-as-dupack-runs-it
-# are not mirrored either.
-VARIANTS = ("newreno", "sack")
+# Variants with an ns-3 counterpart: dupack's name -> (the programs'
+# variant, ns-3's recovery). ns-3's TcpSocketBase always treats a partial
+# ACK NewReno-style (it retransmits the next hole and stays in recovery), so
+# there is no Reno; Tahoe, FACK and Vegas-as-dupack-runs-it are not mirrored
+# either. With SACK on, ns-3 runs RFC 6675 (its scoreboard, IsLost, NextSeg
+# and pipe), so dupack's `rfc6675` is its closest mirror and `sack` (Fall &
+# Floyd, ns-2's Sack1) the benchmark's historical pairing; `rfc6675+prr` is
+# ns-3's default recovery, PRR (RFC 6937).
+MIRROR = {
+    "newreno": ("newreno", "classic"),
+    "sack": ("sack", "classic"),
+    "rfc6675": ("sack", "classic"),
+    "rfc6675+prr": ("sack", "prr"),
+}
+VARIANTS = tuple(MIRROR)
 
 
 class Ns3:
@@ -79,6 +89,9 @@ class Ns3:
             exe, args = self.build(TCP_BENCH), bench.ns3_args(d)
         else:
             raise Unsupported(f"no ns-3 mirror of a {d['topology']['kind']} topology")
+        program_variant, recovery = MIRROR[variant]
+        args = [a for a in args if not a.startswith(("variant=", "recovery="))]
+        args += [f"variant={program_variant}", f"recovery={recovery}"]
         out = ns3build.run(exe, args, timeout=TIMEOUT)
         flows, _ = ns3build.parse_flows(out)
         dur = bench.seconds(d["run"]["duration"])

@@ -171,7 +171,12 @@ class Ns2:
             raise RuntimeError(f"{doc['name']}: ns-2's transfer did not complete in {args['duration']} s")
         return done[0]["t"]
 
+    # The variants tcp_bench.tcl mirrors (ns-2.35 has no RFC 6675, PRR or RACK).
+    GREEDY_VARIANTS = ("reno", "newreno", "newreno+ecn", "sack", "vegas")
+
     def greedy(self, doc: dict[str, Any], seed: int) -> list[FlowStats]:
+        if doc["tcp"]["variant"] not in self.GREEDY_VARIANTS:
+            raise Unsupported(f"ns-2.35 has no {doc['tcp']['variant']}")
         out = run_ns(ROOT / "bench" / "ns2" / "tcp_bench.tcl", greedy_args(doc, seed))
         mss = bench.size(doc["tcp"]["mss"])
         dur = bench.seconds(doc["run"]["duration"])

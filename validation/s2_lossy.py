@@ -60,6 +60,7 @@ class Row:
     same_losses: dict[str, list[float]] = field(default_factory=dict)
     retransmitted: dict[str, Estimate] = field(default_factory=dict)
     unsupported: dict[str, str] = field(default_factory=dict)  # peer -> why its columns are empty
+    fast_retransmits: dict[str, Estimate] = field(default_factory=dict)
 
 
 def cases(quick: bool) -> list[tuple[str, float, int]]:
@@ -81,6 +82,7 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
     good: dict[str, Estimate] = {}
     tos: dict[str, Estimate] = {}
     rex: dict[str, Estimate] = {}
+    frs: dict[str, Estimate] = {}
     unsupported: dict[str, str] = {}
     for name, peer in peers.items():
         if not supports(peer, "greedy"):
@@ -93,6 +95,7 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
         good[name] = estimate([r.goodput_kbps for r in runs])
         tos[name] = estimate([r.timeouts for r in runs])
         rex[name] = estimate([r.retransmitted for r in runs])
+        frs[name] = estimate([r.fast_retransmits for r in runs])
     rtt = path_rtt(rtt_ms)
     # T0: the RTO, which the 1 s minimum sets at every RTT of the grid (RFC 6298 §2.4).
     t0 = max(1.0, bench.seconds(d["tcp"]["rto"]["min"]))
@@ -103,7 +106,7 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
         for name in same:
             # Goodput is packets / completion time: dupack relative to the peer.
             same[name].append(rel(times[name], times["dupack"]))
-    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same, rex, unsupported)
+    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same, rex, unsupported, frs)
 
 
 SAME_LOSS_SEEDS = 3

@@ -14,9 +14,12 @@ from validation.common import ROOT, Estimate, estimate, jain, load_toml
 from validation.peers import Peer, Unsupported, supports
 
 SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"
-NS = (10, 40)
+NS = (10, 40, 200)
 PS = (0.0, 0.01, 0.05)
 VARIANTS = ("newreno", "sack")
+# Run against ns-3 only (ns-2.35 has neither): its SACK recovery, RFC 6675,
+# and its default, RFC 6675 with PRR.
+NS3_VARIANTS = ("rfc6675", "rfc6675+prr")
 QUICK = [(10, 0.01, "newreno"), (10, 0.01, "sack")]
 QUICK_DURATION = 50
 
@@ -38,7 +41,9 @@ class Row:
 
 
 def cases(quick: bool) -> list[tuple[int, float, str]]:
-    return list(QUICK) if quick else [(n, p, v) for n in NS for p in PS for v in VARIANTS]
+    if quick:
+        return list(QUICK)
+    return [(n, p, v) for n in NS for p in PS for v in VARIANTS] + [(n, p, v) for n in NS[:2] for p in PS for v in NS3_VARIANTS]
 
 
 def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int, duration: float) -> Row:
