@@ -160,7 +160,8 @@ app = typer.Typer(
     name="dupack",
     help="dupack: a deterministic discrete-event simulator for TCP loss recovery.\n\n"
     "Describe a network and its TCP flows in a TOML scenario, then run it with 'dupack run FILE.toml', "
-    "or over a grid of values and seeds with 'dupack sweep FILE.toml'.",
+    "or over a grid of values and seeds with 'dupack sweep FILE.toml'. "
+    "'dupack reproduce eplr' reruns a paper's experiment and checks its claims.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -187,11 +188,13 @@ def root(
 
 
 def _register() -> None:
+    from dupack.cli import reproduce as _reproduce_cmds
     from dupack.cli import run as _run_cmds
     from dupack.cli import sweep as _sweep_cmds
 
     _run_cmds.register(app)
     _sweep_cmds.register(app)
+    _reproduce_cmds.register(app)
 
 
 _register()

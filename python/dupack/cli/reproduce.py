@@ -1,0 +1,170 @@
+"""``dupack reproduce``: a paper's experiment rerun, its figures redrawn, its claims checked."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, CliError
+
+if TYPE_CHECKING:
+    from dupack.reproduce import Reproduction
+
+
+def register(app: typer.Typer) -> None:
+    app.command("reproduce", no_args_is_help=True)(reproduce_cmd)
+
+
+def reproduce_cmd(
+    name: Annotated[
+        Optional[str],
+        typer.Argument(metavar="NAME", help="The paper: efr, rpld, eplr, unfairness or irw ('all' for every one).",
+                       show_default=False),
+    ] = None,
+    full: Annotated[
+        bool, typer.Option("--full", help="The paper's replications and sizes instead of the quick mode (minutes, not seconds).")
+    ] = False,
+    out_text: Annotated[
+        Optional[str],
+        typer.Option("--out", "-o", metavar="DIR", help="Where the runs, tables, figures and report go.  [default: reproduce/NAME]",
+                     show_default=False),
+    ] = None,
+    seeds_text: Annotated[
+        Optional[str],
+        typer.Option("--seeds", metavar="N", help="Replications of every experiment, instead of the mode's.", show_default=False),
+    ] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the papers that can be reproduced and exit.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no tables; only errors.")] = False,
+) -> None:
+    """Rerun a paper's experiment, redraw its figures and check its claims.
+
+    Quick mode (the default) runs enough replications to decide the claims in
+    about a minute; --full uses the paper's. DIR gets the stored runs
+    (DIR/runs, resumable), tables with mean and 95 % interval per cell
+    (DIR/tables), the published numbers beside dupack's (DIR/comparison.csv),
+    the claims' verdicts (DIR/claims.csv), the figures (DIR/figures, PNG and
+    SVG) and one self-contained page with all of it (DIR/report.html).
+
+    Example: dupack reproduce eplr
+    """
+    from dupack.reproduce import ReproduceError, list_papers, load_paper
+
+    if list_:
+        for n in list_papers():
+            p = load_paper(n)
+            typer.echo(f"{n:12s} {p.title}")
+        return
+    if name is None:
+        raise CliError("which paper? give NAME (one of " + ", ".join(list_papers()) + ", or all), or --list")
+    seeds = _parse_seeds(seeds_text)
+    names = list_papers() if name == "all" else [name]
+    for n in names:
+        try:
+            paper = load_paper(n)
+        except ReproduceError as e:
+            raise CliError(str(e)) from None
+        out = Path(out_text) / n if (out_text and name == "all") else Path(out_text or Path("reproduce") / n)
+        _run_one(paper.name, out, full, seeds, quiet)
+
+
+def _parse_seeds(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1 or str(n) != text.strip():
+        raise CliError(f"--seeds '{text}': expected a whole number of replications of at least 1, e.g. --seeds 20")
+    return n
+
+
+def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool) -> None:
+    from dupack._core import RunError, ScenarioError
+    from dupack.reproduce import ReproduceError, jobs, load_paper, reproduce
+
+    paper = load_paper(name)
+    bar = _Bar(quiet, f"reproduce {name}", jobs(paper, full, seeds))
+    t0 = time.perf_counter()
+    try:
+        with bar:
+            r = reproduce(name, out, full=full, seeds=seeds, progress=bar.advance)
+    except ReproduceError as e:
+        raise CliError(str(e)) from None
+    except ScenarioError as e:
+        raise CliError(f"papers/{name}: {e}", EXIT_RUN) from None
+    except RunError as e:
+        raise CliError(f"the simulation failed: {e}; the runs that finished are stored in '{out}'", EXIT_RUN) from None
+    except KeyboardInterrupt:
+        raise CliError(f"aborted; the runs that finished are stored in '{out}': run the same command again to continue",
+                       EXIT_INTERRUPTED) from None
+    if not quiet:
+        _print(r, time.perf_counter() - t0)
+
+
+class _Bar:
+    """A rich progress bar over every run of a reproduction, on a terminal only."""
+
+    def __init__(self, quiet: bool, label: str, total: int) -> None:
+        self.bar: Any = None
+        if quiet or not sys.stderr.isatty():
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self.bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("runs"),
+                            TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.task = self.bar.add_task(label, total=total)
+
+    def __enter__(self) -> _Bar:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def advance(self, n: int) -> None:
+        if self.bar is not None and n:
+            self.bar.update(self.task, advance=n)
+
+
+def _print(r: Reproduction, wall: float) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from dupack.reproduce.analysis import FAILS, HOLDS
+
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    p = r.paper
+    mode = "full" if r.full else "quick"
+    console.print(f"[bold]{p.title}[/bold]  ({mode} mode, "
+                  + ", ".join(f"{v} replications" for v in sorted(set(r.seeds.values()))) + f", {wall:.1f} s)")
+    t = Table(box=box.SIMPLE_HEAD, title="Published numbers beside dupack's (mean ± 95 % CI)", title_justify="left")
+    for col in ("where", "scheme", "conditions", "paper", "dupack", "difference"):
+        t.add_column(col, justify="right" if col in ("paper", "dupack", "difference") else "left")
+    for c in r.comparisons:
+        if c.dupack is None:
+            continue
+        v = c.value
+        cond = ", ".join(f"{k} {x}" for k, x in v.get("conditions", {}).items())
+        t.add_row(str(v.get("where")), str(v.get("scheme")), cond, f"{v.get('value')} {v.get('unit', '')}",
+                  c.dupack.fmt(), f"{c.difference_pct:+.0f} %")
+    console.print(t)
+    t = Table(box=box.SIMPLE_HEAD, title="Claims", title_justify="left")
+    t.add_column("verdict")
+    t.add_column("claim")
+    t.add_column("where")
+    for c in r.claims:
+        style = "green" if c.verdict == HOLDS else ("red" if c.verdict == FAILS else "yellow")
+        t.add_row(f"[{style}]{c.verdict}[/{style}]", str(c.claim.get("text")), str(c.claim.get("where")))
+    console.print(t)
+    held = sum(c.verdict == HOLDS for c in r.claims)
+    console.print(f"{held} of {len(r.claims)} claims hold. Report: {r.out / 'report.html' if r.out else '-'}")

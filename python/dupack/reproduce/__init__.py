@@ -1,0 +1,191 @@
+"""One-command reproductions of the papers' experiments.
+
+``reproduce("eplr", out="repro/eplr")`` runs every experiment of
+``dupack/papers/eplr/experiment.toml`` for every scheme and seed (quick mode
+by default; ``full=True`` uses the paper's replications), stores the runs
+(one resumable sweep store per experiment and scheme), and writes:
+
+- ``tables/EXPERIMENT.csv``: mean, standard deviation, 95 % interval and n
+  per scheme, grid point and metric;
+- ``comparison.csv``: each published number beside dupack's, with the
+  difference;
+- ``claims.csv``: each claim of the paper with its verdict (holds, fails,
+  not decidable) and the paired differences behind it;
+- ``figures/FIG.png`` and ``.svg``: the paper's figures redrawn;
+- ``report.html``: all of it in one self-contained page.
+
+``dupack reproduce NAME`` is the command-line face of this module.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from dupack.reproduce.analysis import ClaimResult, Comparison, cells, compare_published, evaluate_claim
+from dupack.reproduce.spec import Paper, ReproduceError, list_papers, load_paper
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["reproduce", "list_papers", "load_paper", "Reproduction", "ReproduceError", "jobs"]
+
+#: The metrics every experiment's table reports.
+TABLE_METRICS = ["goodput_kbps", "timeouts", "fast_retransmits", "retransmitted_segments", "completion_time_s",
+                 "wasted_timeouts", "ndup_0", "ndup_1", "ndup_2", "ndup_3plus"]
+
+
+@dataclass
+class Reproduction:
+    paper: Paper
+    full: bool
+    seeds: dict[str, int]  # experiment -> replications
+    results: dict[str, pd.DataFrame]  # experiment -> flows of every run, with `scheme` and the axes
+    comparisons: list[Comparison] = field(default_factory=list)
+    claims: list[ClaimResult] = field(default_factory=list)
+    figures: list[Path] = field(default_factory=list)
+    out: Path | None = None
+
+    def verdicts(self) -> dict[str, str]:
+        return {c.claim["id"]: c.verdict for c in self.claims}
+
+
+def _seeds(paper: Paper, full: bool, seeds: int | None) -> dict[str, int]:
+    if seeds is not None and (not isinstance(seeds, int) or isinstance(seeds, bool) or seeds < 1):
+        raise ReproduceError(f"seeds must be a whole number of replications of at least 1, got {seeds!r}")
+    return {e.id: seeds or (e.seeds_full if full else e.seeds_quick) for e in paper.experiments}
+
+
+def jobs(paper: Paper, full: bool = False, seeds: int | None = None) -> int:
+    """The number of runs a reproduction makes."""
+    n = _seeds(paper, full, seeds)
+    total = 0
+    for e in paper.experiments:
+        points = math.prod(len(a.full if full else a.quick) for a in e.axes)
+        total += points * len(e.schemes) * n[e.id]
+    return total
+
+
+def _check_out(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".dupack-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise ReproduceError(f"--out '{out}' cannot be written: {e.strerror or e}") from None
+
+
+def reproduce(
+    name: str,
+    out: str | PathLike[str] | None = None,
+    *,
+    full: bool = False,
+    seeds: int | None = None,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Reproduction:
+    """Run paper ``name``'s experiments and evaluate them (see the module doc).
+
+    ``seeds`` overrides the number of replications of every experiment;
+    ``progress(n)`` is called with the number of runs finished since its
+    last call. Without ``out`` nothing is written and the runs stay in memory.
+    """
+    import pandas as pd
+
+    import dupack
+
+    paper = load_paper(name)
+    n = _seeds(paper, full, seeds)
+    out_dir = Path(out) if out is not None else None
+    if out_dir is not None:
+        _check_out(out_dir)
+    results: dict[str, pd.DataFrame] = {}
+    for e in paper.experiments:
+        mode = e.overrides_full if full else e.overrides_quick
+        grid = {a.path: list(a.full if full else a.quick) for a in e.axes}
+        frames = []
+        for sid in e.schemes:
+            scheme = paper.scheme(sid)
+            assert scheme is not None
+            store = out_dir / "runs" / e.id / _slug(sid) if out_dir else None
+            last = [0]
+
+            def tick(done: int, total: int, last: list[int] = last) -> None:
+                if progress is not None:
+                    progress(done - last[0])
+                last[0] = done
+
+            res = dupack.sweep(
+                e.scenario, grid or None, seeds=range(1, n[e.id] + 1), workers=workers, out=store,
+                overrides=[*scheme.overrides, *mode], progress=tick,
+            )
+            f = res.flows.copy()
+            f.insert(0, "scheme", sid)
+            for a in e.axes:
+                f[a.name] = f[a.path]
+            if e.flow_axis:
+                name_, values = e.flow_axis
+                f[name_] = f["flow"].map(values)
+            frames.append(f)
+        results[e.id] = pd.concat(frames, ignore_index=True)
+    r = Reproduction(paper, full, n, results)
+    r.comparisons = compare_published(paper, results)
+    r.claims = [evaluate_claim(paper, c, results) for c in paper.claims]
+    if out_dir is not None:
+        write(r, out_dir)
+    return r
+
+
+def _slug(s: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in s)
+
+
+def write(r: Reproduction, out: Path) -> None:
+    """Tables, comparison, claims, figures and the HTML report into ``out``."""
+    from dupack.reproduce import figures, report
+
+    r.out = out
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    for e in r.paper.experiments:
+        metrics = [m for m in TABLE_METRICS if m in r.results[e.id].columns]
+        with (out / "tables" / f"{e.id}.csv").open("w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["scheme", *e.axis_names(), "metric", "mean", "sd", "ci95_half", "n"])
+            for c in cells(r.paper, e, r.results[e.id], metrics, r.full):
+                w.writerow([c.scheme, *c.point.values(), c.metric, _num(c.est.mean), _num(c.est.sd), _num(c.est.half), c.est.n])
+    with (out / "comparison.csv").open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "where", "scheme", "conditions", "paper", "unit", "dupack_mean", "dupack_ci95_half", "n",
+                    "difference_pct", "note"])
+        for c in r.comparisons:
+            d = c.dupack
+            w.writerow([c.value.get("id"), c.value.get("where"), c.value.get("scheme"),
+                        json.dumps(c.value.get("conditions", {})), c.value.get("value"), c.value.get("unit"),
+                        _num(d.mean) if d else "", _num(d.half) if d else "", d.n if d else "",
+                        _num(c.difference_pct), c.reason])
+    with (out / "claims.csv").open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "verdict", "claim", "where", "point", "a", "b", "difference_mean", "difference_ci95_half", "n"])
+        for c in r.claims:
+            rows = [(p, a, b, d) for p in c.points for a, b, d in p.diffs] or [(None, "", "", None)]
+            for p, a, b, d in rows:
+                w.writerow([c.claim["id"], c.verdict, c.claim.get("text"), c.claim.get("where"),
+                            json.dumps(p.point) if p else "", a, b, _num(d.mean) if d else "",
+                            _num(d.half) if d else "", d.n if d else ""])
+    r.figures = []
+    for fig in r.paper.figures:
+        if fig.experiment in r.results:
+            r.figures += figures.draw(r.paper, fig, r.results[fig.experiment], r.full, r.comparisons, out / "figures")
+    (out / "report.html").write_text(report.html_page(r))
+
+
+def _num(x: float) -> str:
+    return "" if x is None or x != x else f"{x:.6g}"
+

@@ -1,0 +1,206 @@
+"""From the runs of a reproduction to its tables, its comparison with the
+published numbers and the verdict on each claim.
+
+A *run value* is one number per run: a per-flow metric combined over the
+flows of the run that belong to a point (``mean``, ``sum`` or Jain's index).
+Every statistic is over runs, that is over seeds; two schemes are compared
+run by run with the same seeds (:func:`dupack.stats.difference`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from dupack.reproduce.spec import Experiment, Paper, points
+from dupack.stats import Estimate, difference, estimate, jain
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+HOLDS, FAILS, UNDECIDED, NOT_RUN = "holds", "fails", "not decidable", "not run"
+
+
+def _values_close(a: Any, b: Any) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+def select(flows: pd.DataFrame, point: dict[str, Any]) -> pd.DataFrame:
+    """The rows of ``flows`` at ``point`` (axis -> value or list of values)."""
+    mask = None
+    for name, want in point.items():
+        if name not in flows.columns:
+            raise KeyError(name)
+        wants = want if isinstance(want, list) else [want]
+        m = flows[name].map(lambda v, ws=wants: any(_values_close(v, w) for w in ws))
+        mask = m if mask is None else (mask & m)
+    return flows if mask is None else flows[mask]
+
+
+def run_values(flows: pd.DataFrame, scheme: str, metric: str, aggregate: str, point: dict[str, Any]) -> dict[int, float]:
+    """seed -> the run's value of ``metric`` for ``scheme`` at ``point``."""
+    rows = select(flows[flows["scheme"] == scheme], point)
+    out: dict[int, float] = {}
+    for seed, g in rows.groupby("seed", sort=True):
+        xs = [float(x) for x in g[metric] if x == x]  # NaN (e.g. an unfinished download) is left out
+        if not xs:
+            continue
+        if aggregate == "sum":
+            out[int(seed)] = sum(xs)
+        elif aggregate == "jain":
+            out[int(seed)] = jain(xs)
+        else:
+            out[int(seed)] = sum(xs) / len(xs)
+    return out
+
+
+@dataclass
+class Cell:
+    experiment: str
+    scheme: str
+    point: dict[str, Any]
+    metric: str
+    aggregate: str
+    est: Estimate
+
+
+def cells(paper: Paper, exp: Experiment, flows: pd.DataFrame, metrics: list[str], full: bool) -> list[Cell]:
+    """Mean and 95 % interval per scheme, grid point and metric (flows combined by their mean)."""
+    names = exp.axis_names()
+    grid = [dict(zip(names, combo)) for combo in _product([exp.axis_values(n, full) for n in names])]
+    out = []
+    for sid in exp.schemes:
+        for pt in grid:
+            for m in metrics:
+                v = run_values(flows, sid, m, "mean", pt)
+                out.append(Cell(exp.id, sid, pt, m, "mean", estimate(list(v.values()))))
+    return out
+
+
+def _product(lists: list[list[Any]]) -> list[tuple[Any, ...]]:
+    import itertools
+
+    return list(itertools.product(*lists)) if lists else [()]
+
+
+# ---------------------------------------------------------------- claims
+
+@dataclass
+class PointVerdict:
+    point: dict[str, Any]
+    verdict: str
+    # The compared differences (a - b, or a - ratio·b), one per pair of schemes.
+    diffs: list[tuple[str, str, Estimate]]
+
+
+@dataclass
+class ClaimResult:
+    claim: dict[str, Any]
+    verdict: str
+    reason: str
+    points: list[PointVerdict]
+
+
+def _pair_verdict(d: Estimate, cmp: str) -> str:
+    if d.n < 2 or math.isnan(d.half):
+        return UNDECIDED
+    sign = -1 if cmp == "less" else 1
+    lo, hi = (d.low, d.high) if sign > 0 else (-d.high, -d.low)
+    if lo > 0:
+        return HOLDS
+    if hi < 0:
+        return FAILS
+    return UNDECIDED
+
+
+def _combine(verdicts: list[str]) -> str:
+    if any(v == FAILS for v in verdicts):
+        return FAILS
+    if verdicts and all(v == HOLDS for v in verdicts):
+        return HOLDS
+    return UNDECIDED
+
+
+def evaluate_claim(paper: Paper, claim: dict[str, Any], results: dict[str, pd.DataFrame]) -> ClaimResult:
+    """The verdict on one claim: it holds where the 95 % interval of every
+    paired difference it needs excludes zero on its side, fails where one
+    excludes zero on the other side, and is not decidable otherwise."""
+    exp = paper.experiment(claim.get("setting", "")) or (paper.experiments[0] if len(paper.experiments) == 1 else None)
+    if exp is None or exp.id not in results:
+        return ClaimResult(claim, NOT_RUN, f"no experiment of this reproduction covers the setting '{claim.get('setting', '')}'", [])
+    flows = results[exp.id]
+    cmp = claim["compare"]
+    order = claim.get("order") or [claim.get("a"), claim.get("b")]
+    missing = [s for s in order if s not in exp.schemes]
+    if missing:
+        return ClaimResult(claim, NOT_RUN, f"scheme {', '.join(map(str, missing))} is not run in experiment '{exp.id}'", [])
+    pairs = list(zip(order, order[1:]))
+    ratio = float(claim.get("ratio", 1.0)) if cmp == "ratio_at_least" else 1.0
+    agg = claim.get("aggregate", "mean")
+    pvs = []
+    for pt in points(claim.get("over", {})):
+        try:
+            diffs = []
+            for a, b in pairs:
+                va = run_values(flows, a, claim["metric"], agg, pt)
+                vb = run_values(flows, b, claim["metric"], agg, pt)
+                seeds = sorted(set(va) & set(vb))
+                diffs.append((a, b, difference([va[s] for s in seeds], [ratio * vb[s] for s in seeds])))
+        except KeyError as e:
+            return ClaimResult(claim, NOT_RUN, f"experiment '{exp.id}' has no axis {e}", [])
+        side = "less" if cmp == "less" else "greater"
+        pvs.append(PointVerdict(pt, _combine([_pair_verdict(d, side) for _, _, d in diffs]), diffs))
+    verdict = _combine([p.verdict for p in pvs])
+    reason = "; ".join(f"{_fmt_point(p.point)}: {p.verdict}" for p in pvs if p.verdict != HOLDS) or "at every point"
+    return ClaimResult(claim, verdict, reason, pvs)
+
+
+def _fmt_point(pt: dict[str, Any]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in pt.items()) or "overall"
+
+
+# ---------------------------------------------------------------- published values
+
+@dataclass
+class Comparison:
+    value: dict[str, Any]
+    scheme: str | None
+    metric: str | None
+    dupack: Estimate | None
+    reason: str  # why there is no dupack figure, if there is none
+
+    @property
+    def difference_pct(self) -> float:
+        if self.dupack is None or not self.value.get("value"):
+            return math.nan
+        return (self.dupack.mean / float(self.value["value"]) - 1) * 100
+
+
+def compare_published(paper: Paper, results: dict[str, pd.DataFrame]) -> list[Comparison]:
+    """Each published result beside dupack's figure for the same scheme,
+    quantity and conditions (where ``[[compare]]`` says how to read it)."""
+    out = []
+    by_quantity = {c.quantity: c for c in paper.compares}
+    for v in paper.published:
+        if v.get("kind") != "result":
+            continue
+        c = by_quantity.get(v.get("quantity", ""))
+        scheme = paper.scheme(v.get("scheme", ""))
+        if c is None:
+            out.append(Comparison(v, scheme.id if scheme else None, None, None, "no dupack counterpart defined"))
+            continue
+        if scheme is None:
+            out.append(Comparison(v, None, c.metric, None, f"scheme '{v.get('scheme')}' is not run"))
+            continue
+        cond = dict(v.get("conditions", {}))
+        exp = next((e for e in paper.experiments if e.id in results and set(cond) <= set(e.axis_names())
+                    and scheme.id in e.schemes), None)
+        if exp is None:
+            out.append(Comparison(v, scheme.id, c.metric, None, "no experiment covers these conditions"))
+            continue
+        vals = run_values(results[exp.id], scheme.id, c.metric, c.aggregate, cond)
+        out.append(Comparison(v, scheme.id, c.metric, estimate(list(vals.values())), ""))
+    return out

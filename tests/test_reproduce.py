@@ -1,0 +1,180 @@
+"""`dupack reproduce`: each paper's experiment rerun in quick mode, its
+outputs checked for structure, the claims that hold robustly at quick size
+asserted, the published numbers' references checked against the papers'
+texts, and bad input refused with one line."""
+
+from __future__ import annotations
+
+import csv
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import dupack
+from dupack.cli.app import app
+from dupack.reproduce import ReproduceError, list_papers, load_paper, reproduce
+from dupack.reproduce.analysis import FAILS, HOLDS, UNDECIDED, evaluate_claim
+from dupack.reproduce.spec import PAPERS_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+PAPER_TEXTS = ROOT.parent / "shared" / "papers"
+# The papers' texts are not ours to ship: where they are, the references are checked.
+TEXT_OF = {
+    "efr": "efr-tamura-1998.txt",
+    "eplr": "eplr-jayanathan-sirisena.txt",
+    "irw": "irw-utsumi-zabir-shiratori.txt",
+    "rpld": "rpld-samaraweera-fairhurst.txt",
+    "unfairness": "unfairness-cerda-casals.txt",
+}
+runner = CliRunner()
+
+# Claims that hold in dupack at quick size, asserted per paper. A claim of a
+# reproduced paper that is not here must be listed in EXPECTED_NOT_HOLDING
+# with the reason.
+ROBUST = {
+    "eplr": {
+        "eplr_beats_reno", "eplr_beats_newreno", "total_throughput_order", "eplr_fewer_timeouts_than_reno",
+        "eplr_fewer_timeouts_than_newreno", "eplr_fewer_wasted_timeouts", "eplr_faster_download_than_reno",
+        "eplr_faster_download_than_newreno",
+    },
+}
+EXPECTED_NOT_HOLDING: dict[str, dict[str, str]] = {
+    "eplr": {
+        # dupack's NewReno is ahead of Reno by 1-4 % here (the paper: 12 %), so
+        # the full ordering can be undecided at 30 replications at some rates.
+        "throughput_order": "NewReno's lead over Reno is 1-4 % in dupack; 30 replications may not resolve it",
+        # Fig. 7's direction is not stated; at quick size the two retransmit about as much.
+        "eplr_no_extra_retransmissions": "the paper gives no direction; dupack's counts are close",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def eplr(tmp_path_factory: pytest.TempPathFactory):
+    out = tmp_path_factory.mktemp("eplr")
+    return reproduce("eplr", out), out
+
+
+def test_every_reproducible_paper_is_listed_and_loads() -> None:
+    names = list_papers()
+    assert "eplr" in names
+    for n in names:
+        p = load_paper(n)
+        assert p.schemes and p.experiments and p.claims, n
+
+
+def test_the_quick_eplr_reproduction_writes_every_output(eplr) -> None:
+    r, out = eplr
+    assert (out / "report.html").is_file()
+    for table in ("comparison.csv", "claims.csv", "tables/umts.csv"):
+        rows = list(csv.DictReader((out / table).open()))
+        assert rows, table
+    cells = list(csv.DictReader((out / "tables/umts.csv").open()))
+    assert {c["scheme"] for c in cells} == {"reno", "newreno", "reno+eplr"}
+    assert {c["drop_rate"] for c in cells} == {"0.04", "0.06", "0.08", "0.1"}
+    assert all(int(c["n"]) == 30 for c in cells if c["metric"] == "goodput_kbps")
+    for fig in ("table4", "fig6_timeouts", "fig7_retransmissions"):
+        for ext in ("png", "svg"):
+            assert (out / "figures" / f"{fig}.{ext}").stat().st_size > 5000, fig
+    # The stored runs are a sweep store per scheme, which dupack can load again.
+    stored = dupack.SweepResult.load(out / "runs" / "umts" / "reno_eplr")
+    assert len(stored.flows) == 4 * 30
+    html = (out / "report.html").read_text()
+    assert html.count("<img") == 3 and "data:image/png;base64," in html
+    assert "Published numbers beside dupack" in html and "Table IV" in html
+
+
+def test_the_published_table_iv_values_are_compared_with_dupacks(eplr) -> None:
+    r, _ = eplr
+    compared = [c for c in r.comparisons if c.dupack is not None]
+    # 3 schemes x (4 drop rates + the total).
+    assert len(compared) == 15
+    ids = {c.value["id"] for c in compared}
+    assert "table4.modified_reno.drop10" in ids and "table4.reno.total" in ids
+    for c in compared:
+        assert c.dupack.n == 30 and c.dupack.mean > 0
+
+
+def test_eplr_claims_that_hold_robustly(eplr) -> None:
+    r, _ = eplr
+    got = r.verdicts()
+    assert set(got) == ROBUST["eplr"] | set(EXPECTED_NOT_HOLDING["eplr"]), "a claim is neither asserted nor excused"
+    for cid in ROBUST["eplr"]:
+        assert got[cid] == HOLDS, (cid, [c.reason for c in r.claims if c.claim["id"] == cid])
+    for cid in EXPECTED_NOT_HOLDING["eplr"]:
+        assert got[cid] in (HOLDS, UNDECIDED), cid  # never contradicted
+
+
+def test_a_claim_fails_when_the_difference_goes_the_other_way(eplr) -> None:
+    # The evaluator can say "fails": the same claim with the schemes swapped.
+    r, _ = eplr
+    claim = next(c.claim for c in r.claims if c.claim["id"] == "eplr_beats_reno")
+    swapped = dict(claim, a=claim["b"], b=claim["a"])
+    assert evaluate_claim(r.paper, swapped, r.results).verdict == FAILS
+
+
+def test_a_reproduction_is_deterministic(eplr, tmp_path: Path) -> None:
+    r, _ = eplr
+    again = reproduce("eplr", seeds=30)
+    a = r.results["umts"].sort_values(["scheme", "seed", "flow"]).reset_index(drop=True)
+    b = again.results["umts"].sort_values(["scheme", "seed", "flow"]).reset_index(drop=True)
+    assert a[["scheme", "seed", "flow", "goodput_kbps", "timeouts"]].equals(b[["scheme", "seed", "flow", "goodput_kbps", "timeouts"]])
+
+
+@pytest.mark.parametrize("name", sorted(TEXT_OF))
+def test_published_references_resolve_to_the_paper_text(name: str) -> None:
+    folder = PAPERS_DIR / name
+    text_file = PAPER_TEXTS / TEXT_OF[name]
+    if not text_file.is_file():
+        pytest.skip(f"{text_file} is not here (the papers are not shipped with dupack)")
+    text = text_file.read_text()
+    for kind, key in (("published.toml", "value"), ("claims.toml", "claim")):
+        entries = tomllib.loads((folder / kind).read_text()).get(key, [])
+        assert entries, (name, kind)
+        for e in entries:
+            assert e["anchor"] in text, (name, e["id"], e["anchor"])
+            # "Table IV" / "Fig. 7" references name something the text has.
+            for ref in re.findall(r"(Table [IVX]+|Fig(?:ure)?\.? ?\d+)", e.get("where", "")):
+                number = re.search(r"[IVX]+|\d+", ref).group()
+                assert re.search(rf"(TABLE|Table|Fig\.?|Figure) ?{number}\b", text), (name, e["id"], ref)
+    # A sample of values checked by hand against the text: Table IV's numbers appear verbatim.
+    if name == "eplr":
+        values = {e["id"]: e.get("value") for e in tomllib.loads((folder / "published.toml").read_text())["value"]}
+        for vid in ("table4.reno.drop4", "table4.newreno.drop10", "table4.modified_reno.total"):
+            assert f"{values[vid]:g}" in text, vid
+
+
+def test_cli_reproduce_prints_the_comparison_and_the_verdicts(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["reproduce", "eplr", "--seeds", "4", "-o", str(tmp_path / "r")])
+    assert res.exit_code == 0, res.output
+    assert "Published numbers beside dupack" in res.output and "Claims" in res.output
+    assert "claims hold" in res.output and (tmp_path / "r" / "report.html").is_file()
+
+
+def test_cli_reproduce_list() -> None:
+    res = runner.invoke(app, ["reproduce", "--list"])
+    assert res.exit_code == 0 and "eplr" in res.output
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["reproduce", "nosuchpaper"], "no reproduction of a paper called 'nosuchpaper'; allowed: "),
+        (["reproduce", "eplr", "--seeds", "0"], "--seeds '0': expected a whole number of replications of at least 1"),
+        (["reproduce", "eplr", "--seeds", "many"], "--seeds 'many'"),
+        (["reproduce", "eplr", "-o", "/proc/version/x"], "cannot be written"),
+    ],
+)
+def test_cli_reproduce_refuses_bad_input_with_one_line(args: list[str], fragment: str) -> None:
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], res.output
+
+
+def test_the_api_refuses_bad_seeds() -> None:
+    with pytest.raises(ReproduceError, match="at least 1"):
+        reproduce("eplr", seeds=0)
