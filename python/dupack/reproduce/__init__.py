@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["reproduce", "list_papers", "load_paper", "Reproduction", "ReproduceError", "jobs"]
 
 #: The metrics every experiment's table reports.
-TABLE_METRICS = ["goodput_kbps", "timeouts", "fast_retransmits", "retransmitted_segments", "completion_time_s",
+TABLE_METRICS = ["goodput_kbps", "gain", "timeouts", "fast_retransmits", "retransmitted_segments", "completion_time_s",
                  "wasted_timeouts", "ndup_0", "ndup_1", "ndup_2", "ndup_3plus"]
 
 
@@ -108,7 +108,7 @@ def reproduce(
         _check_out(out_dir)
     results: dict[str, pd.DataFrame] = {}
     for e in paper.experiments:
-        mode = e.overrides_full if full else e.overrides_quick
+        mode = [*e.overrides, *(e.overrides_full if full else e.overrides_quick)]
         grid = {a.path: list(a.full if full else a.quick) for a in e.axes}
         frames = []
         for sid in e.schemes:
@@ -133,6 +133,10 @@ def reproduce(
             if e.flow_axis:
                 name_, values = e.flow_axis
                 f[name_] = f["flow"].map(values)
+            if e.fair_share_kbps:
+                # gain (unfairness §VII): goodput over the fair share, the link rate split N ways.
+                flows_per_run = f.groupby("job")["flow"].transform("count")
+                f["gain"] = 100.0 * f["goodput_kbps"] * flows_per_run / e.fair_share_kbps
             frames.append(f)
         results[e.id] = pd.concat(frames, ignore_index=True)
     r = Reproduction(paper, full, n, results)
@@ -181,8 +185,8 @@ def write(r: Reproduction, out: Path) -> None:
                             _num(d.half) if d else "", d.n if d else ""])
     r.figures = []
     for fig in r.paper.figures:
-        if fig.experiment in r.results:
-            r.figures += figures.draw(r.paper, fig, r.results[fig.experiment], r.full, r.comparisons, out / "figures")
+        if all(e in r.results for e in fig.experiments):
+            r.figures += figures.draw(r.paper, fig, r.results, r.full, r.comparisons, out / "figures")
     (out / "report.html").write_text(report.html_page(r))
 
 

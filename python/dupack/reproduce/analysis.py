@@ -124,33 +124,54 @@ def _combine(verdicts: list[str]) -> str:
     return UNDECIDED
 
 
+def _side(paper: Paper, default: Experiment | None, spec: Any) -> tuple[Experiment | None, str, dict[str, Any]]:
+    """A claim's side: a scheme id (in the claim's experiment), or a table
+    {scheme, experiment (optional), and axis values held for this side}."""
+    if isinstance(spec, str):
+        return default, spec, {}
+    exp = paper.experiment(spec["experiment"]) if "experiment" in spec else default
+    fixed = {k: v for k, v in spec.items() if k not in ("scheme", "experiment")}
+    return exp, spec["scheme"], fixed
+
+
+def _label(exp: Experiment | None, scheme: str, fixed: dict[str, Any]) -> str:
+    parts = [scheme] + ([exp.id] if exp else []) + [f"{k}={v}" for k, v in fixed.items()]
+    return " ".join(parts)
+
+
 def evaluate_claim(paper: Paper, claim: dict[str, Any], results: dict[str, pd.DataFrame]) -> ClaimResult:
     """The verdict on one claim: it holds where the 95 % interval of every
     paired difference it needs excludes zero on its side, fails where one
-    excludes zero on the other side, and is not decidable otherwise."""
-    exp = paper.experiment(claim.get("setting", "")) or (paper.experiments[0] if len(paper.experiments) == 1 else None)
-    if exp is None or exp.id not in results:
-        return ClaimResult(claim, NOT_RUN, f"no experiment of this reproduction covers the setting '{claim.get('setting', '')}'", [])
-    flows = results[exp.id]
+    excludes zero on the other side, and is not decidable otherwise.
+
+    Each side is a scheme in the claim's experiment (the one whose `setting`
+    the claim names, or the only one), or a table naming the scheme, the
+    experiment and axis values of its own: lossy against loss-free sources
+    of one run, one router against another."""
+    default = paper.experiment(claim.get("setting", "")) or (paper.experiments[0] if len(paper.experiments) == 1 else None)
     cmp = claim["compare"]
     order = claim.get("order") or [claim.get("a"), claim.get("b")]
-    missing = [s for s in order if s not in exp.schemes]
-    if missing:
-        return ClaimResult(claim, NOT_RUN, f"scheme {', '.join(map(str, missing))} is not run in experiment '{exp.id}'", [])
-    pairs = list(zip(order, order[1:]))
+    sides = [_side(paper, default, s) for s in order]
+    for exp, scheme, _ in sides:
+        if exp is None or exp.id not in results:
+            return ClaimResult(claim, NOT_RUN, f"no experiment of this reproduction covers '{claim.get('setting', '')}'", [])
+        if scheme not in exp.schemes:
+            return ClaimResult(claim, NOT_RUN, f"scheme {scheme} is not run in experiment '{exp.id}'", [])
+    pairs = list(zip(sides, sides[1:]))
     ratio = float(claim.get("ratio", 1.0)) if cmp == "ratio_at_least" else 1.0
     agg = claim.get("aggregate", "mean")
     pvs = []
     for pt in points(claim.get("over", {})):
         try:
             diffs = []
-            for a, b in pairs:
-                va = run_values(flows, a, claim["metric"], agg, pt)
-                vb = run_values(flows, b, claim["metric"], agg, pt)
+            for (ea, sa, fa), (eb, sb, fb) in pairs:
+                va = run_values(results[ea.id], sa, claim["metric"], agg, {**pt, **fa})
+                vb = run_values(results[eb.id], sb, claim["metric"], agg, {**pt, **fb})
                 seeds = sorted(set(va) & set(vb))
-                diffs.append((a, b, difference([va[s] for s in seeds], [ratio * vb[s] for s in seeds])))
+                diffs.append((_label(ea, sa, fa), _label(eb, sb, fb),
+                              difference([va[s] for s in seeds], [ratio * vb[s] for s in seeds])))
         except KeyError as e:
-            return ClaimResult(claim, NOT_RUN, f"experiment '{exp.id}' has no axis {e}", [])
+            return ClaimResult(claim, NOT_RUN, f"an experiment of this claim has no axis {e}", [])
         side = "less" if cmp == "less" else "greater"
         pvs.append(PointVerdict(pt, _combine([_pair_verdict(d, side) for _, _, d in diffs]), diffs))
     verdict = _combine([p.verdict for p in pvs])
@@ -196,8 +217,12 @@ def compare_published(paper: Paper, results: dict[str, pd.DataFrame]) -> list[Co
             out.append(Comparison(v, None, c.metric, None, f"scheme '{v.get('scheme')}' is not run"))
             continue
         cond = dict(v.get("conditions", {}))
-        exp = next((e for e in paper.experiments if e.id in results and set(cond) <= set(e.axis_names())
-                    and scheme.id in e.schemes), None)
+        if "experiment" in v:
+            exp = paper.experiment(v["experiment"])
+            exp = exp if exp is not None and exp.id in results and set(cond) <= set(exp.axis_names()) else None
+        else:
+            exp = next((e for e in paper.experiments if e.id in results and set(cond) <= set(e.axis_names())
+                        and scheme.id in e.schemes), None)
         if exp is None:
             out.append(Comparison(v, scheme.id, c.metric, None, "no experiment covers these conditions"))
             continue

@@ -28,6 +28,8 @@ METRICS = (
     "goodput_kbps", "timeouts", "fast_retransmits", "retransmitted_segments", "ndup_0", "ndup_1", "ndup_2",
     "ndup_3plus", "fr_to_ratio", "spurious_retransmissions", "completion_time_s", "wasted_timeouts",
     "timeout_episodes", "segments_sent", "bytes_delivered", "drops_error", "drops_queue", "recovery_time_s",
+    # Derived: goodput over the fair share, in per cent (an experiment's `fair_share_kbps` / flows in the run).
+    "gain",
 )
 #: How the flows of one run are combined into one value.
 AGGREGATES = ("mean", "sum", "jain")
@@ -66,9 +68,14 @@ class Experiment:
     flow_axis: tuple[str, dict[str, Any]] | None
     seeds_quick: int
     seeds_full: int
+    overrides: tuple[str, ...]
     overrides_quick: tuple[str, ...]
     overrides_full: tuple[str, ...]
     schemes: tuple[str, ...]  # the scheme ids it runs (all by default)
+    # The link rate whose equal split is a flow's fair share (the `gain` metric).
+    fair_share_kbps: float | None = None
+    # A short name for figure legends (the id by default).
+    label: str = ""
 
     def axis_names(self) -> list[str]:
         names = [a.name for a in self.axes]
@@ -96,7 +103,10 @@ class Compare:
 class Figure:
     id: str
     title: str
-    experiment: str
+    experiments: tuple[str, ...]  # one series per experiment and scheme
+    schemes: tuple[str, ...] | None  # only these schemes (None: every scheme an experiment runs)
+    fixed: dict[str, Any]  # the other axes, held at these values
+    log_x: bool
     x: str
     x_label: str
     y: str
@@ -198,9 +208,9 @@ def load_paper(name: str) -> Paper:
         experiments.append(Experiment(
             id=_need(e, "id", w), setting=e.get("setting", e["id"]), scenario=scenario,
             description=e.get("description", ""), axes=tuple(axes), flow_axis=flow_axis,
-            seeds_quick=int(seeds["quick"]), seeds_full=int(seeds["full"]),
+            seeds_quick=int(seeds["quick"]), seeds_full=int(seeds["full"]), overrides=tuple(e.get("overrides", [])),
             overrides_quick=tuple(e.get("quick_overrides", [])), overrides_full=tuple(e.get("full_overrides", [])),
-            schemes=run_schemes,
+            schemes=run_schemes, fair_share_kbps=e.get("fair_share_kbps"), label=e.get("label", e["id"]),
         ))
     if not experiments:
         raise ReproduceError(f"{where}: no [[experiment]]")
@@ -209,14 +219,19 @@ def load_paper(name: str) -> Paper:
     figures = []
     for f in spec.get("figure", []):
         w = f"{where} figure '{f.get('id')}'"
+        exps = f.get("experiments") or [_need(f, "experiment", w)]
         fig = Figure(
-            id=_need(f, "id", w), title=f.get("title", f["id"]), experiment=_need(f, "experiment", w),
-            x=_need(f, "x", w), x_label=f.get("x_label", f["x"]), y=_need(f, "y", w), y_label=f.get("y_label", f["y"]),
+            id=_need(f, "id", w), title=f.get("title", f["id"]), experiments=tuple(exps),
+            schemes=tuple(f["schemes"]) if "schemes" in f else None, fixed=dict(f.get("fixed", {})),
+            log_x=bool(f.get("log_x", False)), x=_need(f, "x", w), x_label=f.get("x_label", f["x"]), y=_need(f, "y", w), y_label=f.get("y_label", f["y"]),
             aggregate=f.get("aggregate", "mean"), kind=f.get("kind", "lines"),
         )
         if fig.y not in METRICS or fig.aggregate not in AGGREGATES or fig.kind not in ("bars", "lines"):
             raise ReproduceError(f"{w}: y must be one of {', '.join(METRICS)}; aggregate one of "
                                  f"{', '.join(AGGREGATES)}; kind bars or lines")
+        known = {e.id for e in experiments}
+        if not set(fig.experiments) <= known:
+            raise ReproduceError(f"{w}: no experiment {', '.join(sorted(set(fig.experiments) - known))}")
         figures.append(fig)
     paper = Paper(
         name=name, folder=folder, title=spec.get("title", name), reference=spec.get("reference", ""),
