@@ -5,11 +5,12 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, CliError
+from dupack.cli.progress import Progress
 
 if TYPE_CHECKING:
     from dupack.reproduce import Reproduction
@@ -88,11 +89,12 @@ def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool) -
     from dupack.reproduce import ReproduceError, jobs, load_paper, reproduce
 
     paper = load_paper(name)
-    bar = _Bar(quiet, f"reproduce {name}", jobs(paper, full, seeds))
+    total = jobs(paper, full, seeds)
+    bar = Progress(quiet, f"reproduce {name}")
     t0 = time.perf_counter()
     try:
         with bar:
-            r = reproduce(name, out, full=full, seeds=seeds, progress=bar.advance)
+            r = reproduce(name, out, full=full, seeds=seeds, progress=lambda n: bar.advance(n, total))
     except ReproduceError as e:
         raise CliError(str(e)) from None
     except ScenarioError as e:
@@ -104,35 +106,6 @@ def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool) -
                        EXIT_INTERRUPTED) from None
     if not quiet:
         _print(r, time.perf_counter() - t0)
-
-
-class _Bar:
-    """A rich progress bar over every run of a reproduction, on a terminal only."""
-
-    def __init__(self, quiet: bool, label: str, total: int) -> None:
-        self.bar: Any = None
-        if quiet or not sys.stderr.isatty():
-            return
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-        self.bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("runs"),
-                            TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                            console=Console(stderr=True), transient=True)
-        self.task = self.bar.add_task(label, total=total)
-
-    def __enter__(self) -> _Bar:
-        if self.bar is not None:
-            self.bar.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-
-    def advance(self, n: int) -> None:
-        if self.bar is not None and n:
-            self.bar.update(self.task, advance=n)
 
 
 def _print(r: Reproduction, wall: float) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, CliError
+from dupack.cli.progress import Progress
 from dupack.cli.run import Overrides, ScenarioFile, _load, _num, _parse_out, _validation_error
 
 if TYPE_CHECKING:
@@ -218,7 +219,7 @@ def sweep_cmd(
     if npoints * len(seeds or [None]) > MAX_JOBS:
         raise CliError(f"--vary and --seeds give {npoints * len(seeds or [None]):,} jobs; at most {MAX_JOBS:,} are allowed")
 
-    progress = _Progress(quiet)
+    progress = Progress(quiet, "sweep")
     t0 = time.perf_counter()
     try:
         with progress:
@@ -241,50 +242,6 @@ def sweep_cmd(
         ) from None
     if not quiet:
         _print_summary(result, file, time.perf_counter() - t0)
-
-
-class _Progress:
-    """A rich progress bar on stderr, only on a terminal and without -q."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.bar: Any = None
-        self.task: Any = None
-        #: Runs stored so far (this call's and earlier calls' of a resumed sweep).
-        self.done = 0
-        if quiet or not sys.stderr.isatty():
-            return
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-        self.bar = Progress(
-            TextColumn("sweep"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("runs"),
-            TimeElapsedColumn(),
-            TextColumn("eta"),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-
-    def __enter__(self) -> _Progress:
-        if self.bar is not None:
-            self.bar.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-
-    def update(self, done: int, total: int) -> None:
-        self.done = done
-        if self.bar is None:
-            return
-        if self.task is None:
-            self.task = self.bar.add_task("sweep", total=total, completed=done)
-        else:
-            self.bar.update(self.task, completed=done)
 
 
 #: Grid points shown in the summary; the rest are counted.
