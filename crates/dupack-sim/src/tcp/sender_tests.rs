@@ -653,9 +653,41 @@ fn rpld_3_three_dupacks_sacking_later_new_data_expose_a_lost_retransmission() {
     assert!(!s.tx().contains(&rexmit(0)));
 }
 
+/// The rpld paper's baseline: its SACK TCP without RPLD sends exactly what
+/// `sack+rpld` sends until a retransmission is lost, and then waits for the
+/// timer, as the paper's SACK does (rpld §4.2).
+#[test]
+fn rpld_the_authors_sack_without_rpld_sends_the_same_until_a_retransmission_is_lost() {
+    let run = |variant: &str| {
+        let mut h = Harness::new(variant, 8);
+        let mut sent = h.tx();
+        h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+        sent.extend(h.tx());
+        for k in 5..=8 {
+            h.ack(0, &[(1, k)]);
+            sent.extend(h.tx());
+        }
+        // The retransmission of 0 was lost; the new segments 8-10 are SACKed.
+        for k in 9..=11 {
+            h.ack(0, &[(1, k)]);
+            sent.extend(h.tx());
+        }
+        (sent, h.s.poll_timeout())
+    };
+    let (with, _) = run("sack+rpld");
+    let (without, timer) = run("sack-cautious");
+    let count = |v: &[(u64, bool)]| v.iter().filter(|&&x| x == rexmit(0)).count();
+    assert_eq!((count(&with), count(&without)), (2, 1), "RPLD resends it, the timer must otherwise: {with:?} {without:?}");
+    let second = with.iter().rposition(|&x| x == rexmit(0)).unwrap();
+    assert_eq!(with[..second], without[..second], "identical up to RPLD's detection");
+    assert!(timer.is_some());
+    assert_eq!(parse_variant("sack-cautious+rpld").unwrap().base, parse_variant("sack-cautious").unwrap().base);
+}
+
 #[test]
 fn rpld_only_composes_with_sack() {
     assert!(parse_variant("sack+rpld").is_ok());
+    assert!(parse_variant("sack-cautious+rpld").is_ok());
     let e = parse_variant("newreno+rpld").unwrap_err().0;
     assert!(e.contains("sack+rpld"), "{e}");
 }

@@ -18,6 +18,12 @@ pub enum Base {
     NewReno,
     /// Fall & Floyd 1996 SACK: `pipe` and the retransmission list ("SACK" of unfairness §IV).
     Sack,
+    /// The rpld paper's own SACK TCP (rpld §2.3–2.4): NewReno's window
+    /// rules for new data, a separate slow-starting `cwnd_rexmit` for
+    /// selective retransmissions. The baseline RPLD is measured against;
+    /// `+rpld` adds the detection of lost retransmissions (`sack+rpld` is the
+    /// same as `sack-cautious+rpld`).
+    SackCautious,
     /// Mathis & Mahdavi 1996 Forward Acknowledgement (unfairness §IV).
     Fack,
     /// ECN-FACK (unfairness §VIII, Fig. 8): FACK that reduces its window only
@@ -33,11 +39,12 @@ pub enum Base {
 }
 
 impl Base {
-    pub const ALL: [(&'static str, Base); 9] = [
+    pub const ALL: [(&'static str, Base); 10] = [
         ("tahoe", Base::Tahoe),
         ("reno", Base::Reno),
         ("newreno", Base::NewReno),
         ("sack", Base::Sack),
+        ("sack-cautious", Base::SackCautious),
         ("fack", Base::Fack),
         ("ecn-fack", Base::EcnFack),
         ("rfc6675", Base::Rfc6675),
@@ -101,7 +108,7 @@ pub struct VariantSpec {
 impl VariantSpec {
     /// Does the sender need SACK blocks from the receiver?
     pub fn uses_sack(&self) -> bool {
-        matches!(self.base, Base::Sack | Base::Fack | Base::EcnFack | Base::Rfc6675 | Base::Rack)
+        matches!(self.base, Base::Sack | Base::SackCautious | Base::Fack | Base::EcnFack | Base::Rfc6675 | Base::Rack)
     }
     pub fn has(&self, e: Ext) -> bool {
         self.exts.contains(&e)
@@ -172,9 +179,10 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
             setters.join(" and ")
         )));
     }
-    if exts.contains(&Ext::Rpld) && base != Base::Sack {
+    if exts.contains(&Ext::Rpld) && !matches!(base, Base::Sack | Base::SackCautious) {
         return Err(VariantError(format!(
-            "'+rpld' in variant '{s}' replaces SACK loss recovery and needs the 'sack' base (write 'sack+rpld')"
+            "'+rpld' in variant '{s}' works in the rpld paper's SACK TCP and needs the 'sack' or 'sack-cautious' \
+             base (write 'sack+rpld')"
         )));
     }
     if exts.contains(&Ext::Undo) && exts.contains(&Ext::Irw) {

@@ -95,7 +95,9 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         Base::Tahoe => Box::new(tahoe::Tahoe::default()),
         Base::Reno => Box::new(fast_recovery::FastRecovery::reno(cfg.reno_avoid_multiple_fr)),
         Base::NewReno => Box::new(fast_recovery::FastRecovery::newreno(cfg.newreno_full_ack, cfg.newreno_rto_reset)),
-        Base::Sack if variant.has(Ext::Rpld) => Box::new(rpld::Rpld::new()),
+        // `+rpld` on `sack` swaps in the authors' SACK TCP as well (rpld §2.3): the same as sack-cautious+rpld.
+        Base::Sack | Base::SackCautious if variant.has(Ext::Rpld) => Box::new(rpld::Rpld::with_rpld()),
+        Base::SackCautious => Box::new(rpld::Rpld::authors_sack()),
         Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
         Base::Fack => Box::new(fack::Fack::new()),
         Base::Rfc6675 => Box::new(rfc6675::Rfc6675::new()),

@@ -1,5 +1,6 @@
 //! RPLD — Retransmission Packet Loss Detection, with the authors' SACK TCP
-//! (Samaraweera & Fairhurst, rpld §2.3–3; variant `sack+rpld`).
+//! (Samaraweera & Fairhurst, rpld §2.3–3; variant `sack+rpld`), and that SACK
+//! TCP alone (variant `sack-cautious`), the paper's baseline.
 //!
 //! The authors' SACK TCP (rpld §2.3–2.4):
 //! - a Fast Retransmission Phase starts on `dupthresh` duplicate ACKs
@@ -55,12 +56,22 @@ pub struct Rpld {
     /// Retransmissions deduced lost, to go again first.
     lost: VecDeque<u64>,
     partial_acks: u32,
+    /// RPLD is on (`sack+rpld`); off, this is the authors' SACK TCP alone
+    /// (`sack-cautious`), which finds a lost retransmission only by timeout.
+    detect_lost_retransmissions: bool,
     /// Retransmissions found lost by RPLD (for tests and traces).
     pub detected: u64,
 }
 
 impl Rpld {
-    pub fn new() -> Self {
+    /// The authors' SACK TCP with RPLD (rpld §3).
+    pub fn with_rpld() -> Self {
+        Rpld { detect_lost_retransmissions: true, ..Self::default() }
+    }
+
+    /// The authors' SACK TCP without RPLD (rpld §2.3–2.4): the baseline of
+    /// the paper's comparisons.
+    pub fn authors_sack() -> Self {
         Self::default()
     }
 
@@ -122,7 +133,7 @@ impl LossRecovery for Rpld {
             self.prune(v, sb);
             // RFC 5681 §3.2 step 4 / RFC 6582: inflate for the segment that left.
             let mut r = Response { cwnd: Some(v.cwnd + v.mss), ..Response::default() };
-            if self.detect(v, sb) {
+            if self.detect_lost_retransmissions && self.detect(v, sb) {
                 // rpld §3: a lost retransmission is a new loss: halve again.
                 let ssthresh = v.loss_ssthresh();
                 r.ssthresh = Some(ssthresh);
