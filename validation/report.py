@@ -571,7 +571,7 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
                          "`ns3_stale_scoreboard`, traced below).")
         if "3" in results:
             rows = [r for r in results["3"] if r.metrics.get("ns3")]
-            for v in ("sack", "newreno"):
+            for v in ("sack", "newreno", "rfc6675", "rfc6675+prr"):
                 rv = [r for r in rows if r.variant == v]
                 if rv:
                     L.append(f"- **3. Dumbbell, ns-3, {v}:** goodput within ±{GOODPUT_TOL:g} % and Jain's index within "
