@@ -684,6 +684,34 @@ fn rpld_the_authors_sack_without_rpld_sends_the_same_until_a_retransmission_is_l
     assert_eq!(parse_variant("sack-cautious+rpld").unwrap().base, parse_variant("sack-cautious").unwrap().base);
 }
 
+/// rpld §4.1: after a timeout, the authors' SACK TCP "selectively
+/// retransmits only the packets lost", where Reno slow-starts through the
+/// whole window again.
+#[test]
+fn rpld_after_a_timeout_the_authors_sack_resends_only_what_was_not_sacked() {
+    for v in ["sack-cautious", "sack+rpld"] {
+        // A threshold above the window: the losses are left to the timer.
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 10, dupthresh: 20, ..TcpConfig::default() };
+        let mut h = Harness::with(v, cfg, None);
+        assert_eq!(h.tx().len(), 10);
+        // 0, 2, 4, 6 and 8 lost: the receiver reports 1, 3, 5, 7 and 9, its
+        // ACKs carrying the three most recent blocks (RFC 2018 §4).
+        h.ack(0, &[(1, 2)]).ack(0, &[(3, 4), (1, 2)]).ack(0, &[(5, 6), (3, 4), (1, 2)]);
+        h.ack(0, &[(7, 8), (5, 6), (3, 4)]).ack(0, &[(9, 10), (7, 8), (5, 6)]);
+        assert_eq!(h.tx(), vec![]);
+        let d = h.s.poll_timeout().unwrap();
+        h.at(d);
+        h.s.on_timer(d);
+        assert_eq!(h.tx(), vec![rexmit(0)], "{v}: cwnd = 1 after the timeout");
+        // The retransmission of 0 arrives: ACK 2, and the one block the
+        // receiver thinks most recent. 3 is no longer reported but was.
+        h.ack(2, &[(9, 10)]);
+        // Slow start (cwnd 2) resends the holes 2 and 4, not 3, which the
+        // receiver holds: the SACK information outlives the timeout.
+        assert_eq!(h.tx(), vec![rexmit(2), rexmit(4)], "{v}");
+    }
+}
+
 #[test]
 fn rpld_only_composes_with_sack() {
     assert!(parse_variant("sack+rpld").is_ok());

@@ -213,10 +213,14 @@ impl LossRecovery for Rpld {
     }
 
     fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard) {
-        // rpld §3: a timeout clears every record.
+        // rpld §3: a timeout clears every record. The SACK information is
+        // kept: after the timeout the authors' SACK TCP "selectively
+        // retransmits only the packets lost during the transmission (i.e.,
+        // only those which are not selectively acknowledged)" (rpld §4.1),
+        // so the slow-start retransmissions skip what the receiver holds.
         self.clear();
         self.recover = Some(v.snd_max);
-        sb.clear();
+        sb.rewind();
     }
 
     fn recover(&self) -> Option<u64> {
