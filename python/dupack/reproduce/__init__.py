@@ -20,6 +20,7 @@ by default; ``full=True`` uses the paper's replications), stores the runs
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 from collections.abc import Callable
@@ -109,35 +110,46 @@ def reproduce(
     results: dict[str, pd.DataFrame] = {}
     for e in paper.experiments:
         mode = [*e.overrides, *(e.overrides_full if full else e.overrides_quick)]
-        grid = {a.path: list(a.full if full else a.quick) for a in e.axes}
+        # An axis of one path is a dimension of the sweep's grid; an axis that
+        # sets several paths to one value (the BER of both directions) is
+        # iterated here, one sweep per value.
+        grid = {a.paths[0]: list(a.full if full else a.quick) for a in e.axes if len(a.paths) == 1}
+        linked = [a for a in e.axes if len(a.paths) > 1]
         frames = []
         for sid in e.schemes:
             scheme = paper.scheme(sid)
             assert scheme is not None
-            store = out_dir / "runs" / e.id / _slug(sid) if out_dir else None
-            last = [0]
+            for combo in itertools.product(*[list(a.full if full else a.quick) for a in linked]):
+                fixed = [f"{p}={_toml(v)}" for a, v in zip(linked, combo) for p in a.paths]
+                sub = "-".join(f"{a.name}{v}" for a, v in zip(linked, combo))
+                store = out_dir / "runs" / e.id / _slug(sid) / _slug(sub) if out_dir and sub else (
+                    out_dir / "runs" / e.id / _slug(sid) if out_dir else None)
+                last = [0]
 
-            def tick(done: int, total: int, last: list[int] = last) -> None:
-                if progress is not None:
-                    progress(done - last[0])
-                last[0] = done
+                def tick(done: int, total: int, last: list[int] = last) -> None:
+                    if progress is not None:
+                        progress(done - last[0])
+                    last[0] = done
 
-            res = dupack.sweep(
-                e.scenario, grid or None, seeds=range(1, n[e.id] + 1), workers=workers, out=store,
-                overrides=[*scheme.overrides, *mode], progress=tick,
-            )
-            f = res.flows.copy()
-            f.insert(0, "scheme", sid)
-            for a in e.axes:
-                f[a.name] = f[a.path]
-            if e.flow_axis:
-                name_, values = e.flow_axis
-                f[name_] = f["flow"].map(values)
-            if e.fair_share_kbps:
-                # gain (unfairness §VII): goodput over the fair share, the link rate split N ways.
-                flows_per_run = f.groupby("job")["flow"].transform("count")
-                f["gain"] = 100.0 * f["goodput_kbps"] * flows_per_run / e.fair_share_kbps
-            frames.append(f)
+                res = dupack.sweep(
+                    e.scenario, grid or None, seeds=range(1, n[e.id] + 1), workers=workers, out=store,
+                    overrides=[*scheme.overrides, *mode, *fixed], progress=tick,
+                )
+                f = res.flows.copy()
+                f.insert(0, "scheme", sid)
+                for a, v in zip(linked, combo):
+                    f[a.name] = v
+                for a in e.axes:
+                    if len(a.paths) == 1:
+                        f[a.name] = f[a.paths[0]]
+                if e.flow_axis:
+                    name_, values = e.flow_axis
+                    f[name_] = f["flow"].map(values)
+                if e.fair_share_kbps:
+                    # gain (unfairness §VII): goodput over the fair share, the link rate split N ways.
+                    flows_per_run = f.groupby("job")["flow"].transform("count")
+                    f["gain"] = 100.0 * f["goodput_kbps"] * flows_per_run / e.fair_share_kbps
+                frames.append(f)
         results[e.id] = pd.concat(frames, ignore_index=True)
     r = Reproduction(paper, full, n, results)
     r.comparisons = compare_published(paper, results)
@@ -145,6 +157,13 @@ def reproduce(
     if out_dir is not None:
         write(r, out_dir)
     return r
+
+
+def _toml(v: Any) -> str:
+    """A Python value as the TOML an override takes."""
+    if isinstance(v, str):
+        return json.dumps(v)
+    return repr(v) if not isinstance(v, bool) else str(v).lower()
 
 
 def _slug(s: str) -> str:

@@ -49,10 +49,11 @@ class Scheme:
 
 @dataclass(frozen=True)
 class Axis:
-    """A grid dimension: an override path and its values (quick and full)."""
+    """A grid dimension: the override paths it sets (all to the same value;
+    usually one) and its values (quick and full)."""
 
     name: str
-    path: str
+    paths: tuple[str, ...]
     quick: tuple[Any, ...]
     full: tuple[Any, ...]
 
@@ -197,7 +198,8 @@ def load_paper(name: str) -> Paper:
             quick, full = (vals.get("quick"), vals.get("full")) if isinstance(vals, dict) else (vals, vals)
             if not isinstance(quick, list) or not isinstance(full, list) or not quick:
                 raise ReproduceError(f"{w}.axis '{a.get('name')}': values must be a non-empty list or {{quick, full}}")
-            axes.append(Axis(_need(a, "name", w), _need(a, "path", w), tuple(quick), tuple(full)))
+            paths = a.get("paths") or [_need(a, "path", w)]
+            axes.append(Axis(_need(a, "name", w), tuple(paths), tuple(quick), tuple(full)))
         fa = e.get("flow_axis")
         flow_axis = (fa["name"], dict(fa["values"])) if fa else None
         seeds = _need(e, "seeds", w, dict)
