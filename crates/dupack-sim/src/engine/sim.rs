@@ -24,6 +24,7 @@ use crate::metrics::truth::{SegmentCopies, Truth};
 use crate::net::arq::{Arq, LinkCtl, RxOutput};
 use crate::net::channel::{Channel, ChannelStats, Frame, Jitter, Offer, Wake};
 use crate::net::error::ErrorModel;
+use crate::net::host::HostDelay;
 use crate::net::medium::{self, Medium};
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet, PacketPool, PacketRef};
 use crate::net::queue::Qdisc;
@@ -144,31 +145,6 @@ struct Flow {
     seen_timeout_episodes: u64,
     /// The sender host's processing delay (`tcp.overhead`), if any.
     overhead: Option<Box<HostDelay>>,
-}
-
-/// ns-2's `overhead_`: each data segment the sender emits waits a random
-/// time, uniform in [0, `max`], before it leaves the host, counted from when
-/// it was emitted or from when the segment before it left, whichever is
-/// later (ns-2 holds further sends while its `delsnd_timer_` runs, then
-/// draws anew). Segments leave in order. The sender itself is not told: its
-/// timers and RTT samples start when it emits the segment.
-struct HostDelay {
-    max: SimDuration,
-    rng: StreamRng,
-    /// Segments waiting, with the instant each leaves.
-    held: std::collections::VecDeque<(SimTime, PacketRef)>,
-    last_release: SimTime,
-}
-
-impl HostDelay {
-    /// Hold `r`, emitted at `now`; returns its release instant.
-    fn hold(&mut self, r: PacketRef, now: SimTime) -> SimTime {
-        let wait = (self.rng.unit_f64() * self.max.as_nanos() as f64) as u64;
-        let at = self.last_release.max(now) + SimDuration::from_nanos(wait);
-        self.last_release = at;
-        self.held.push_back((at, r));
-        at
-    }
 }
 
 /// A built simulation, ready to run.
@@ -311,12 +287,7 @@ impl World {
                 seen_fast_retransmits: 0,
                 seen_timeout_episodes: 0,
                 overhead: (f.tcp.overhead > SimDuration::ZERO).then(|| {
-                    Box::new(HostDelay {
-                        max: f.tcp.overhead,
-                        rng: StreamRng::new(seed, &format!("flow/{}/overhead", f.name)),
-                        held: Default::default(),
-                        last_release: SimTime::ZERO,
-                    })
+                    Box::new(HostDelay::new(f.tcp.overhead, StreamRng::new(seed, &format!("flow/{}/overhead", f.name))))
                 }),
             });
         }
@@ -688,8 +659,8 @@ impl World {
     fn on_release(&mut self, fi: FlowId, now: SimTime) {
         let f = &mut self.flows[fi as usize];
         let h = f.overhead.as_mut().expect("a release event of a flow with a host delay");
-        let (_, r) = h.held.pop_front().expect("a held segment");
-        if let Some(&(next, _)) = h.held.front() {
+        let (r, next) = h.release();
+        if let Some(next) = next {
             self.q.schedule(next, Class::Arrival, Ev::Release(fi));
         }
         let src = f.src;
@@ -781,8 +752,7 @@ impl World {
             let r = self.packet(fi, from, to, seg, now);
             match &mut self.flows[fi as usize].overhead {
                 Some(h) if !rx => {
-                    let at = h.hold(r, now);
-                    if h.held.len() == 1 {
+                    if let Some(at) = h.hold(r, now) {
                         self.q.schedule(at, Class::Arrival, Ev::Release(fi));
                     }
                 }
@@ -920,7 +890,7 @@ fn conclude(
 /// packet of the pool is held by a channel (none leaked, none freed early).
 fn check_invariants(s: &Scenario, w: &World) -> Result<(), RunError> {
     let held: usize = w.channels.iter().map(Channel::packets_held).sum::<usize>()
-        + w.flows.iter().filter_map(|f| f.overhead.as_ref()).map(|h| h.held.len()).sum::<usize>();
+        + w.flows.iter().filter_map(|f| f.overhead.as_ref()).map(|h| h.held()).sum::<usize>();
     if held != w.pool.live() {
         return Err(RunError(format!(
             "packet accounting violated: {} packets alive in the pool, {held} held by channels",

@@ -4,6 +4,7 @@
 pub mod arq;
 pub mod channel;
 pub mod error;
+pub mod host;
 pub mod medium;
 pub mod packet;
 pub mod queue;
