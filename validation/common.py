@@ -19,6 +19,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from dupack.stats import t95
+
 ROOT = Path(__file__).resolve().parent.parent
 VALIDATION = ROOT / "validation"
 SCENARIOS = VALIDATION / "scenarios"
@@ -52,14 +54,6 @@ def override_strings(overrides: dict[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------
 # Statistics
 
-# Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom.
-_T95 = [
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-]
-
-
 @dataclass(frozen=True)
 class Estimate:
     """Mean of n replications and the half-width of its 95 % Student-t interval."""
@@ -81,8 +75,7 @@ def estimate(xs: list[float]) -> Estimate:
     m = statistics.fmean(xs)
     if n < 2:
         return Estimate(m, math.nan, n)
-    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.960
-    return Estimate(m, t * statistics.stdev(xs) / math.sqrt(n), n)
+    return Estimate(m, t95(n - 1) * statistics.stdev(xs) / math.sqrt(n), n)
 
 
 def jain(xs: list[float]) -> float:

@@ -52,6 +52,10 @@ impl StreamRng {
     pub fn unit_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
+    /// Uniform in [0, `max`], in whole nanoseconds (a link's jitter, a host's delay).
+    pub fn duration_up_to(&mut self, max: crate::time::SimDuration) -> crate::time::SimDuration {
+        crate::time::SimDuration::from_nanos((self.unit_f64() * max.as_nanos() as f64) as u64)
+    }
     /// True with probability `p` (exactly never for p = 0, always for p = 1).
     pub fn chance(&mut self, p: f64) -> bool {
         if p <= 0.0 {

@@ -195,8 +195,7 @@ impl Jitter {
 
     /// The arrival of a frame that would arrive at `at` without jitter.
     fn arrival(&mut self, at: SimTime) -> SimTime {
-        let extra = (self.rng.unit_f64() * self.max.as_nanos() as f64) as u64;
-        self.last_arrival = self.last_arrival.max(at + SimDuration::from_nanos(extra));
+        self.last_arrival = self.last_arrival.max(at + self.rng.duration_up_to(self.max));
         self.last_arrival
     }
 }

@@ -28,8 +28,7 @@ impl HostDelay {
     /// Hold `r`, emitted at `now`. Returns its release instant if it is the
     /// only segment waiting (the caller schedules one release at a time).
     pub fn hold(&mut self, r: PacketRef, now: SimTime) -> Option<SimTime> {
-        let wait = (self.rng.unit_f64() * self.max.as_nanos() as f64) as u64;
-        let at = self.last_release.max(now) + SimDuration::from_nanos(wait);
+        let at = self.last_release.max(now) + self.rng.duration_up_to(self.max);
         self.last_release = at;
         self.held.push_back((at, r));
         (self.held.len() == 1).then_some(at)
