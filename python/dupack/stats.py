@@ -6,17 +6,18 @@ schemes run with the same seeds share every random stream that does not
 depend on the scheme (each link's and each flow's losses are drawn from
 streams named after them, docs/architecture.md). Comparisons therefore pair
 the runs by seed: the interval of the mean difference is narrower than the
-two means' intervals suggest.
+two means' intervals suggest. Samples that do not share their seeds are
+compared with Welch's unequal-variance interval instead (:func:`compare`).
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Estimate", "estimate", "difference", "t95", "jain"]
+__all__ = ["Estimate", "Comparison", "estimate", "difference", "compare", "t95", "jain"]
 
 # Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom.
 _T95 = (
@@ -96,3 +97,106 @@ def jain(values: Sequence[float]) -> float:
     if not xs or sq == 0:
         return math.nan
     return sum(xs) ** 2 / (len(xs) * sq)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A compared with B: their estimates, the difference of the means
+    (``diff`` ± ``diff_half``) and the relative improvement of A over B,
+    ``rel = mean(A) / mean(B) - 1`` (``rel_low`` .. ``rel_high``, a 95 %
+    interval), with the method that gave the intervals: ``"paired"`` (by
+    seed) or ``"welch"``. The intervals are NaN when a side has fewer than
+    two values (or, for ``rel``, when mean(B) is 0)."""
+
+    a: Estimate
+    b: Estimate
+    diff: float
+    diff_half: float
+    rel: float
+    rel_half: float
+    df: float
+    method: str
+
+    @property
+    def rel_low(self) -> float:
+        return self.rel - self.rel_half
+
+    @property
+    def rel_high(self) -> float:
+        return self.rel + self.rel_half
+
+    def excludes_zero(self) -> bool:
+        """The difference's interval lies entirely above or below zero."""
+        return not math.isnan(self.diff_half) and abs(self.diff) > self.diff_half
+
+
+def _t95_real(df: float) -> float:
+    # Welch's degrees of freedom are not whole: round down (the wider interval).
+    return t95(max(1, int(math.floor(df))))
+
+
+def compare(
+    a: Mapping[int, float] | Sequence[float],
+    b: Mapping[int, float] | Sequence[float],
+    paired: bool | None = None,
+) -> Comparison:
+    """A against B: the difference of their means and the relative
+    improvement of A over B, each with a 95 % interval.
+
+    ``a`` and ``b`` are the values of replications, as sequences or as
+    mappings seed → value. ``paired=None`` pairs them by seed when both are
+    mappings over the same seeds, and otherwise treats them as independent;
+    ``paired=True`` pairs sequences by position (raising
+    :class:`ValueError` if the lengths or the seeds differ).
+
+    Paired: the difference's interval is the Student-t interval of the
+    per-seed differences (:func:`difference`), and the ratio R = mean(A) /
+    mean(B) gets the delta-method interval from the per-seed residuals
+    a_i - R·b_i, with n - 1 degrees of freedom. Independent (Welch): the
+    standard errors of the two means add, with the Welch-Satterthwaite
+    degrees of freedom; for R the B term is scaled by R².
+    """
+    if paired is None:
+        paired = isinstance(a, Mapping) and isinstance(b, Mapping) and set(a) == set(b)
+    if paired and isinstance(a, Mapping) and isinstance(b, Mapping):
+        if set(a) != set(b):
+            raise ValueError(f"cannot pair by seed: seeds {sorted(set(a) ^ set(b))[:5]} are on one side only")
+        keys = sorted(a)
+        xs, ys = [float(a[k]) for k in keys], [float(b[k]) for k in keys]
+    else:
+        xs = [float(v) for v in (a.values() if isinstance(a, Mapping) else a)]
+        ys = [float(v) for v in (b.values() if isinstance(b, Mapping) else b)]
+    ea, eb = estimate(xs), estimate(ys)
+    diff = ea.mean - eb.mean
+    rel = ea.mean / eb.mean - 1 if eb.mean != 0 else math.nan
+    nan = math.nan
+    if paired:
+        d = difference(xs, ys)
+        n = len(xs)
+        if n < 2:
+            return Comparison(ea, eb, diff, nan, rel, nan, nan, "paired")
+        r = rel + 1
+        rel_half = nan
+        if eb.mean != 0:
+            resid = statistics.stdev([x - r * y for x, y in zip(xs, ys)])
+            rel_half = t95(n - 1) * resid / (math.sqrt(n) * abs(eb.mean))
+        return Comparison(ea, eb, diff, d.half, rel, rel_half, float(n - 1), "paired")
+    if ea.n < 2 or eb.n < 2:
+        return Comparison(ea, eb, diff, nan, rel, nan, nan, "welch")
+    va, vb = ea.sd**2 / ea.n, eb.sd**2 / eb.n
+    diff_half, df = _welch(va, vb, ea.n, eb.n)
+    rel_half = nan
+    if eb.mean != 0:
+        r = rel + 1
+        half, _ = _welch(va, r * r * vb, ea.n, eb.n)
+        rel_half = half / abs(eb.mean)
+    return Comparison(ea, eb, diff, diff_half, rel, rel_half, df, "welch")
+
+
+def _welch(va: float, vb: float, na: int, nb: int) -> tuple[float, float]:
+    """Half-width and degrees of freedom of Welch's interval for variances of the means ``va``, ``vb``."""
+    se2 = va + vb
+    if se2 == 0:
+        return 0.0, float(na + nb - 2)
+    df = se2**2 / (va**2 / (na - 1) + vb**2 / (nb - 1))
+    return _t95_real(df) * math.sqrt(se2), df
