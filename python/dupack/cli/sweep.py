@@ -219,6 +219,8 @@ def sweep_cmd(
     if npoints * len(seeds or [None]) > MAX_JOBS:
         raise CliError(f"--vary and --seeds give {npoints * len(seeds or [None]):,} jobs; at most {MAX_JOBS:,} are allowed")
 
+    _check_resumed_seeds(out, seeds, base, grid, no_resume)
+
     progress = Progress(quiet, "sweep")
     t0 = time.perf_counter()
     try:
@@ -244,8 +246,68 @@ def sweep_cmd(
         _print_summary(result, file, time.perf_counter() - t0)
 
 
-#: Grid points shown in the summary; the rest are counted.
-SUMMARY_ROWS = 24
+def describe_seeds(seeds: list[int | None] | None, scenario_seed: object = None) -> str:
+    """Seeds in words: ``seeds 1..20 (20 seeds)``, ``seeds 1, 2, 5``, or, for a
+    sweep without --seeds, ``only the scenario's own seed (run.seed = 1)``."""
+    if not seeds or seeds == [None]:
+        own = f"run.seed = {scenario_seed}" if scenario_seed is not None else "run.seed, not set"
+        return f"only the scenario's own seed ({own})"
+    if any(s is None for s in seeds):
+        return "seeds " + ", ".join("run.seed" if s is None else str(s) for s in seeds)
+    ints = [int(s) for s in seeds if s is not None]
+    if len(ints) == 1:
+        return f"seed {ints[0]}"
+    if ints == list(range(ints[0], ints[0] + len(ints))):
+        return f"seeds {ints[0]}..{ints[-1]} ({len(ints)} seeds)"
+    shown = ", ".join(str(s) for s in ints[:8])
+    return f"seeds {shown}{', …' if len(ints) > 8 else ''} ({len(ints)} seeds)"
+
+
+def _seeds_option(seeds: list[int | None]) -> str:
+    """The --seeds value that gives ``seeds``."""
+    ints = [int(s) for s in seeds if s is not None]
+    if len(ints) > 1 and ints == list(range(ints[0], ints[0] + len(ints))):
+        return f"{ints[0]}..{ints[-1]}"
+    return ",".join(str(s) for s in ints)
+
+
+def _check_resumed_seeds(
+    out: Path, seeds: list[int] | None, base: Scenario, grid: dict[str, list[Any]], no_resume: bool
+) -> None:
+    """Rerunning a sweep into its directory with other seeds only (say,
+    without --seeds after a sweep with them) is refused by the library in
+    terms of its stored lists; say it here in words, with the --seeds that
+    resumes it. Other differences are left to the library's message."""
+    import json
+
+    from dupack.sweeps import SWEEP_FILE
+
+    try:
+        stored = json.loads((out / SWEEP_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # no sweep there (or not readable): the library says what is wrong
+    if not isinstance(stored, dict) or not isinstance(stored.get("seeds"), list):
+        return
+    if stored.get("scenario_hash") != base.hash() or stored.get("grid") != json.loads(json.dumps(grid)):
+        return
+    there: list[int | None] = stored["seeds"]
+    here: list[int | None] = list(seeds) if seeds is not None else [None]
+    if there == here:
+        return
+    run = base.to_dict().get("run")
+    own = run.get("seed") if isinstance(run, dict) else None
+    stored_own = stored.get("scenario", {}).get("run", {}).get("seed") if isinstance(stored.get("scenario"), dict) else None
+    hint = (
+        f"add --seeds {_seeds_option(there)} to resume it"
+        if there != [None]
+        else "leave out --seeds to resume it"
+    )
+    raise CliError(
+        f"--out: '{out}' holds a sweep run with {describe_seeds(there, stored_own)}, "
+        f"and this command asks for {describe_seeds(here, own)}; {hint}, "
+        "or choose another directory for a new sweep"
+        + ("" if not no_resume else " (--no-resume starts the same sweep over, it does not change its seeds)")
+    )
 
 
 def _print_summary(result: SweepResult, file: Path, wall: float) -> None:
@@ -254,48 +316,32 @@ def _print_summary(result: SweepResult, file: Path, wall: float) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-    paths = list(result.grid)
-    runs, flows = result.runs, result.flows
+    from dupack.sweeps import SUMMARY_ROWS
+
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+    runs = result.runs
+    cells, note = result._display()
+    name = result.scenario.name if result.scenario and result.scenario.name else file.stem
     table = Table(
-        title=Text(f"{result.scenario.name if result.scenario and result.scenario.name else file.stem} · "
-                   f"{len(result.seeds)} seed(s) per point"),
+        title=Text(f"{name} · {len(result.seeds)} seed(s) per point"),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         padding=(0, 1, 0, 0),
         show_edge=False,
     )
-    for p in paths:
-        table.add_column(Text(p), justify="left", overflow="fold")
-    for header in ("runs", "goodput\nkbit/s/flow", "retx\nsegs/run", "fast\nretx/run", "RTOs\n/run", "N_dup\n0/1/2/3+"):
-        table.add_column(header, justify="right", no_wrap=True)
-    keys = paths or None
-    per_run = flows.groupby("job", sort=True).agg(
-        retx=("retransmitted_segments", "sum"), fr=("fast_retransmits", "sum"), rto=("timeouts", "sum")
-    )
-    groups = runs.groupby(keys, sort=False, dropna=False) if keys else [((), runs)]
-    shown = 0
-    for key, g in groups:
-        if shown == SUMMARY_ROWS:
-            break
-        shown += 1
-        key = key if isinstance(key, tuple) else (key,)
-        f = flows[flows["job"].isin(g["job"])]
-        pr = per_run.reindex(g["job"])
-        ndup = "/".join(str(int(f[c].sum())) for c in ("ndup_0", "ndup_1", "ndup_2", "ndup_3plus"))
-        table.add_row(
-            *(Text(str(k)) for k in key[: len(paths)]),
-            str(len(g)),
-            _num(f["goodput_kbps"].mean() if len(f) else None, "{:.1f}"),
-            _num(pr["retx"].mean() if len(pr) else None, "{:.1f}"),
-            _num(pr["fr"].mean() if len(pr) else None, "{:.1f}"),
-            _num(pr["rto"].mean() if len(pr) else None, "{:.1f}"),
-            ndup,
-        )
+    keys = [*result.grid, *(["variant"] if "variant" in cells.columns else [])]
+    for c in cells.columns:
+        if c in keys:
+            table.add_column(Text(c), justify="left", overflow="fold")
+        else:
+            table.add_column(Text(c), justify="right", no_wrap=True)
+    for row in cells.head(SUMMARY_ROWS).itertuples(index=False):
+        table.add_row(*(Text(str(v)) for v in row))
     console.print(table)
-    npoints = runs.groupby(keys, sort=False).ngroups if keys else 1
-    if npoints > shown:
-        console.print(Text(f"… and {npoints - shown} more grid points (see the runs table)"))
+    if len(cells) > SUMMARY_ROWS:
+        what = "rows" if "variant" in keys else "grid points"
+        console.print(Text(f"… and {len(cells) - SUMMARY_ROWS} more {what} (see the runs table)"))
+    console.print(Text(note))
     console.print(
         Text(
             f"{len(runs):,} runs ({result.executed:,} now, {result.skipped:,} already stored) · "
