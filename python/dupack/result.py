@@ -143,6 +143,16 @@ TRACE_KINDS = (
     "ecn_reduction",
 )
 FLOW_COLUMNS = tuple(_FLOW_DTYPES)
+#: The columns of :meth:`RunResult.summary`, with their headers in the printed table.
+SUMMARY_COLUMNS = {
+    "flow": "flow",
+    "variant": "variant",
+    "goodput_kbps": "goodput kbit/s",
+    "bytes_delivered": "delivered bytes",
+    "retransmitted_segments": "retx segs",
+    "fast_retransmits": "fast retx",
+    "timeouts": "RTOs",
+}
 RUN_COLUMNS = tuple(_RUN_DTYPES)
 TRACE_COLUMNS = tuple(_TRACE_DTYPES)
 LINK_COLUMNS = tuple(_LINK_DTYPES)
@@ -465,5 +475,36 @@ class RunResult:
             (out / "scenario.json").write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
         return out
 
+    def summary(self) -> pd.DataFrame:
+        """The per-flow summary ``dupack run`` prints: one row per flow with
+        ``flow``, ``variant``, ``goodput_kbps``, ``bytes_delivered``,
+        ``retransmitted_segments``, ``fast_retransmits`` and ``timeouts``."""
+        return self.flows[list(SUMMARY_COLUMNS)].copy()
+
+    def _display(self) -> pd.DataFrame:
+        return self.summary().rename(columns=SUMMARY_COLUMNS)
+
+    def _run_line(self) -> str:
+        info = self.run
+        events, sim, wall = info.get("events"), info.get("sim_time_s"), info.get("wall_time_s")
+        parts = []
+        if events is not None:
+            parts.append(f"{int(events):,} events")
+        if sim is not None:
+            parts.append(f"{float(sim):.3f} s simulated ({info.get('end_reason', '?')})")
+        if wall is not None:
+            parts.append(f"{float(wall):.3f} s wall time")
+        return " · ".join(parts)
+
     def __repr__(self) -> str:
-        return f"<RunResult {self.scenario_name!r} seed={self.seed} flows={len(self.raw.get('flows', []))}>"
+        head = f"<RunResult {self.scenario_name!r} seed={self.seed} flows={len(self.raw.get('flows', []))}>"
+        if not self.raw.get("flows"):
+            return head
+        return "\n".join([head, self._display().to_string(index=False, float_format="{:.1f}".format, na_rep="-"), self._run_line()]).rstrip()
+
+    def _repr_html_(self) -> str:
+        import html
+
+        head = f"<RunResult {self.scenario_name!r} seed={self.seed} flows={len(self.raw.get('flows', []))}>"
+        table = self._display().to_html(index=False, escape=True, float_format="{:.1f}".format, na_rep="-") if self.raw.get("flows") else ""
+        return f"<p><code>{html.escape(head)}</code></p>{table}<p><small>{html.escape(self._run_line())}</small></p>"

@@ -167,6 +167,48 @@ class Scenario:
         where = f" from {str(self.source)!r}" if self.source else ""
         return f"<Scenario {self.name!r}{where} {self.hash()[:12]}>"
 
+    def _repr_html_(self) -> str:
+        """For notebooks: the first line of :meth:`__repr__`, the description,
+        and every value of the document as a table of path and value (the
+        paths that ``-s`` / :meth:`with_overrides` take)."""
+        import html
+
+        rows = _flatten(self._data)
+        shown = rows[:_HTML_ROWS]
+        body = "".join(
+            f"<tr><td style='text-align: left'><code>{html.escape(path)}</code></td>"
+            f"<td style='text-align: left'>{html.escape(shorten(value))}</td></tr>"
+            for path, value in shown
+        )
+        more = f"<p>… and {len(rows) - len(shown)} more values</p>" if len(rows) > len(shown) else ""
+        desc = self._data.get("description")
+        about = f"<p>{html.escape(desc)}</p>" if isinstance(desc, str) and desc else ""
+        return (
+            f"<p><code>{html.escape(repr(self))}</code></p>{about}"
+            f"<table><thead><tr><th>path</th><th>value</th></tr></thead><tbody>{body}</tbody></table>{more}"
+        )
+
+
+#: Values shown by Scenario._repr_html_; the rest are counted.
+_HTML_ROWS = 80
+
+
+def _flatten(node: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """(path, value as TOML-like text) for every leaf of a document; lists of
+    tables are indexed (``flows[0].name``), other lists are values."""
+    if isinstance(node, Mapping):
+        if not node and prefix:
+            return [(prefix, "{}")]
+        out: list[tuple[str, str]] = []
+        for k, v in node.items():
+            if not prefix and k == "description":  # shown above the table
+                continue
+            out.extend(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    if isinstance(node, list) and node and all(isinstance(x, Mapping) for x in node):
+        return [row for i, x in enumerate(node) for row in _flatten(x, f"{prefix}[{i}]")]
+    return [(prefix, json.dumps(node, ensure_ascii=False, default=str))]
+
 
 def load(path: str | PathLike[str]) -> Scenario:
     """Read a scenario TOML file.

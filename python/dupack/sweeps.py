@@ -16,11 +16,13 @@ pandas and pyarrow are imported on first use.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping
 from os import PathLike
 from pathlib import Path
@@ -51,7 +53,7 @@ class SweepError(ValueError):
     files that are not a sweep's."""
 
 
-def sweep(
+def _sweep(
     scenario: str | PathLike[str] | Mapping[str, Any] | Scenario,
     grid: Mapping[str, Iterable[Any]] | None = None,
     seeds: Iterable[int] | None = None,
@@ -60,7 +62,7 @@ def sweep(
     resume: bool = True,
     *,
     overrides: list[str] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     chunk_seconds: float = 0.5,
     _fail_job: int | None = None,
     _discard_results: bool = False,
@@ -87,6 +89,9 @@ def sweep(
     Parts written stay valid if the sweep is interrupted or fails.
 
     ``progress(done, total)`` is called at the start and after every chunk.
+    By default (``progress=None``) a progress bar shows the runs done: on
+    stderr in a terminal, below the cell in Jupyter, nowhere else;
+    ``progress=False`` turns it off.
 
     Raises :class:`ScenarioError` (naming the grid point) before anything
     runs if a grid point is invalid, :class:`RunError` naming the grid point
@@ -155,6 +160,85 @@ def sweep(
         return res
     tables = {t: ids.frame(t, everything[t]) if everything else ids.empty(t) for t in TABLES}
     return SweepResult(tables, base, grid_doc, seed_list, store.root if store else None, executed, skipped)
+
+
+@functools.wraps(_sweep)
+def sweep(*args: Any, **kwargs: Any) -> SweepResult:
+    progress = kwargs.get("progress")
+    bar = None
+    if progress is None or isinstance(progress, bool):  # a callable is the caller's own
+        bar = _ProgressBar.auto() if progress is not False else None
+        kwargs["progress"] = None
+    if bar is None:
+        return _sweep(*args, **kwargs)
+    kwargs["progress"] = bar.update
+    try:
+        return _sweep(*args, **kwargs)
+    finally:
+        bar.close()
+
+
+class _ProgressBar:
+    """The default progress of :func:`sweep`: rich's bar on a terminal's
+    stderr, or an HTML ``<progress>`` updated in place in Jupyter (which
+    needs no widget library)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.handle: Any = None
+        self.bar: Any = None
+        self.task: Any = None
+        self.done = self.total = 0
+        self.t0 = time.perf_counter()
+
+    @classmethod
+    def auto(cls) -> _ProgressBar | None:
+        import sys
+
+        shell = sys.modules.get("IPython")
+        ip = shell.get_ipython() if shell is not None and hasattr(shell, "get_ipython") else None
+        if ip is not None and getattr(ip, "kernel", None) is not None:
+            return cls("jupyter")
+        if sys.stderr is not None and sys.stderr.isatty():
+            return cls("terminal")
+        return None
+
+    def update(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        if self.kind == "terminal":
+            if self.bar is None:
+                from rich.console import Console
+                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+                self.bar = Progress(
+                    TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TextColumn("runs"),
+                    TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                )
+                self.bar.start()
+                self.task = self.bar.add_task("runs", total=total, completed=done)
+            else:
+                self.bar.update(self.task, completed=done)
+            return
+        from IPython.display import HTML, display
+
+        page = HTML(self._html())
+        if self.handle is None:
+            self.handle = display(page, display_id=True)
+        else:
+            self.handle.update(page)
+
+    def _html(self, final: bool = False) -> str:
+        elapsed = time.perf_counter() - self.t0
+        text = f"sweep: {self.done:,} of {self.total:,} runs" + (f" in {elapsed:.1f} s" if final else "")
+        return f'<progress value="{self.done}" max="{max(self.total, 1)}" style="width: 20em"></progress> {text}'
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+        elif self.handle is not None:
+            from IPython.display import HTML
+
+            self.handle.update(HTML(self._html(final=True)))
 
 
 class SweepResult:
