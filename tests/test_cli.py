@@ -86,7 +86,7 @@ def test_run_prints_a_summary_and_saves(scenario_file, fake_run, tmp_path, monke
     assert out.name == f"stub-{hash8}-seed7"
     assert f"results saved to {out.relative_to(tmp_path)}" in r.stdout
     assert sorted(p.name for p in out.iterdir()) == [
-        "flows.csv", "flows.parquet", "links.parquet", "result.json", "scenario.json",
+        "flows.csv", "flows.parquet", "links.csv", "links.parquet", "result.json", "scenario.json",
     ]
     scenario, seed, _ = fake_run[0]
     assert seed == 7

@@ -100,13 +100,14 @@ def test_to_json_round_trips(result):
 def test_save_writes_every_file(result, tmp_path):
     out = result.save(tmp_path / "deep" / "dir")
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["flows.csv", "flows.parquet", "links.parquet", "result.json", "scenario.json"]
+    assert names == ["flows.csv", "flows.parquet", "links.csv", "links.parquet", "result.json", "scenario.json"]
     assert json.loads((out / "result.json").read_text()) == RAW
     flows = pd.read_parquet(out / "flows.parquet")
     assert flows["flow"].tolist() == ["a", "b"]
     assert flows["final_ssthresh"].tolist() == [8760, U64_MAX]
     assert pd.read_parquet(out / "links.parquet")["rate_bps"].tolist() == [2_000_000, 2_000_000]
     assert pd.read_csv(out / "flows.csv")["ndup_3plus"].tolist() == [0, 3]
+    assert pd.read_csv(out / "links.csv")["rate_bps"].tolist() == [2_000_000, 2_000_000]
     sc = json.loads((out / "scenario.json").read_text())
     assert sc["scenario"] == {"name": "synthetic"}
     assert sc["hash"] == Scenario.from_dict({"name": "synthetic"}).hash()
@@ -183,7 +184,9 @@ def test_media_table_is_empty_without_a_medium_and_filled_with_one(tmp_path):
     out = res.save(tmp_path / "w")
     assert "media.parquet" in {p.name for p in out.iterdir()}
     assert pd.read_parquet(out / "media.parquet")["bytes_sent"].tolist() == [40_000, 1_500_000]
-    assert not (RunResult(RAW).save(tmp_path / "plain") / "media.parquet").exists()
+    assert pd.read_csv(out / "media.csv")["station"].tolist() == ["ap", "m1"]
+    plain = RunResult(RAW).save(tmp_path / "plain")
+    assert not (plain / "media.parquet").exists() and not (plain / "media.csv").exists()
 
 
 @pytest.mark.parametrize("column", MEDIUM_COLUMNS)

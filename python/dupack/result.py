@@ -458,18 +458,20 @@ class RunResult:
         return json.dumps(self.raw, indent=indent, ensure_ascii=False)
 
     def save(self, directory: str | PathLike[str]) -> Path:
-        """Write ``result.json``, ``flows.parquet``, ``links.parquet``,
-        ``flows.csv``, ``media.parquet`` (if the scenario has a shared
-        medium) and (if the scenario is known) ``scenario.json`` into
+        """Write ``result.json``, each table as Parquet and as CSV
+        (``flows.parquet``/``flows.csv``, ``links.parquet``/``links.csv``
+        and, if the scenario has a shared medium, ``media.parquet``/
+        ``media.csv``) and (if the scenario is known) ``scenario.json`` into
         ``directory`` (created if needed). Returns the directory."""
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         (out / "result.json").write_text(self.to_json() + "\n", encoding="utf-8")
-        self.flows.to_parquet(out / "flows.parquet", index=False)
-        self.links.to_parquet(out / "links.parquet", index=False)
+        tables = [("flows", self.flows), ("links", self.links)]
         if self.raw.get("media"):
-            self.media.to_parquet(out / "media.parquet", index=False)
-        self.flows.to_csv(out / "flows.csv", index=False)
+            tables.append(("media", self.media))
+        for name, df in tables:
+            df.to_parquet(out / f"{name}.parquet", index=False)
+            df.to_csv(out / f"{name}.csv", index=False)
         if self.scenario is not None:
             doc = {"hash": self.scenario.hash(), "scenario": self.scenario.to_dict()}
             (out / "scenario.json").write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")

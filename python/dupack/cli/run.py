@@ -120,9 +120,10 @@ def run_cmd(
 ) -> None:
     """Run one scenario: print a per-flow summary and save the results.
 
-    Saved files: result.json, flows.parquet, links.parquet, flows.csv,
-    media.parquet (with a shared medium) and scenario.json (the scenario
-    after overrides, with its hash).
+    Saved files: result.json, each table as Parquet and CSV (flows.parquet
+    and flows.csv, links.parquet and links.csv, media.parquet and media.csv
+    with a shared medium) and scenario.json (the scenario after overrides,
+    with its hash).
     """
     from dupack._core import RunError, ScenarioError
     from dupack.api import run
