@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Cross-validate dupack against ns-2.35 and ns-3.44 and write docs/validation.md (issue 7).
+"""Cross-validate dupack against ns-2.35 and ns-3.44 and write the report.
 
     python3 validation/run.py                 # the quick subset (a few minutes at most)
-    python3 validation/run.py --full          # every case of every scenario
+    python3 validation/run.py --full          # every case of every scenario: docs/validation.md
     python3 validation/run.py --only 1        # one scenario (1, 2, 3, 4, 5, 6)
     python3 validation/run.py --full --seeds 20
     python3 validation/run.py --peers ns3 --only 2 --only 3   # dupack and ns-3 only
@@ -12,6 +12,10 @@ and, for the ns-3 columns of scenarios 2 and 3, the ns-3.44 wheel and a C++
 compiler (pip install --no-deps 'ns3==3.44.post0'). Each scenario runs every
 peer of validation/peers.py that supports it; a missing peer leaves its
 columns empty and the report says why.
+
+Only a full run of every scenario with every peer replaces the committed
+docs/validation.md; a partial one (the quick subset, --only, --peers) writes
+target/validation/partial.md unless --out names the file.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import argparse
 import pickle
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -30,6 +35,22 @@ from validation.common import ROOT, Ns2Error  # noqa: E402
 from validation.peers import PEERS, Peer  # noqa: E402
 
 SCENARIOS = ("1", "2", "3", "4", "5", "6")
+#: The committed report: only a full run of everything writes it by default.
+FULL_REPORT = ROOT / "docs" / "validation.md"
+#: Where a partial run's report goes by default.
+PARTIAL_REPORT = ROOT / "target" / "validation" / "partial.md"
+
+
+def report_path(out: Path | None, full: bool, only: Iterable[str] | None, peers: Iterable[str] | None = None) -> Path:
+    """The file to write: ``out`` if given; else docs/validation.md for a
+    full run of every scenario against every peer, and
+    target/validation/partial.md for anything less, so that a quick check
+    never replaces the committed report."""
+    if out is not None:
+        return out
+    every_scenario = only is None or set(only) >= set(SCENARIOS)
+    every_peer = peers is None or set(peers) >= {n for n in PEERS if n != "dupack"}
+    return FULL_REPORT if full and every_scenario and every_peer else PARTIAL_REPORT
 
 
 def usable_peers(log, wanted: list[str] | None = None) -> tuple[dict[str, Peer], dict[str, str]]:
@@ -75,7 +96,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--seeds", type=positive, help="replications for scenarios 2-4 (default: 2 quick, 10 full)")
     ap.add_argument("--peers", type=peer_list, metavar="NAME[,NAME]",
                     help=f"the tools to compare dupack with (default: all of {', '.join(n for n in PEERS if n != 'dupack')})")
-    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "validation.md", help="the report to write")
+    ap.add_argument("--out", type=Path,
+                    help="the report to write (default: docs/validation.md after a full run of everything, "
+                    "else target/validation/partial.md)")
     ap.add_argument("--save", type=Path, metavar="FILE", help="also keep the raw results (pickle) in FILE")
     ap.add_argument("--render", type=Path, metavar="FILE",
                     help="write the report from results saved with --save, without running anything")
@@ -120,9 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.save:
         args.save.write_bytes(pickle.dumps({"results": results, "missing": missing, "settings": settings, "peers": list(peers)}))
     text = report.render(results, peers, missing, **settings)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
-    print(f"validation: wrote {args.out} ({elapsed / 60:.1f} min)", file=log)
+    out = report_path(args.out, not quick, args.only, args.peers)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    print(f"validation: wrote {out} ({elapsed / 60:.1f} min)", file=log)
     return 0
 
 
@@ -134,8 +158,11 @@ def render_saved(args: argparse.Namespace) -> int:
         return 2
     ran = saved.get("peers") or [n for n in PEERS if n not in saved["missing"]]
     peers = {n: p for n, p in PEERS.items() if n in ran}
-    args.out.write_text(report.render(saved["results"], peers, saved["missing"], **saved["settings"]))
-    print(f"validation: wrote {args.out} from {args.render}", file=sys.stderr)
+    settings = saved["settings"]
+    out = report_path(args.out, not settings.get("quick", True), settings.get("only"), saved.get("peers"))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(report.render(saved["results"], peers, saved["missing"], **settings))
+    print(f"validation: wrote {out} from {args.render}", file=sys.stderr)
     return 0
 
 

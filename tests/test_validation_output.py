@@ -1,0 +1,51 @@
+"""validation/run.py replaces the committed docs/validation.md only after a full
+run of everything; partial runs write elsewhere (nothing is simulated here)."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+from validation import run as vrun
+from validation.peers import PEERS
+
+OTHERS = [n for n in PEERS if n != "dupack"]
+
+
+def chosen(argv: list[str]) -> Path:
+    args = vrun.parse(argv)
+    return vrun.report_path(args.out, args.full, args.only, args.peers)
+
+
+def test_only_a_full_run_of_everything_writes_the_committed_report() -> None:
+    assert chosen(["--full"]) == vrun.FULL_REPORT == vrun.ROOT / "docs" / "validation.md"
+    assert chosen(["--full", "--seeds", "3"]) == vrun.FULL_REPORT
+    assert chosen(["--full", *(a for s in vrun.SCENARIOS for a in ("--only", s))]) == vrun.FULL_REPORT
+    assert chosen(["--full", "--peers", ",".join(OTHERS)]) == vrun.FULL_REPORT
+
+
+def test_partial_runs_write_elsewhere() -> None:
+    partial = vrun.ROOT / "target" / "validation" / "partial.md"
+    assert vrun.PARTIAL_REPORT == partial
+    assert chosen([]) == partial  # the quick subset
+    assert chosen(["--quick"]) == partial
+    assert chosen(["--only", "1"]) == partial
+    assert chosen(["--full", "--only", "1"]) == partial
+    assert len(OTHERS) >= 2 and chosen(["--full", "--peers", OTHERS[0]]) == partial
+
+
+def test_out_says_where(tmp_path: Path) -> None:
+    assert chosen(["--only", "1", "--out", str(tmp_path / "x.md")]) == tmp_path / "x.md"
+    assert chosen(["--full", "--out", str(tmp_path / "y.md")]) == tmp_path / "y.md"
+
+
+def test_render_of_a_partial_run_does_not_touch_the_committed_report(tmp_path: Path, monkeypatch) -> None:
+    saved = tmp_path / "saved.pickle"
+    settings = {"quick": False, "seeds": 2, "only": {"1"}, "elapsed": 1.0, "argv": ["--full", "--only", "1"]}
+    saved.write_bytes(pickle.dumps({"results": {}, "missing": {}, "settings": settings, "peers": ["dupack", *OTHERS]}))
+    written: list[Path] = []
+    monkeypatch.setattr(vrun, "PARTIAL_REPORT", tmp_path / "partial.md")
+    monkeypatch.setattr(vrun.report, "render", lambda *a, **k: "page\n")
+    monkeypatch.setattr(Path, "write_text", lambda self, text, *a, **k: written.append(self) or len(text))
+    assert vrun.main(["--render", str(saved)]) == 0
+    assert written == [tmp_path / "partial.md"]
