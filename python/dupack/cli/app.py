@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 # Recent typer versions vendor click (typer._click), older ones use click
 # itself; take the exception classes from wherever typer's own come from.
@@ -133,6 +133,28 @@ class DupackGroup(TyperGroup):
             return EXIT_BUG
 
 
+class DupackCommand(TyperCommand):
+    """Every subcommand: help that reads the same under the typer versions
+    pyproject.toml allows. Recent ones show a flag as ``--json <bool>``
+    (yet refuse ``--json=true``) and a required argument as ``{FILE}`` in
+    the usage line; here a flag shows no value and the usage names its
+    arguments as they are typed."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        for p in params:
+            if getattr(p, "is_flag", False) and getattr(p, "metavar", None) is None:
+                p.metavar = ""
+        return params
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [_unbrace(piece) for piece in super().collect_usage_pieces(ctx)]
+
+
+def _unbrace(piece: str) -> str:
+    return piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
+
+
 def _pipe_closed() -> int:
     """`dupack run --json | head`: the reader left; nothing to say.
 
@@ -195,6 +217,9 @@ def _register() -> None:
     _run_cmds.register(app)
     _sweep_cmds.register(app)
     _reproduce_cmds.register(app)
+    for info in app.registered_commands:
+        if info.cls in (None, TyperCommand):  # typer's default, set by app.command()
+            info.cls = DupackCommand
 
 
 _register()

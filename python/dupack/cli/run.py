@@ -19,7 +19,7 @@ ScenarioFile = Annotated[
     Path,
     typer.Argument(
         metavar="FILE.toml",
-        help="Scenario file (TOML). See docs/scenario.md for the format.",
+        help="Scenario file (TOML). Its format: docs/scenario.md in the source distribution or repository.",
         show_default=False,
     ),
 ]
