@@ -53,8 +53,15 @@ impl std::error::Error for ScenarioError {}
 
 type R<T> = Result<T, ScenarioError>;
 
+/// Every message and path is made safe to print on one line here, whatever
+/// its parts: control characters escaped, at most [`MAX_MESSAGE_CHARS`].
 fn err(path: &str, message: impl Into<String>) -> ScenarioError {
-    ScenarioError { path: path.to_string(), message: message.into() }
+    let message = escape_all(&message.into());
+    let message = match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((cut, _)) => format!("{}…", &message[..cut]),
+        None => message,
+    };
+    ScenarioError { path: escape_all(path), message }
 }
 
 fn fail<T>(path: &str, message: impl Into<String>) -> R<T> {
@@ -65,9 +72,118 @@ fn fail<T>(path: &str, message: impl Into<String>) -> R<T> {
 // Paths, descriptions, suggestions
 // ---------------------------------------------------------------------------
 
+/// How many characters of a value an error message quotes; longer values
+/// are cut there and end in "…".
+pub const QUOTE_CHARS: usize = 60;
+
+/// `s` for an error message: at most [`QUOTE_CHARS`] characters (then "…"),
+/// with every character that could disturb a terminal or split the message
+/// escaped: `\n`, `\r`, `\t`, `\0`, other control characters as `\x1b`,
+/// invisible format characters (bidi overrides, zero-width ones) as
+/// `\u{202e}`, and the backslash itself as `\\`.
+pub fn clip(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == QUOTE_CHARS {
+            out.push('…');
+            break;
+        }
+        escape_char(c, &mut out);
+    }
+    out
+}
+
+/// `s` in double quotes for an error message: [`clip`]ped, with `"` escaped.
+pub fn quote(s: &str) -> String {
+    format!("\"{}\"", clip(s).replace('"', "\\\""))
+}
+
+/// `s` in single quotes for an error message (names): [`clip`]ped.
+fn sq(s: &str) -> String {
+    format!("'{}'", clip(s))
+}
+
+/// A message from elsewhere (the variant and unit parsers) that quotes the
+/// value `s`, or parts of it, as they are: quote `s` [`clip`]ped instead,
+/// and cut every other word longer than [`QUOTE_CHARS`] (a part of `s`,
+/// such as an unknown unit), keeping its closing quote.
+fn requote(message: &str, s: &str) -> String {
+    if s.chars().count() <= QUOTE_CHARS && !s.chars().any(|c| c == '\\' || is_unprintable(c)) {
+        return message.to_string();
+    }
+    let message = message.replace(&format!("{s:?}"), &quote(s)).replace(s, &clip(s));
+    let words: Vec<String> = message
+        .split(' ')
+        .map(|w| {
+            let n = w.chars().count();
+            if n <= QUOTE_CHARS + 4 {
+                return w.to_string();
+            }
+            let tail: String = w.chars().rev().take_while(|c| !c.is_alphanumeric()).take(3).collect();
+            let tail: String = tail.chars().rev().collect();
+            let head: String = w.chars().take(QUOTE_CHARS).collect();
+            format!("{head}…{tail}")
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// Characters that are not shown as themselves: C0 and C1 controls, DEL,
+/// and Unicode format characters that reorder or hide text.
+fn is_unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
+}
+
+fn escape_char(c: char, out: &mut String) {
+    use std::fmt::Write;
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\0' => out.push_str("\\0"),
+        '\\' => out.push_str("\\\\"),
+        c if is_unprintable(c) && (c as u32) < 0x100 => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c if is_unprintable(c) => {
+            let _ = write!(out, "\\u{{{:04x}}}", c as u32);
+        }
+        c => out.push(c),
+    }
+}
+
+/// Escape what [`clip`] escapes (but the backslash), without shortening:
+/// the last line of defence in [`err`] for text that reached a message
+/// unquoted.
+fn escape_all(s: &str) -> String {
+    if !s.chars().any(is_unprintable) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_unprintable(c) {
+            escape_char(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Longest message [`err`] lets through, in characters: values are quoted
+/// shortened, so only a message that lists many long names comes near it.
+const MAX_MESSAGE_CHARS: usize = 1000;
+
 fn key_path(parent: &str, key: &str) -> String {
     let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    let key = if plain { key.to_string() } else { format!("{key:?}") };
+    let key = if !plain {
+        quote(key)
+    } else if key.len() > QUOTE_CHARS {
+        clip(key)
+    } else {
+        key.to_string()
+    };
     if parent.is_empty() {
         key
     } else {
@@ -85,7 +201,7 @@ fn describe(v: &Value) -> String {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("the boolean {b}"),
         Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {s:?}"),
+        Value::String(s) => format!("the string {}", quote(s)),
         Value::Array(_) => "an array".into(),
         Value::Object(_) => "a table".into(),
     }
@@ -94,7 +210,7 @@ fn describe(v: &Value) -> String {
 /// The value as it would be written, for range errors.
 fn show(v: &Value) -> String {
     match v {
-        Value::String(s) => format!("{s:?}"),
+        Value::String(s) => quote(s),
         other => other.to_string(),
     }
 }
@@ -138,7 +254,7 @@ fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
 
 fn did_you_mean(word: &str, candidates: &[&str]) -> String {
     match suggest(word, candidates) {
-        Some(s) => format!("; did you mean '{s}'?"),
+        Some(s) => format!("; did you mean {}?", sq(s)),
         None => String::new(),
     }
 }
@@ -146,10 +262,11 @@ fn did_you_mean(word: &str, candidates: &[&str]) -> String {
 /// `a, b, c` or `a, b, … (1000 in all)`.
 fn list(names: &[&str]) -> String {
     const MAX: usize = 12;
+    let shown = names.iter().take(MAX).map(|n| clip(n)).collect::<Vec<_>>().join(", ");
     if names.len() <= MAX {
-        names.join(", ")
+        shown
     } else {
-        format!("{}, … ({} in all)", names[..MAX].join(", "), names.len())
+        format!("{shown}, … ({} in all)", names.len())
     }
 }
 
@@ -207,6 +324,25 @@ fn v_nonempty_str(v: &Value, path: &str) -> R<String> {
     Ok(s.to_string())
 }
 
+/// A name (of a node, link, medium, flow or the scenario): a non-empty
+/// string without control or invisible format characters, since names are
+/// printed in tables and messages.
+fn v_name(v: &Value, path: &str) -> R<String> {
+    let s = v_nonempty_str(v, path)?;
+    if let Some(c) = s.chars().find(|&c| is_unprintable(c)) {
+        let mut shown = String::new();
+        escape_char(c, &mut shown);
+        return fail(
+            path,
+            format!(
+                "names must not contain control characters, got {} (with {shown}); use letters, digits and punctuation",
+                quote(&s)
+            ),
+        );
+    }
+    Ok(s)
+}
+
 fn v_bool(v: &Value, path: &str) -> R<bool> {
     match v {
         Value::Bool(b) => Ok(*b),
@@ -232,7 +368,16 @@ fn v_int(v: &Value, path: &str, lo: u64, hi: u64) -> R<u64> {
             return Ok(u);
         }
     } else if n.as_i64().is_none() {
-        return fail(path, format!("expected an integer, got the number {n}"));
+        // JSON integers beyond 64 bits arrive as floats: 2^64 is read as
+        // 1.8446744073709552e19. A whole number that large was an integer
+        // out of range, not a fraction.
+        return match n.as_f64() {
+            Some(f) if f.is_finite() && f.fract() == 0.0 && f.abs() >= 9.2e18 => {
+                let sign = if f < 0.0 { "negative" } else { "positive" };
+                fail(path, format!("{}, got a {sign} integer too large for 64 bits ({n})", range_text(lo, hi)))
+            }
+            _ => fail(path, format!("expected an integer, got the number {n}")),
+        };
     }
     fail(path, format!("{}, got {n}", range_text(lo, hi)))
 }
@@ -265,12 +410,12 @@ fn v_enum<T: Copy>(v: &Value, path: &str, choices: &[(&str, T)]) -> R<T> {
         Some(m) => format!("; did you mean {m:?}?"),
         None => String::new(),
     };
-    fail(path, format!("unknown value {s:?}{hint}; allowed: {}", quoted_list(&names)))
+    fail(path, format!("unknown value {}{hint}; allowed: {}", quote(s), quoted_list(&names)))
 }
 
 fn v_qty(v: &Value, path: &str, q: Quantity) -> R<u64> {
     match v {
-        Value::String(s) => q.parse(s).map_err(|m| err(path, m)),
+        Value::String(s) => q.parse(s).map_err(|m| err(path, requote(&m, s))),
         Value::Number(n) => fail(path, q.bare_number_hint(&n.to_string())),
         other => fail(path, format!("expected {}, got {}", q.expected(), describe(other))),
     }
@@ -376,7 +521,7 @@ impl<'a> Table<'a> {
         keys.sort();
         for k in keys {
             if !allowed.contains(&k.as_str()) {
-                let head = explain(k).unwrap_or_else(|| format!("unknown key '{k}'"));
+                let head = explain(k).unwrap_or_else(|| format!("unknown key {}", sq(k)));
                 return fail(
                     &self.at(k),
                     format!("{head}{}; allowed keys here: {}", did_you_mean(k, allowed), allowed.join(", ")),
@@ -392,7 +537,7 @@ fn belongs_elsewhere(key: &str, what: &str, current: &str, variants: &[(&str, &[
     variants
         .iter()
         .find(|(name, keys)| *name != current && keys.contains(&key))
-        .map(|(name, _)| format!("key '{key}' belongs to {what} {name:?}, not {current:?}"))
+        .map(|(name, _)| format!("key {} belongs to {what} {name:?}, not {}", sq(key), quote(current)))
 }
 
 // ---------------------------------------------------------------------------
@@ -407,7 +552,12 @@ const RUN_KEYS: &[&str] = &["duration", "seed", "stop_when_done", "tie_break"];
 pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
     let top = table(v, "")?;
     top.allow(TOP_KEYS)?;
-    let name = top.opt("name", |v, p| v_str(v, p).map(str::to_string))?.map_or_else(|| "scenario".to_string(), |a| a.v);
+    let name = top
+        .opt(
+            "name",
+            |v, p| if matches!(v, Value::String(s) if s.is_empty()) { Ok(String::new()) } else { v_name(v, p) },
+        )?
+        .map_or_else(|| "scenario".to_string(), |a| a.v);
     top.opt("description", v_str)?;
 
     let (duration, seed, stop_when_done, tie_break) = match top.get("run") {
@@ -526,7 +676,16 @@ enum TopoKind {
 }
 
 const LINK_KEYS: &[&str] = &[
-    "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_jitter", "rev_jitter", "fwd_trace", "rev_trace", "arq",
+    "rate",
+    "delay",
+    "queue",
+    "fwd_error",
+    "rev_error",
+    "fwd_jitter",
+    "rev_jitter",
+    "fwd_trace",
+    "rev_trace",
+    "arq",
     "snoop",
 ];
 const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override", "receivers", "exit"];
@@ -534,8 +693,20 @@ const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink"
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
 const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links", "media"];
 const CUSTOM_LINK_KEYS: &[&str] = &[
-    "name", "a", "b", "rate", "delay", "queue", "fwd_error", "rev_error", "fwd_jitter", "rev_jitter", "fwd_trace",
-    "rev_trace", "arq", "snoop",
+    "name",
+    "a",
+    "b",
+    "rate",
+    "delay",
+    "queue",
+    "fwd_error",
+    "rev_error",
+    "fwd_jitter",
+    "rev_jitter",
+    "fwd_trace",
+    "rev_trace",
+    "arq",
+    "snoop",
 ];
 const ARQ_KEYS: &[&str] =
     &["preset", "directions", "retry_limit", "nak_bytes", "in_order", "nak_timeout", "window", "discard", "poll"];
@@ -764,7 +935,7 @@ impl Topo {
             Some(&i) => Ok(i),
             None => {
                 let names = self.node_names();
-                fail(path, format!("no node named '{name}'{}; nodes: {}", did_you_mean(name, &names), list(&names)))
+                fail(path, format!("no node named {}{}; nodes: {}", sq(name), did_you_mean(name, &names), list(&names)))
             }
         }
     }
@@ -1306,12 +1477,12 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
         let ipath = index_path(&npath, i);
         let n = table(item, &ipath)?;
         n.allow(NODE_KEYS)?;
-        let name = n.req("name", "a unique non-empty string", v_nonempty_str)?;
+        let name = n.req("name", "a unique non-empty string", v_name)?;
         let kind = n
             .opt("kind", |v, p| v_enum(v, p, &[("host", NodeKind::Host), ("router", NodeKind::Router)]))?
             .map_or(NodeKind::Host, |a| a.v);
         if let Some(prev) = first_use.get(&name.v) {
-            return fail(&name.path, format!("duplicate node name '{}' (also used by {prev})", name.v));
+            return fail(&name.path, format!("duplicate node name {} (also used by {prev})", sq(&name.v)));
         }
         first_use.insert(name.v.clone(), ipath);
         topo.add_node(name.v, kind);
@@ -1332,13 +1503,13 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
         let ipath = index_path(&lpath, i);
         let l = table(item, &ipath)?;
         l.allow(CUSTOM_LINK_KEYS)?;
-        let name = l.opt("name", v_nonempty_str)?;
+        let name = l.opt("name", v_name)?;
         let a = l.req("a", "the name of a node", |v, p| v_str(v, p).map(str::to_string))?;
         let b = l.req("b", "the name of a node", |v, p| v_str(v, p).map(str::to_string))?;
         let ai = topo.lookup(&a.v, &a.path)?;
         let bi = topo.lookup(&b.v, &b.path)?;
         if ai == bi {
-            return fail(&b.path, format!("a link must join two different nodes, but a and b are both '{}'", a.v));
+            return fail(&b.path, format!("a link must join two different nodes, but a and b are both {}", sq(&a.v)));
         }
         let raw = parse_link_keys(&l, true)?;
         let (name, name_path) = match name {
@@ -1348,7 +1519,7 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
         if let Some(prev) = link_names.get(&name) {
             return fail(
                 &name_path,
-                format!("duplicate link name '{name}' (also used by {prev}); give one of them a 'name'"),
+                format!("duplicate link name {} (also used by {prev}); give one of them a 'name'", sq(&name)),
             );
         }
         link_names.insert(name.clone(), ipath);
@@ -1384,7 +1555,7 @@ fn build_medium(
 ) -> R<()> {
     let t = table(item, ipath)?;
     t.allow(MEDIUM_KEYS)?;
-    let name = t.opt("name", v_nonempty_str)?;
+    let name = t.opt("name", v_name)?;
     let npath = t.at("nodes");
     let what = "an array of the names of the nodes that share the medium (at least two)";
     let nodes = v_array(t.required("nodes", what)?, &npath, "node names")?;
@@ -1394,7 +1565,7 @@ fn build_medium(
         let node = v_str(n, &jpath)?;
         let k = topo.lookup(node, &jpath)?;
         if let Some(prev) = stations.iter().position(|&x| x == k) {
-            return fail(&jpath, format!("node '{node}' is already a station of this medium ({npath}[{prev}])"));
+            return fail(&jpath, format!("node {} is already a station of this medium ({npath}[{prev}])", sq(node)));
         }
         stations.push(k);
     }
@@ -1413,8 +1584,8 @@ fn build_medium(
                 return fail(
                     &a.path,
                     format!(
-                        "'{}' is not a station of this medium{}; allowed: one of its nodes ({})",
-                        a.v,
+                        "{} is not a station of this medium{}; allowed: one of its nodes ({})",
+                        sq(&a.v),
                         did_you_mean(&a.v, &on),
                         list(&on)
                     ),
@@ -1479,7 +1650,7 @@ fn build_medium(
         None => (default_name, ipath.to_string()),
     };
     if let Some(prev) = names.get(&name) {
-        return fail(&name_path, format!("duplicate medium name '{name}' (also used by {prev})"));
+        return fail(&name_path, format!("duplicate medium name {} (also used by {prev})", sq(&name)));
     }
     names.insert(name.clone(), ipath.to_string());
     topo.media.push(MediumSpec {
@@ -1529,7 +1700,7 @@ fn resolve_droplists(topo: &mut Topo, flows: &[FlowSpec]) -> R<()> {
         let Some(&fi) = index.get(d.flow.v.as_str()) else {
             return fail(
                 &d.flow.path,
-                format!("no flow named '{}'{}; flows: {}", d.flow.v, did_you_mean(&d.flow.v, &names), list(&names)),
+                format!("no flow named {}{}; flows: {}", sq(&d.flow.v), did_you_mean(&d.flow.v, &names), list(&names)),
             );
         };
         let link = &mut topo.links[d.link];
@@ -1649,7 +1820,7 @@ enum SackSetting {
 
 fn v_variant(v: &Value, path: &str) -> R<String> {
     let s = v_str(v, path)?;
-    parse_variant(s).map_err(|e| err(path, e.0))?;
+    parse_variant(s).map_err(|e| err(path, requote(&e.0, s)))?;
     Ok(s.to_string())
 }
 
@@ -1847,7 +2018,7 @@ fn resolve_config<'a>(
         if path.starts_with("flows[") {
             err(&path, msg)
         } else {
-            err(&path, format!("{msg} (for flow '{flow_name}')"))
+            err(&path, format!("{msg} (for flow {})", sq(flow_name)))
         }
     };
 
@@ -2070,7 +2241,7 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
             other => return fail(&fpath, format!("expected a table, got {}", describe(other))),
         };
         t.allow(FLOW_KEYS)?;
-        let name = t.opt("name", v_nonempty_str)?;
+        let name = t.opt("name", v_name)?;
         let from = t.opt("from", |v, p| v_str(v, p).map(str::to_string))?;
         let to = t.opt("to", |v, p| v_str(v, p).map(str::to_string))?;
         let variant = t.opt("variant", v_variant)?;
@@ -2092,7 +2263,7 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
             let implied = if t.get("name").is_none() { " (the default name of this flow)" } else { "" };
             return fail(
                 &name_path,
-                format!("duplicate flow name '{name}'{implied}; {} already uses it", index_path(path, *prev)),
+                format!("duplicate flow name {}{implied}; {} already uses it", sq(&name), index_path(path, *prev)),
             );
         }
         names.insert(name.clone(), i);
@@ -2103,18 +2274,20 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
         let dst = topo.lookup(&to.v, &to.path)?;
         for (end, at) in [(src, &from), (dst, &to)] {
             if topo.nodes[end].kind != NodeKind::Host {
-                return fail(&at.path, format!("node '{}' is a router; flows must start and end at hosts", at.v));
+                return fail(&at.path, format!("node {} is a router; flows must start and end at hosts", sq(&at.v)));
             }
         }
         if src == dst {
-            return fail(&to.path, format!("a flow needs two different hosts, but from and to are both '{}'", to.v));
+            return fail(&to.path, format!("a flow needs two different hosts, but from and to are both {}", sq(&to.v)));
         }
         if comp[src] != comp[dst] {
             return fail(
                 &fpath,
                 format!(
-                    "flow '{name}' cannot reach its destination: no path of links joins '{}' and '{}'",
-                    from.v, to.v
+                    "flow {} cannot reach its destination: no path of links joins {} and {}",
+                    sq(&name),
+                    sq(&from.v),
+                    sq(&to.v)
                 ),
             );
         }
@@ -2133,7 +2306,7 @@ fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &
 
         let last_hop = || {
             last_hop_link(topo, &mut routes, src, dst)
-                .ok_or_else(|| format!("dda = \"auto\": no route from '{}' to '{}'", from.v, to.v))
+                .ok_or_else(|| format!("dda = \"auto\": no route from {} to {}", sq(&from.v), sq(&to.v)))
         };
         let (tcp, receiver) = resolve_config(gtcp, &ftcp, grx, &frx, &variant, &name, last_hop)?;
         out.push(FlowSpec { name, src, dst, variant: variant.v, bytes, start, tcp, receiver });
