@@ -86,21 +86,75 @@ pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".into())
 }
 
-/// run(scenario_json, seed=None, trace=None) -> str
+/// run(scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None) -> str
 ///
 /// Validate the scenario (JSON text of the scenario document), run it with
 /// `seed` (None: the scenario's `run.seed`) and return the result as JSON text.
 /// `trace` names flows whose packet-level trace is added to the result as a
-/// `trace` list (see `trace_json`).
+/// `trace` list (see `trace_json`). `series` names flows and links (`NAME`,
+/// `flow:NAME`, `link:NAME`, or `*` for all) whose time series is added as
+/// `series` columns (see `series_json`), at most `series_max` records.
+/// `pcaps` is a list of `(link, direction, path)`: a pcapng capture of the
+/// link's `fwd`, `rev` or `both` directions written to `path`; the packets
+/// written are added as `pcap` (one entry per capture).
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, trace=None))]
-fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>, trace: Option<Vec<String>>) -> PyResult<String> {
+#[pyo3(signature = (scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None))]
+fn run(
+    py: Python<'_>,
+    scenario_json: &str,
+    seed: Option<u64>,
+    trace: Option<Vec<String>>,
+    series: Option<Vec<String>>,
+    series_max: Option<usize>,
+    pcaps: Option<Vec<(String, String, String)>>,
+) -> PyResult<String> {
     let scenario = parse(py, scenario_json)?;
     let seed = seed.unwrap_or(scenario.seed);
-    let traced = match &trace {
-        Some(names) => traced_flows(py, &scenario, names)?,
-        None => vec![],
-    };
+    let mut obs = dupack_sim::Observe::default();
+    if let Some(names) = &trace {
+        obs.trace_flows = traced_flows(py, &scenario, names)?;
+    }
+    if let Some(names) = &series {
+        (obs.series_flows, obs.series_links) = series_entities(&scenario, names)
+            .map_err(|m| scenario_error(py, dupack_sim::ScenarioError { path: "series".into(), message: m }))?;
+    }
+    if let Some(max) = series_max {
+        obs.series_max_records = max;
+    }
+    let mut pcap_paths = Vec::new();
+    for (link, dir, path) in pcaps.iter().flatten() {
+        let l = scenario.links.iter().position(|l| &l.name == link).ok_or_else(|| {
+            let known: Vec<&str> = scenario.links.iter().map(|l| l.name.as_str()).collect();
+            scenario_error(
+                py,
+                dupack_sim::ScenarioError {
+                    path: "pcap".into(),
+                    message: format!("no link named {link:?}; the links are {known:?}"),
+                },
+            )
+        })?;
+        let (fwd, rev) = match dir.as_str() {
+            "fwd" => (true, false),
+            "rev" => (false, true),
+            "both" => (true, true),
+            other => {
+                return Err(scenario_error(
+                    py,
+                    dupack_sim::ScenarioError {
+                        path: "pcap".into(),
+                        message: format!("direction {other:?} of link {link:?} must be fwd, rev or both"),
+                    },
+                ))
+            }
+        };
+        let file = std::fs::File::create(path)
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("cannot write the capture {path:?}: {e}")))?;
+        let out = Box::new(std::io::BufWriter::with_capacity(1 << 16, file));
+        obs.pcaps.push(dupack_sim::PcapRequest { link: l, fwd, rev, out });
+        pcap_paths.push(path.clone());
+    }
+    let with_series = series.is_some();
+    let with_pcap = pcaps.is_some();
     // A panic in the core is a bug, but it must reach the user as a
     // RunError with its message, not as pyo3's PanicException (a
     // BaseException the CLI's error handling would not catch).
@@ -109,20 +163,33 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>, trace: Option<Vec
     let mut signal: Option<PyErr> = None;
     let outcome = py.allow_threads(|| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            dupack_sim::run_traced(&scenario, seed, &traced, || {
+            dupack_sim::run_observed(&scenario, seed, obs, || {
                 Python::with_gil(|py| py.check_signals()).map_err(|e| signal = Some(e)).is_err()
             })
-            .map(|(r, records)| {
+            .map(|(r, observed)| {
                 // Serialised directly, so the fields keep the order of the
-                // Rust structs (a serde_json::Value would sort them); the
-                // trace is appended as the document's last field.
+                // Rust structs (a serde_json::Value would sort them); what
+                // was observed is appended as the document's last fields.
                 let mut json = serde_json::to_string(&r)?;
+                json.pop(); // the closing brace
                 if trace.is_some() {
-                    json.pop(); // the closing brace
                     json.push_str(",\"trace\":");
-                    json.push_str(&serde_json::to_string(&trace_json(&scenario, &records))?);
-                    json.push('}');
+                    json.push_str(&serde_json::to_string(&trace_json(&scenario, &observed.trace))?);
                 }
+                if let (true, Some(s)) = (with_series, &observed.series) {
+                    json.push_str(",\"series\":");
+                    json.push_str(&serde_json::to_string(&series_json(s))?);
+                }
+                if with_pcap {
+                    let caps: Vec<serde_json::Value> = pcap_paths
+                        .iter()
+                        .zip(observed.pcap_packets.iter().zip(&observed.pcap_errors))
+                        .map(|(p, (n, e))| serde_json::json!({"path": p, "packets": n, "error": e}))
+                        .collect();
+                    json.push_str(",\"pcap\":");
+                    json.push_str(&serde_json::to_string(&caps)?);
+                }
+                json.push('}');
                 Ok::<String, serde_json::Error>(json)
             })
         }))
@@ -142,6 +209,68 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>, trace: Option<Vec
             )),
         )),
     }
+}
+
+/// Names of flows and links → (flow indices, link indices). `flow:NAME` and
+/// `link:NAME` say which; a bare name may be either, unless both have it;
+/// `*` is every flow and link.
+fn series_entities(scenario: &dupack_sim::Scenario, names: &[String]) -> Result<(Vec<usize>, Vec<usize>), String> {
+    let (mut flows, mut links) = (Vec::new(), Vec::new());
+    let flow = |n: &str| scenario.flows.iter().position(|f| f.name == n);
+    let link = |n: &str| scenario.links.iter().position(|l| l.name == n);
+    let known = || {
+        let f: Vec<&str> = scenario.flows.iter().map(|f| f.name.as_str()).collect();
+        let l: Vec<&str> = scenario.links.iter().map(|l| l.name.as_str()).collect();
+        format!("the flows are {f:?}, the links {l:?}")
+    };
+    for n in names {
+        if n == "*" {
+            flows = (0..scenario.flows.len()).collect();
+            links = (0..scenario.links.len()).collect();
+            continue;
+        }
+        let (which, name) = match n.split_once(':') {
+            Some(("flow", x)) => (Some(true), x),
+            Some(("link", x)) => (Some(false), x),
+            _ => (None, n.as_str()),
+        };
+        match (which, flow(name), link(name)) {
+            (Some(true) | None, Some(f), None) | (Some(true), Some(f), Some(_)) => flows.push(f),
+            (Some(false) | None, None, Some(l)) | (Some(false), Some(_), Some(l)) => links.push(l),
+            (None, Some(_), Some(_)) => {
+                return Err(format!("{name:?} is both a flow and a link; say flow:{name} or link:{name}"))
+            }
+            (Some(true), None, _) => return Err(format!("no flow named {name:?}; {}", known())),
+            (Some(false), _, None) => return Err(format!("no link named {name:?}; {}", known())),
+            (None, None, None) => return Err(format!("no flow or link named {name:?}; {}", known())),
+        }
+    }
+    flows.sort_unstable();
+    flows.dedup();
+    links.sort_unstable();
+    links.dedup();
+    Ok((flows, links))
+}
+
+/// The time series as columns: `entities` and `variables` (names), then per
+/// record `time_ns`, `entity` and `variable` (indices into those) and `value`.
+fn series_json(s: &dupack_sim::Series) -> serde_json::Value {
+    let names: Vec<&str> = (0..=u8::MAX)
+        .map_while(|v| {
+            let n =
+                dupack_sim::observe::series::FLOW_VARIABLES.len() + dupack_sim::observe::series::LINK_VARIABLES.len();
+            ((v as usize) < n).then(|| dupack_sim::observe::series::variable_name(v))
+        })
+        .collect();
+    serde_json::json!({
+        "entities": s.entities,
+        "variables": names,
+        "time_ns": s.time_ns,
+        "entity": s.entity,
+        "variable": s.variable,
+        "value": s.value,
+        "truncated": s.truncated,
+    })
 }
 
 /// Flow names → indices; an unknown name is a ScenarioError naming it and the flows there are.

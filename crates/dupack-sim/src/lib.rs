@@ -10,11 +10,13 @@
 pub mod engine;
 pub mod metrics;
 pub mod net;
+pub mod observe;
 pub mod scenario;
 pub mod tcp;
 pub mod time;
 
-pub use engine::sim::{run, run_interruptible, run_traced, RunError, TraceRecord, World};
+pub use engine::sim::{run, run_interruptible, run_observed, run_traced, RunError, TraceRecord, World};
 pub use metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
+pub use observe::{Observe, Observed, PcapRequest, Series};
 pub use scenario::model::Scenario;
 pub use scenario::{parse_scenario, parse_scenario_toml, ScenarioError};

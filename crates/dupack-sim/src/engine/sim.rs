@@ -31,6 +31,7 @@ use crate::net::queue::Qdisc;
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::net::snoop::{AckVerdict, Snoop};
 use crate::net::trace::TraceLink;
+use crate::observe::{FlowWire, Observe, Observed, PcapWriter, Recorder};
 use crate::scenario::model::{LocalRexmit, Scenario, TieBreakMode};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::segment::TcpSegment;
@@ -174,6 +175,10 @@ pub struct World {
     snoop_tmr: std::collections::HashMap<(ChannelId, FlowId), SimTime>,
     /// Scratch for an ARQ receiver's output (kept to reuse its buffers).
     arq_out: RxOutput,
+    /// Time series of the flows and links asked for (observe::series).
+    series: Option<Box<Recorder>>,
+    /// Packet captures (observe::pcap), in the order asked.
+    captures: Vec<std::sync::Arc<std::sync::Mutex<PcapWriter>>>,
 }
 
 /// One entry of a packet-level trace (enabled per flow with [`World::trace_flow`]).
@@ -228,6 +233,7 @@ impl World {
                     stats: ChannelStats::default(),
                     every_end_an_event: false,
                     tx_memo: Default::default(),
+                    capture: None,
                 });
             }
         }
@@ -311,6 +317,8 @@ impl World {
             arq_tmr: vec![None; n_channels],
             snoop_tmr: Default::default(),
             arq_out: RxOutput::default(),
+            series: None,
+            captures: Vec::new(),
         })
     }
 
@@ -383,6 +391,17 @@ impl World {
             Offer::Accepted(wake) => self.wake(c, wake),
             Offer::Dropped(r) => self.lose(r, now, true),
         }
+        self.probe_channel(c, now);
+    }
+
+    /// Record channel `c`'s queue and counters if its series is kept.
+    fn probe_channel(&mut self, c: ChannelId, now: SimTime) {
+        if let Some(rec) = &mut self.series {
+            let ch = &self.channels[c as usize];
+            let st = &ch.stats;
+            let values = [ch.queue.len_packets() as u64, st.drops_queue, st.drops_error, st.marks];
+            rec.sample_channel(c as usize, values, now);
+        }
     }
 
     /// Packet `r` was lost on the way (`queue`: refused by a queue; otherwise
@@ -419,6 +438,7 @@ impl World {
     fn send_priority(&mut self, c: ChannelId, f: Frame, now: SimTime) {
         let wake = self.channels[c as usize].offer_priority(f, &self.pool, now, &self.flow_names);
         self.wake(c, wake);
+        self.probe_channel(c, now);
     }
 
     fn on_tx_done(&mut self, c: ChannelId, now: SimTime) {
@@ -427,6 +447,7 @@ impl World {
         if let Some(r) = end.lost {
             self.lose(r, now, false);
         }
+        self.probe_channel(c, now);
     }
 
     fn on_arrive(&mut self, c: ChannelId, now: SimTime) {
@@ -494,6 +515,7 @@ impl World {
         if resolved {
             let wake = self.channels[c as usize].restart(&self.pool, now, &self.flow_names);
             self.wake(c, wake);
+            self.probe_channel(c, now);
         }
         self.arm_arq(c, now);
     }
@@ -759,6 +781,11 @@ impl World {
                 _ => self.send(r, from, now),
             }
         }
+        if !rx {
+            if let Some(rec) = &mut self.series {
+                rec.sample_flow(fi as usize, &self.flows[fi as usize].sender, now);
+            }
+        }
         let f = &mut self.flows[fi as usize];
         if !rx && !f.acked_all && f.sender.is_done() {
             f.acked_all = true;
@@ -842,17 +869,25 @@ pub fn run_traced(
     s: &Scenario,
     seed: u64,
     traced: &[usize],
-    mut interrupted: impl FnMut() -> bool,
+    interrupted: impl FnMut() -> bool,
 ) -> Result<(RunResult, Vec<TraceRecord>), RunError> {
+    let obs = Observe { trace_flows: traced.to_vec(), ..Observe::default() };
+    run_observed(s, seed, obs, interrupted).map(|(r, o)| (r, o.trace))
+}
+
+/// [`run_interruptible`], recording what `obs` asks for: packet traces,
+/// time series and packet captures (see [`crate::observe`]). Observing
+/// only reads: the result is the same as without it.
+pub fn run_observed(
+    s: &Scenario,
+    seed: u64,
+    obs: Observe,
+    mut interrupted: impl FnMut() -> bool,
+) -> Result<(RunResult, Observed), RunError> {
     #[allow(clippy::disallowed_methods)]
     let wall = std::time::Instant::now(); // reported only, never used in the simulation
     let mut w = World::new(s, seed)?;
-    for &f in traced {
-        if f >= s.flows.len() {
-            return Err(RunError(format!("cannot trace flow {f}: the scenario has {} flows", s.flows.len())));
-        }
-        w.trace_flow(f);
-    }
+    w.observe(s, seed, obs)?;
     let limit = SimTime::ZERO + s.duration;
     let (end, all_done) = loop {
         if let Some(end) = w.run_events(limit, s.stop_when_done, INTERRUPT_CHECK_EVENTS) {
@@ -863,7 +898,86 @@ pub fn run_traced(
         }
     };
     let result = conclude(s, seed, &mut w, (end, all_done), wall.elapsed().as_secs_f64())?;
-    Ok((result, std::mem::take(&mut w.trace)))
+    let mut observed = Observed {
+        trace: std::mem::take(&mut w.trace),
+        series: w.series.take().map(|r| r.finish()),
+        ..Observed::default()
+    };
+    for cap in w.captures.drain(..) {
+        let mut cap = cap.lock().unwrap_or_else(|e| e.into_inner());
+        observed.pcap_packets.push(cap.packets());
+        observed.pcap_errors.push(cap.finish().err().map(|e| e.to_string()));
+    }
+    for c in &mut w.channels {
+        c.capture = None;
+    }
+    Ok((result, observed))
+}
+
+impl World {
+    /// Start recording what `obs` asks for (before the run).
+    pub fn observe(&mut self, s: &Scenario, seed: u64, obs: Observe) -> Result<(), RunError> {
+        let n_flows = s.flows.len();
+        for &f in obs.trace_flows.iter().chain(&obs.series_flows) {
+            if f >= n_flows {
+                return Err(RunError(format!("cannot trace flow {f}: the scenario has {n_flows} flows")));
+            }
+        }
+        for &l in obs.series_links.iter().chain(obs.pcaps.iter().map(|p| &p.link)) {
+            if l >= s.links.len() {
+                return Err(RunError(format!("cannot trace link {l}: the scenario has {} links", s.links.len())));
+            }
+        }
+        for &f in &obs.trace_flows {
+            self.trace_flow(f);
+        }
+        if !obs.series_flows.is_empty() || !obs.series_links.is_empty() {
+            let flows: Vec<(usize, String)> = obs.series_flows.iter().map(|&f| (f, s.flows[f].name.clone())).collect();
+            let mut channels = Vec::new();
+            for &l in &obs.series_links {
+                for (k, dir) in ["fwd", "rev"].iter().enumerate() {
+                    channels.push((2 * l + k, format!("{}:{dir}", s.links[l].name)));
+                }
+            }
+            let rec = Recorder::new(n_flows, self.channels.len(), &flows, &channels, obs.series_max_records);
+            self.series = Some(Box::new(rec));
+        }
+        if !obs.pcaps.is_empty() {
+            let wires: Vec<FlowWire> = s
+                .flows
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let isn = |end: &str| StreamRng::new(seed, &format!("flow/{}/isn/{end}", f.name)).next_u64() as u32;
+                    let variant = parse_variant(&f.variant).expect("checked when the world was built");
+                    FlowWire {
+                        src: f.src as u32,
+                        dst: f.dst as u32,
+                        isn_snd: isn("snd"),
+                        isn_rcv: isn("rcv"),
+                        mss: f.tcp.mss,
+                        sack: variant.uses_sack(),
+                        timestamps: f.tcp.timestamps,
+                        ecn: self.flows[i].sender.ecn_capable(),
+                        rwnd: f.receiver.window,
+                    }
+                })
+                .collect();
+            for req in obs.pcaps {
+                let name = &s.links[req.link].name;
+                let w = PcapWriter::new(req.out, name, wires.clone())
+                    .map_err(|e| RunError(format!("cannot write the capture of link '{name}': {e}")))?;
+                let w = std::sync::Arc::new(std::sync::Mutex::new(w));
+                for (k, on) in [req.fwd, req.rev].into_iter().enumerate() {
+                    if on {
+                        self.channels[2 * req.link + k].capture = Some(w.clone());
+                    }
+                }
+                self.captures.push(w);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The run of `w` ended at `end`: check the end-of-run invariants, apply

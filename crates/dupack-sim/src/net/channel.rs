@@ -47,8 +47,10 @@ use super::queue::{Qdisc, Verdict};
 use super::snoop::Snoop;
 use super::trace::TraceLink;
 use crate::engine::rng::StreamRng;
+use crate::observe::PcapWriter;
 use crate::time::{tx_time, SimDuration, SimTime};
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 /// What a channel carries: an IP packet of the world's pool (with its link
 /// sequence number when the channel runs ARQ, 0 otherwise) or a link-layer
@@ -176,6 +178,9 @@ pub struct Channel {
     /// packets of a flow mostly have one of two sizes, and this saves a
     /// 64-bit division per packet.
     pub(crate) tx_memo: (u32, SimDuration),
+    /// A packet capture of this link, shared with the other direction
+    /// (`None`: not captured). Packets are captured as their transmission starts.
+    pub capture: Option<Arc<Mutex<PcapWriter>>>,
 }
 
 /// A random extra propagation delay per frame, uniform in [0, `max`]
@@ -270,7 +275,12 @@ impl Channel {
         let (size, ctl) = (self.frame_size(&f, pool), matches!(f, Frame::Ctl(_)));
         let done = self.service_end(size, now);
         let destroyed = match &f {
-            Frame::Ip { p, .. } => self.error.is_lost(&pool[*p], flow_names),
+            Frame::Ip { p, .. } => {
+                if let Some(cap) = &self.capture {
+                    cap.lock().unwrap_or_else(|e| e.into_inner()).capture(self.fwd, &pool[*p], now);
+                }
+                self.error.is_lost(&pool[*p], flow_names)
+            }
             Frame::Ctl(_) => false,
         };
         let mut wake = Wake::default();
@@ -516,6 +526,7 @@ mod tests {
             stats: ChannelStats::default(),
             every_end_an_event: false,
             tx_memo: Default::default(),
+            capture: None,
         }
     }
 

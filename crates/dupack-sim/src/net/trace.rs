@@ -59,15 +59,93 @@ pub fn parse_trace(text: &str) -> Result<Vec<u64>, (usize, String)> {
     }
 }
 
+/// Largest trace file read by default, in bytes (256 MiB: some 30 million
+/// lines, hours of a fast cellular link). `DUPACK_MAX_TRACE_BYTES` raises
+/// or lowers it.
+pub const DEFAULT_MAX_TRACE_BYTES: u64 = 256 << 20;
+
+/// The size limit for trace files: `DUPACK_MAX_TRACE_BYTES` if it is set to
+/// a whole number of bytes, else [`DEFAULT_MAX_TRACE_BYTES`].
+pub fn max_trace_bytes() -> u64 {
+    std::env::var("DUPACK_MAX_TRACE_BYTES")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(DEFAULT_MAX_TRACE_BYTES)
+}
+
+/// What a file that is not a regular file is, for messages.
+fn file_kind(ft: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if ft.is_char_device() {
+            return "a character device";
+        }
+        if ft.is_block_device() {
+            return "a block device";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+    }
+    if ft.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// Read and check a trace file. The message names the file and, for a bad
 /// line, its number.
+///
+/// Only a regular file of at most [`max_trace_bytes`] is read: the type and
+/// size are checked before opening (a FIFO is never opened, `/dev/zero` is
+/// never read), and again on the open file, which is read no further than
+/// the limit (a file that grows meanwhile is refused too). The file name is
+/// quoted shortened and with control characters escaped.
 pub fn read_trace(path: &str) -> Result<Vec<u64>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read trace file {path:?}: {e}"))?;
+    read_trace_limited(path, max_trace_bytes())
+}
+
+/// [`read_trace`] with an explicit size limit in bytes.
+pub fn read_trace_limited(path: &str, limit: u64) -> Result<Vec<u64>, String> {
+    use std::io::Read;
+    let shown = crate::scenario::parse::quote(path);
+    let cannot = |e: std::io::Error| format!("cannot read trace file {shown}: {e}");
+    let too_big = |size: String| {
+        format!(
+            "trace file {shown} is too large ({size}); trace files may be at most {limit} bytes \
+             (set DUPACK_MAX_TRACE_BYTES to raise the limit)"
+        )
+    };
+    let check = |meta: &std::fs::Metadata| -> Result<(), String> {
+        if !meta.is_file() {
+            return Err(format!(
+                "trace file {shown} is {}; trace files must be regular files",
+                file_kind(meta.file_type())
+            ));
+        }
+        if meta.len() > limit {
+            return Err(too_big(format!("{} bytes", meta.len())));
+        }
+        Ok(())
+    };
+    check(&std::fs::metadata(path).map_err(cannot)?)?;
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    check(&file.metadata().map_err(cannot)?)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big("it grew while being read".into()));
+    }
     let text = String::from_utf8(bytes)
-        .map_err(|e| format!("trace file {path:?} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
+        .map_err(|e| format!("trace file {shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))?;
     parse_trace(&text).map_err(|(line, m)| match line {
-        0 => format!("trace file {path:?}: {m}"),
-        l => format!("trace file {path:?}, line {l}: {m}"),
+        0 => format!("trace file {shown}: {m}"),
+        l => format!("trace file {shown}, line {l}: {m}"),
     })
 }
 

@@ -624,6 +624,15 @@ impl Sender {
     pub fn recover(&self) -> Option<u64> {
         self.recovery.recover()
     }
+    /// The retransmission timer has expired since the last ACK of new data.
+    pub fn in_timeout_episode(&self) -> bool {
+        self.in_timeout_episode
+    }
+    /// The recovery policy's estimate of the bytes in the network (RFC 6675
+    /// `pipe`), for the policies that keep one.
+    pub fn pipe(&self) -> Option<u64> {
+        self.recovery.pipe_bytes(&self.view(), &self.sb)
+    }
     pub fn rto(&self) -> &RtoEstimator {
         &self.rto
     }
