@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+import errno
 import hashlib
 import json
 import math
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable, Mapping
 from os import PathLike
@@ -210,19 +212,91 @@ def _flatten(node: Any, prefix: str = "") -> list[tuple[str, str]]:
     return [(prefix, json.dumps(node, ensure_ascii=False, default=str))]
 
 
+#: Largest scenario file :func:`load` reads, in bytes, unless the
+#: environment variable ``DUPACK_MAX_SCENARIO_BYTES`` says otherwise.
+DEFAULT_MAX_SCENARIO_BYTES = 16 << 20
+
+
+def max_scenario_bytes() -> int:
+    """The size limit for scenario files: ``DUPACK_MAX_SCENARIO_BYTES`` if it
+    is a whole number of bytes, else :data:`DEFAULT_MAX_SCENARIO_BYTES`."""
+    text = os.environ.get("DUPACK_MAX_SCENARIO_BYTES", "").strip()
+    return int(text) if text.isdigit() else DEFAULT_MAX_SCENARIO_BYTES
+
+
+class NotARegularFileError(OSError):
+    """A scenario path names something that is not a regular file (a FIFO,
+    a device, a socket), or a file over the size limit. ``strerror`` says
+    which, in words fit for ``cannot read scenario file 'X': ...``."""
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in (
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _read_regular_file(p: Path, limit: int) -> bytes:
+    """The bytes of ``p``, if it is a regular file of at most ``limit`` bytes.
+
+    The type and size are checked with ``os.stat`` before opening, so that a
+    FIFO is never opened (which would wait for a writer) and ``/dev/zero`` is
+    never read; the open file is checked again (it may have been replaced)
+    and read no further than the limit (it may be growing). Directories raise
+    :class:`IsADirectoryError`, as ``open`` would.
+    """
+
+    def check(st: os.stat_result) -> None:
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(p))
+        if not stat.S_ISREG(st.st_mode):
+            kind = _file_kind(st.st_mode)
+            raise NotARegularFileError(errno.EINVAL, f"it is {kind}; scenario files must be regular files", str(p))
+        if st.st_size > limit:
+            raise too_big(f"{st.st_size} bytes")
+
+    def too_big(size: str) -> NotARegularFileError:
+        return NotARegularFileError(
+            errno.EFBIG,
+            f"it is too large ({size}); scenario files may be at most {limit} bytes "
+            "(set DUPACK_MAX_SCENARIO_BYTES to raise the limit)",
+            str(p),
+        )
+
+    check(os.stat(p))
+    # O_NONBLOCK: should the path have become a FIFO since the check, opening
+    # it must not wait for a writer (the check below then refuses it).
+    fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as f:
+        check(os.fstat(fd))
+        raw = f.read(limit + 1)
+    if len(raw) > limit:
+        raise too_big("it grew while being read")
+    return raw
+
+
 def load(path: str | PathLike[str]) -> Scenario:
     """Read a scenario TOML file.
 
-    Raises :class:`OSError` if the file cannot be read and :class:`ScenarioError`
-    (path = the file name) if it is not UTF-8 or not valid TOML. The content is
-    not validated here: see :meth:`Scenario.validate`.
+    Raises :class:`OSError` if the file cannot be read, also if it is not a
+    regular file or is larger than :func:`max_scenario_bytes` (then a
+    :class:`NotARegularFileError`, whose ``strerror`` says so), and
+    :class:`ScenarioError` (path = the file name) if it is not UTF-8 or not
+    valid TOML. The content is not validated here: see
+    :meth:`Scenario.validate`.
 
     Trace files (the ``file`` of every ``fwd_trace``/``rev_trace`` table) are
     named relative to the scenario file's folder, while the core opens paths
     as given; relative ones are therefore made absolute here.
     """
     p = Path(path)
-    raw = p.read_bytes()
+    raw = _read_regular_file(p, max_scenario_bytes())
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
