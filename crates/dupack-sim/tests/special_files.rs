@@ -95,9 +95,14 @@ fn a_file_over_the_limit_is_refused_and_one_at_the_limit_is_read() {
 
 #[test]
 fn the_file_name_is_quoted_on_one_line_and_shortened() {
-    let long = format!("/nonexistent/{}\n\u{1b}[31m.trace", "x".repeat(500));
+    let long = format!("/nonexistent/{}/name\n\u{1b}[31m.trace", "x".repeat(500));
     let m = read_trace(&long).unwrap_err();
     assert!(!m.contains('\n') && !m.contains('\u{1b}'), "{m:?}");
-    assert!(m.len() < 200, "{m}");
+    assert!(m.len() < 300, "{m}");
+    assert!(m.contains("\"/nonexistent/xxx"), "the start is kept: {m}");
     assert!(m.contains('…'), "{m}");
+    assert!(m.contains("/name\\n\\x1b[31m.trace\""), "the file name is kept: {m}");
+    // A path of ordinary length is quoted whole.
+    let path = format!("/nonexistent/{}/missing.trace", "d".repeat(100));
+    assert!(read_trace(&path).unwrap_err().contains(&format!("{path:?}")));
 }

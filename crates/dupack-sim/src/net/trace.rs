@@ -113,7 +113,7 @@ pub fn read_trace(path: &str) -> Result<Vec<u64>, String> {
 /// [`read_trace`] with an explicit size limit in bytes.
 pub fn read_trace_limited(path: &str, limit: u64) -> Result<Vec<u64>, String> {
     use std::io::Read;
-    let shown = crate::scenario::parse::quote(path);
+    let shown = crate::scenario::parse::quote_path(path);
     let cannot = |e: std::io::Error| format!("cannot read trace file {shown}: {e}");
     let too_big = |size: String| {
         format!(

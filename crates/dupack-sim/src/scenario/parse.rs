@@ -82,9 +82,14 @@ pub const QUOTE_CHARS: usize = 60;
 /// invisible format characters (bidi overrides, zero-width ones) as
 /// `\u{202e}`, and the backslash itself as `\\`.
 pub fn clip(s: &str) -> String {
+    clip_to(s, QUOTE_CHARS)
+}
+
+/// [`clip`] at `limit` characters.
+fn clip_to(s: &str, limit: usize) -> String {
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i == QUOTE_CHARS {
+        if i == limit {
             out.push('…');
             break;
         }
@@ -96,6 +101,20 @@ pub fn clip(s: &str) -> String {
 /// `s` in double quotes for an error message: [`clip`]ped, with `"` escaped.
 pub fn quote(s: &str) -> String {
     format!("\"{}\"", clip(s).replace('"', "\\\""))
+}
+
+/// A file path in double quotes for an error message: escaped as by
+/// [`clip`], and if longer than 160 characters cut in the middle, since
+/// both the start and the file name at the end matter.
+pub fn quote_path(path: &str) -> String {
+    let n = path.chars().count();
+    let shown = if n <= 160 {
+        clip_to(path, 160)
+    } else {
+        let tail: String = path.chars().skip(n - 100).collect();
+        format!("{}…{}", clip_to(path, 50).trim_end_matches('…'), clip_to(&tail, 100))
+    };
+    format!("\"{}\"", shown.replace('"', "\\\""))
 }
 
 /// `s` in single quotes for an error message (names): [`clip`]ped.
