@@ -46,7 +46,7 @@ class OverrideError(ScenarioError):
     is wrong with it."""
 
     def __init__(self, override: str, path: str, reason: str) -> None:
-        super().__init__(path, f"override {shorten(override)!r}: {reason}")
+        super().__init__(path, f"override {_cut(override)!r}: {reason}")
         self.override = override
         self.reason = reason
 
@@ -55,8 +55,34 @@ class OverrideError(ScenarioError):
 
 
 def shorten(text: str, limit: int = 80) -> str:
-    """``text``, cut to ``limit`` characters with ``...`` if longer (for messages)."""
+    """``text`` for a message: cut to ``limit`` characters with ``...`` if
+    longer, and with control and invisible format characters escaped
+    (``\\n``, ``\\x1b``, ``\\u202e``), so that the message stays one
+    printable line."""
+    return escape(_cut(text, limit))
+
+
+def _cut(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _unprintable(c: str) -> bool:
+    o = ord(c)
+    return o < 0x20 or 0x7F <= o < 0xA0 or 0x200B <= o <= 0x200F or 0x2028 <= o <= 0x202E or 0x2060 <= o <= 0x2069 or o == 0xFEFF
+
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}
+
+
+def escape(text: str) -> str:
+    """``text`` with control characters and invisible format characters
+    written as escapes (``\\n``, ``\\x1b``, ``\\u202e``); the rest unchanged."""
+    if not any(_unprintable(c) for c in text):
+        return text
+    return "".join(
+        _ESCAPES.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}") if _unprintable(c) else c
+        for c in text
+    )
 
 
 class Scenario:
@@ -90,6 +116,8 @@ class Scenario:
             raise ScenarioError(where, _describe_toml_error(e)) from None
         except RecursionError:  # tomllib recurses once per level of nesting
             raise ScenarioError(where, f"a value is {_TOO_DEEP}") from None
+        except ValueError:  # Python converts at most 4300 digits to an int
+            raise ScenarioError(where, f"an integer has thousands of digits; {_INT_RANGE}") from None
         return cls(data, Path(source) if source is not None else None)
 
     # --- views --------------------------------------------------------------
@@ -351,6 +379,8 @@ def parse_override(item: str) -> tuple[list[Segment], Any]:
     path = _parse_path(raw_path, item)
     try:
         value = _parse_value(raw_value.strip())
+    except OverrideError as e:
+        raise OverrideError(item, raw_path, e.reason) from None
     except RecursionError:  # tomllib recurses once per level of nesting
         raise OverrideError(item, raw_path, f"the value is {_TOO_DEEP}") from None
     return path, value
@@ -387,6 +417,9 @@ def _parse_value(raw: str) -> Any:
         doc = tomllib.loads("v = " + raw)
     except tomllib.TOMLDecodeError:
         return raw
+    except ValueError:  # an integer of more than 4300 digits: Python's str → int limit
+        # Raised as an OverrideError so that every caller reports it as the user's mistake.
+        raise OverrideError(raw, "", f"the value has thousands of digits; {_INT_RANGE}") from None
     if set(doc) != {"v"}:  # e.g. "1\nx = 2": not a single value
         return raw
     return doc["v"]
@@ -471,6 +504,18 @@ def _deep_path(path: str) -> str:
     return shorten(path)
 
 
+#: Integers the core reads: i64 and u64.
+_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
+_INT_RANGE = "integers in a scenario must fit in 64 bits (-2^63 to 2^64-1)"
+
+
+def _show_int(v: int) -> str:
+    """``v`` for a message: its digits, or how many there are (shortened)."""
+    if v.bit_length() > 200:  # str() stops at 4300 digits; nobody reads 60
+        return f"{'-' if v < 0 else ''}of about {int(v.bit_length() * 0.30103)} digits"
+    return shorten(str(v))
+
+
 def _check_json_compatible(v: Any, path: str, depth: int = 0) -> None:
     """The core reads JSON: reject what JSON cannot carry, naming the field.
 
@@ -494,6 +539,8 @@ def _check_value(v: Any, path: str, depth: int) -> None:
     elif isinstance(v, list | tuple):
         for i, x in enumerate(v):
             _check_value(x, f"{path}[{i}]", depth + 1)
+    elif isinstance(v, int) and not isinstance(v, bool) and not _INT_MIN <= v <= _INT_MAX:
+        raise ScenarioError(path, f"the integer {_show_int(v)} is out of range; {_INT_RANGE}")
     elif isinstance(v, float) and not math.isfinite(v):
         raise ScenarioError(path, f"{v} is not allowed: numbers must be finite")
     elif isinstance(v, _dt.date | _dt.time):
