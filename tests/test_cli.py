@@ -32,7 +32,7 @@ def fake_run(monkeypatch):
     """Replace the simulator call; record what the CLI passed."""
     calls = []
 
-    def fake(scenario, seed=None, overrides=None):
+    def fake(scenario, seed=None, overrides=None, **observe):
         calls.append((scenario, seed, overrides))
         raw = dict(RAW, seed=42 if seed is None else seed)
         return RunResult(raw, dupack.api.as_scenario(scenario).with_overrides(overrides))

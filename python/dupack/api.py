@@ -50,6 +50,9 @@ def run(
     seed: int | None = None,
     overrides: list[str] | None = None,
     trace: list[str] | None = None,
+    series: list[str] | None = None,
+    pcap: Mapping[str, str | PathLike[str]] | None = None,
+    series_max: int | None = None,
 ) -> RunResult:
     """Validate and run one scenario.
 
@@ -58,15 +61,59 @@ def run(
     first (see :meth:`Scenario.with_overrides`); ``seed=None`` uses the
     scenario's ``run.seed``.
 
+    Looking inside the run (all opt-in; results are the same without):
+    ``trace`` names flows whose packets and sender events are kept
+    (:attr:`RunResult.trace`); ``series`` names flows and links (``NAME``,
+    ``flow:NAME``, ``link:NAME``, or ``"*"`` for all) whose time series is
+    kept (:attr:`RunResult.series`), at most ``series_max`` records
+    (default 10 million); ``pcap`` maps ``"LINK"``, ``"LINK:fwd"`` or
+    ``"LINK:rev"`` to a pcapng file written during the run (Wireshark opens
+    it; see docs/results.md for what the headers hold).
+
     Raises :class:`ScenarioError` (a ``ValueError``) for an invalid scenario
     or override, :class:`OSError` for an unreadable file, and
     :class:`RunError` if the simulator fails.
     """
     seed = check_seed(seed)
     names = check_trace(trace)
+    entities = check_names("series", series)
+    captures = check_pcap(pcap)
+    if series_max is not None and (isinstance(series_max, bool) or not isinstance(series_max, int) or series_max < 0):
+        raise TypeError(f"series_max must be a non-negative integer, not {series_max!r}")
     sc = as_scenario(scenario).with_overrides(overrides)
-    text = _core.run(sc.canonical_json(), seed, names)
+    text = _core.run(sc.canonical_json(), seed, names, entities, series_max, captures)
     return RunResult.from_json(text, sc)
+
+
+def check_names(what: str, names: object) -> list[str] | None:
+    """``names`` is ``None`` or a list of names (the core checks that they exist)."""
+    if names is None:
+        return None
+    if isinstance(names, str) or not isinstance(names, list | tuple) or not all(isinstance(t, str) for t in names):
+        raise TypeError(f"{what} must be a list of names, not {names!r}")
+    return list(names)
+
+
+def parse_pcap_spec(spec: str) -> tuple[str, str]:
+    """``LINK``, ``LINK:fwd``, ``LINK:rev`` or ``LINK:both`` → (link, direction)."""
+    link, sep, direction = spec.rpartition(":")
+    if not sep or direction not in ("fwd", "rev", "both"):
+        return spec, "both"
+    return link, direction
+
+
+def check_pcap(pcap: object) -> list[tuple[str, str, str]] | None:
+    if pcap is None:
+        return None
+    if not isinstance(pcap, Mapping):
+        raise TypeError(f"pcap must map 'LINK[:DIR]' to a file path, not {pcap!r}")
+    out = []
+    for spec, path in pcap.items():
+        if not isinstance(spec, str) or not isinstance(path, str | PathLike):
+            raise TypeError(f"pcap must map 'LINK[:DIR]' to a file path, not {spec!r}: {path!r}")
+        link, direction = parse_pcap_spec(spec)
+        out.append((link, direction, str(Path(path))))
+    return out
 
 
 def check_trace(trace: object) -> list[str] | None:

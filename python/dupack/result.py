@@ -381,6 +381,26 @@ def _decode(rows: int, kind: str, raw: Any, valid: bytes | None, width: int) -> 
     return np.frombuffer(raw, dtype=dtype), mask
 
 
+def series_frame(cols: dict[str, Any]) -> pd.DataFrame:
+    """The core's series columns (names, then indices per record) as a long table."""
+    import numpy as np
+    import pandas as pd
+
+    entities = pd.Categorical.from_codes(np.asarray(cols["entity"], dtype=np.int32), categories=list(cols["entities"]))
+    variables = pd.Categorical.from_codes(np.asarray(cols["variable"], dtype=np.int32), categories=list(cols["variables"]))
+    time_ns = np.asarray(cols["time_ns"], dtype=np.int64)
+    df = pd.DataFrame(
+        {
+            "time_s": time_ns / 1e9,
+            "entity": entities,
+            "variable": variables,
+            "value": np.asarray(cols["value"], dtype=np.float64),
+        }
+    )
+    df.attrs["truncated"] = bool(cols.get("truncated", False))
+    return df
+
+
 class RunResult:
     """One run's result.
 
@@ -400,6 +420,7 @@ class RunResult:
         self._links: pd.DataFrame | None = None
         self._media: pd.DataFrame | None = None
         self._trace: pd.DataFrame | None = None
+        self._series: pd.DataFrame | None = None
 
     @classmethod
     def from_json(cls, text: str, scenario: Scenario | None = None) -> RunResult:
@@ -441,6 +462,27 @@ class RunResult:
         return self._trace
 
     @property
+    def series(self) -> pd.DataFrame:
+        """The time series of the flows and links named in ``run(...,
+        series=[...])``, in long format: ``time_s``, ``entity`` (a flow's
+        name, or ``LINK:fwd`` / ``LINK:rev``), ``variable`` and ``value``.
+        A value is recorded when it changes (see docs/results.md for the
+        variables and their units). ``series.attrs["truncated"]`` says
+        whether the record limit cut it short.
+
+        Raises :class:`ValueError` if the run recorded no series.
+        """
+        if "series" not in self.raw:
+            raise ValueError("this run has no time series; pass series=[flow or link names] to dupack.run")
+        if self._series is None:
+            self._series = series_frame(self.raw["series"])
+        return self._series
+
+    @property
+    def has_series(self) -> bool:
+        return "series" in self.raw
+
+    @property
     def links(self) -> pd.DataFrame:
         if self._links is None:
             self._links = _frame(list(self.raw.get("links", [])), _LINK_DTYPES, "links")
@@ -465,7 +507,13 @@ class RunResult:
         ``directory`` (created if needed). Returns the directory."""
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "result.json").write_text(self.to_json() + "\n", encoding="utf-8")
+        # The packet trace and the time series go to their own Parquet files.
+        doc = {k: v for k, v in self.raw.items() if k not in ("trace", "series")}
+        (out / "result.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if "trace" in self.raw:
+            self.trace.to_parquet(out / "trace.parquet", index=False)
+        if "series" in self.raw:
+            self.series.to_parquet(out / "series.parquet", index=False)
         tables = [("flows", self.flows), ("links", self.links)]
         if self.raw.get("media"):
             tables.append(("media", self.media))

@@ -327,6 +327,16 @@ fn trace_json(scenario: &dupack_sim::Scenario, records: &[dupack_sim::TraceRecor
     serde_json::Value::Array(rows.collect())
 }
 
+/// entities(scenario_json) -> (flow names, link names)
+///
+/// The names of the flows and links of the validated scenario (a
+/// topology such as a dumbbell makes its own), in scenario order.
+#[pyfunction]
+fn entities(py: Python<'_>, scenario_json: &str) -> PyResult<(Vec<String>, Vec<String>)> {
+    let s = parse(py, scenario_json)?;
+    Ok((s.flows.iter().map(|f| f.name.clone()).collect(), s.links.iter().map(|l| l.name.clone()).collect()))
+}
+
 /// validate(scenario_json) -> None
 ///
 /// Raise ScenarioError if the scenario is invalid.
@@ -349,6 +359,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(entities, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     m.add_class::<buffer::Buffer>()?;
     Ok(())

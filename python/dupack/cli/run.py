@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -117,6 +119,33 @@ def run_cmd(
         bool,
         typer.Option("--quiet", "-q", help="Print no summary; only errors."),
     ] = False,
+    trace_text: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--trace",
+            "-t",
+            metavar="NAMES",
+            help="Record the time series (cwnd, ssthresh, flight, RTT, RTO, state, events; a link's queue, "
+            "drops and marks) of these flows and links, and the packet trace of these flows: "
+            "comma-separated names, flow:NAME or link:NAME where a name is both. Saved as "
+            "series.parquet and trace.parquet. Repeatable.",
+            show_default=False,
+        ),
+    ] = None,
+    trace_all: Annotated[
+        bool,
+        typer.Option("--trace-all", help="--trace every flow and link."),
+    ] = False,
+    pcap_specs: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--pcap",
+            metavar="LINK[:DIR]",
+            help="Capture the packets of a link (DIR fwd, rev or both, the default) as seen from its first "
+            "node, into LINK.pcapng (LINK-DIR.pcapng) beside the results; Wireshark opens it. Repeatable.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run one scenario: print a per-flow summary and save the results.
 
@@ -131,21 +160,42 @@ def run_cmd(
     seed = _parse_seed(seed_text)
     out = _parse_out(out_text)
     scenario = _load(file, overrides)
+    series, flows_traced = _parse_trace(trace_text, trace_all, scenario)
+    captures = _parse_pcaps(pcap_specs)
+    # Captures are written while the run goes, into a scratch folder that
+    # the result directory (named after the seed) takes over afterwards.
+    scratch = Path(tempfile.mkdtemp(prefix="dupack-pcap-")) if captures else None
+    pcap = {spec: scratch / name for spec, name in captures.items()} if scratch else None
     try:
-        result = run(scenario, seed)
-    except ScenarioError as e:
-        raise _validation_error(file, e) from None
-    except RunError as e:
-        raise CliError(f"the simulation of '{file}' failed: {e}", EXIT_RUN) from None
+        try:
+            result = run(scenario, seed, trace=flows_traced, series=series, pcap=pcap)
+        except ScenarioError as e:
+            if e.path == "pcap":
+                raise CliError(f"--pcap: {e.message}") from None
+            raise _validation_error(file, e) from None
+        except RunError as e:
+            raise CliError(f"the simulation of '{file}' failed: {e}", EXIT_RUN) from None
+        except OSError as e:
+            if not captures or isinstance(e, BrokenPipeError):
+                raise
+            raise CliError(f"--pcap: {e}") from None
 
-    # With -s overrides the scenario is not the file's: keep its results apart
-    # (by the scenario's hash) instead of overwriting the plain run's.
-    tag = f"-{scenario.hash()[:8]}" if overrides else ""
-    directory = out if out is not None else Path("dupack-out") / f"{file.stem}{tag}-seed{result.seed}"
-    try:
-        result.save(directory)
-    except OSError as e:
-        raise CliError(f"cannot write results to '{directory}': {e.strerror or e}") from None
+        # With -s overrides the scenario is not the file's: keep its results apart
+        # (by the scenario's hash) instead of overwriting the plain run's.
+        tag = f"-{scenario.hash()[:8]}" if overrides else ""
+        directory = out if out is not None else Path("dupack-out") / f"{file.stem}{tag}-seed{result.seed}"
+        try:
+            result.save(directory)
+            for name in captures.values():
+                shutil.move(str(scratch / name), directory / name)  # type: ignore[operator]
+        except OSError as e:
+            raise CliError(f"cannot write results to '{directory}': {e.strerror or e}") from None
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    failed = [c for c in result.raw.get("pcap", []) if c.get("error")]
+    if failed:
+        raise CliError(f"the capture {Path(failed[0]['path']).name} is incomplete: {failed[0]['error']}", EXIT_RUN)
 
     if json_out:
         sys.stdout.write(result.to_json() + "\n")
@@ -156,6 +206,58 @@ def run_cmd(
     if not quiet:
         _print_summary(result, file)
         typer.echo(f"results saved to {directory}/")
+
+
+def _parse_trace(items: list[str] | None, every: bool, scenario: Scenario) -> tuple[list[str] | None, list[str] | None]:
+    """--trace / --trace-all → (series names for the core, flows whose packet trace is kept)."""
+    from dupack import _core
+    from dupack._core import ScenarioError
+    from dupack.scenario import shorten
+
+    if not every and not items:
+        return None, None
+    try:
+        flows, links = _core.entities(scenario.canonical_json())
+    except ScenarioError:
+        return None, None  # the run reports the scenario's error
+    if every:
+        return ["*"], list(flows)
+    names = [n.strip() for item in items or [] for n in item.split(",")]
+    if any(not n for n in names):
+        raise CliError(f"--trace needs comma-separated flow or link names, got {','.join(items or [])!r}")
+    series, traced = [], []
+    for n in names:
+        kind, _, bare = n.partition(":") if n.startswith(("flow:", "link:")) else ("", "", n)
+        is_flow, is_link = bare in flows and kind != "link", bare in links and kind != "flow"
+        if is_flow and is_link:
+            raise CliError(f"--trace: {bare!r} is both a flow and a link; say flow:{bare} or link:{bare}")
+        if not (is_flow or is_link):
+            what = {"flow": "flow", "link": "link"}.get(kind, "flow or link")
+            raise CliError(
+                f"--trace: no {what} named {shorten(bare)!r}; the flows are {_listing(flows)}, the links {_listing(links)}"
+            )
+        series.append(f"flow:{bare}" if is_flow else f"link:{bare}")
+        if is_flow:
+            traced.append(bare)
+    return series, (traced or None)
+
+
+def _listing(names: list[str], most: int = 12) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f", … ({len(names)} in all)" if len(names) > most else "")
+
+
+def _parse_pcaps(specs: list[str] | None) -> dict[str, str]:
+    """--pcap LINK[:DIR] → {spec: file name}."""
+    from dupack.api import parse_pcap_spec
+
+    out: dict[str, str] = {}
+    for spec in specs or []:
+        link, direction = parse_pcap_spec(spec.strip())
+        if not link or "/" in link or link in (".", ".."):
+            raise CliError(f"--pcap needs LINK or LINK:DIR (DIR fwd, rev or both), got {spec!r}")
+        out[f"{link}:{direction}"] = f"{link}.pcapng" if direction == "both" else f"{link}-{direction}.pcapng"
+    return out
 
 
 def validate_cmd(file: ScenarioFile, overrides: Overrides = None) -> None:

@@ -456,6 +456,9 @@ impl World {
         if let Some(next) = next {
             self.q.schedule(next, Class::Arrival, Ev::Arrive(c));
         }
+        if let (Some(cap), false, Frame::Ip { p: r, .. }) = (&ch.capture, ch.fwd, &f) {
+            cap.lock().unwrap_or_else(|e| e.into_inner()).capture(false, &self.pool[*r], now);
+        }
         match f {
             Frame::Ip { p: r, lseq } => {
                 if ch.arq.is_some() {

@@ -179,7 +179,8 @@ pub struct Channel {
     /// 64-bit division per packet.
     pub(crate) tx_memo: (u32, SimDuration),
     /// A packet capture of this link, shared with the other direction
-    /// (`None`: not captured). Packets are captured as their transmission starts.
+    /// (`None`: not captured): at the link's `a` end, the fwd direction's
+    /// packets as their transmission starts, the rev direction's as they arrive.
     pub capture: Option<Arc<Mutex<PcapWriter>>>,
 }
 
@@ -276,8 +277,10 @@ impl Channel {
         let done = self.service_end(size, now);
         let destroyed = match &f {
             Frame::Ip { p, .. } => {
-                if let Some(cap) = &self.capture {
-                    cap.lock().unwrap_or_else(|e| e.into_inner()).capture(self.fwd, &pool[*p], now);
+                // Captured at the link's `a` end: the fwd direction as it
+                // leaves (here), the rev direction as it arrives (the world).
+                if let (Some(cap), true) = (&self.capture, self.fwd) {
+                    cap.lock().unwrap_or_else(|e| e.into_inner()).capture(true, &pool[*p], now);
                 }
                 self.error.is_lost(&pool[*p], flow_names)
             }

@@ -1,10 +1,15 @@
 //! Packet captures in pcapng that Wireshark and tshark read.
 //!
-//! One capture covers one link: an interface per direction (`LINK:fwd`,
-//! `LINK:rev`), nanosecond timestamps from the start of the run. A packet
-//! is captured when its transmission on the link starts, as ns-3's
-//! point-to-point devices do: a packet the queue refused never appears, a
-//! packet the link's error model destroys does (it was sent). Link-layer
+//! One capture covers one link, seen from its `a` end (the first node the
+//! scenario names for it; for a dumbbell's links, the sender's or the
+//! router's side), as `tcpdump` on that node's interface would: an
+//! interface per direction (`LINK:fwd`, `LINK:rev`), nanosecond timestamps
+//! from the start of the run. A packet going `fwd` is captured when its
+//! transmission starts: a packet the queue refused never appears, one the
+//! link's error model destroys does (it was sent). A packet coming back
+//! (`rev`) is captured when it arrives at `a`: one destroyed on the way
+//! never appears. So a capture of a sender's access link holds what the
+//! sender sent and the ACKs it received, at the instants it did. Link-layer
 //! frames (ARQ NAKs and polls) are not captured.
 //!
 //! Each packet is written as real IPv4 and TCP headers (link type RAW, 101),

@@ -36,6 +36,8 @@ pub enum FlowVar {
     /// Open / Recovery / Loss).
     State,
     Dupacks,
+    /// Bytes above `snd_una` the sender's scoreboard holds as SACKed (SACK variants).
+    Sacked,
     FastRetransmit,
     Timeout,
     EcnReduction,
@@ -43,7 +45,7 @@ pub enum FlowVar {
 }
 
 /// Variable names of a flow's series, indexed by [`FlowVar`].
-pub const FLOW_VARIABLES: [&str; 15] = [
+pub const FLOW_VARIABLES: [&str; 16] = [
     "cwnd",
     "ssthresh",
     "flight",
@@ -55,14 +57,15 @@ pub const FLOW_VARIABLES: [&str; 15] = [
     "rto",
     "state",
     "dupacks",
+    "sacked",
     "fast_retransmit",
     "timeout",
     "ecn_reduction",
     "undo",
 ];
 
-/// Sampled (not event) variables of a flow: `FlowVar::Cwnd ..= FlowVar::Dupacks`.
-const FLOW_SAMPLED: usize = FlowVar::Dupacks as usize + 1;
+/// Sampled (not event) variables of a flow: `FlowVar::Cwnd ..= FlowVar::Sacked`.
+const FLOW_SAMPLED: usize = FlowVar::Sacked as usize + 1;
 
 /// What a link direction's series records, numbered after the flows'.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -78,7 +81,7 @@ pub enum LinkVar {
     Marks,
 }
 
-/// Variable names of a link direction's series, indexed by `LinkVar − 15`.
+/// Variable names of a link direction's series, indexed by `LinkVar − FLOW_VARIABLES.len()`.
 pub const LINK_VARIABLES: [&str; 4] = ["queue", "drops_queue", "drops_error", "marks"];
 
 /// The name of variable number `v` (a [`FlowVar`] or [`LinkVar`]).
@@ -229,6 +232,7 @@ impl Recorder {
             s.rto().rto().as_secs_f64(),
             state,
             s.dupacks() as f64,
+            s.sacked_bytes().map_or(f64::NAN, |b| b as f64),
         ];
         for (v, (&new, old)) in now_values.iter().zip(last.iter_mut()).enumerate() {
             // NaN (absent) is recorded as nothing; a value is recorded when it changes.

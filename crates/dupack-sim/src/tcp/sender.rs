@@ -628,6 +628,10 @@ impl Sender {
     pub fn in_timeout_episode(&self) -> bool {
         self.in_timeout_episode
     }
+    /// Bytes above `snd_una` the scoreboard holds as SACKed (`None` without SACK).
+    pub fn sacked_bytes(&self) -> Option<u64> {
+        self.uses_sack.then(|| self.sb.sacked_bytes())
+    }
     /// The recovery policy's estimate of the bytes in the network (RFC 6675
     /// `pipe`), for the policies that keep one.
     pub fn pipe(&self) -> Option<u64> {
