@@ -293,6 +293,14 @@ class SweepResult:
         grid = dict(meta["grid"])
         seeds = list(meta["seeds"])
         ids = _Ids(list(grid), list(grid.values()), seeds)
+        for t in TABLES:
+            for _, f in sorted(_parts(root / t)):
+                if _damaged(f):
+                    raise SweepError(
+                        f"'{f}' is damaged (not a whole Parquet file); rerun the same sweep into '{root}' "
+                        "to set it aside and run its jobs again"
+                    )
+        _check_no_duplicates(root)
         tables = {
             t: _in_job_order(to_frame(pq.read_table(root / t), t)) if any(_parts(root / t)) else ids.empty(t)
             for t in TABLES
@@ -719,6 +727,121 @@ def _parts(d: Path) -> Iterable[tuple[int, Path]]:
                 yield int(m.group(1)), f
 
 
+def _damaged(f: Path) -> bool:
+    """Whether a stored part cannot be read back (truncated, say): its footer,
+    which Parquet writes last, is checked."""
+    import pyarrow.parquet as pq
+
+    try:
+        pq.ParquetFile(f).metadata  # noqa: B018 - reading it is the check
+    except Exception:  # pyarrow raises ArrowInvalid, OSError, ... for a bad file
+        return True
+    return False
+
+
+def _check_no_duplicates(root: Path) -> None:
+    """Every job is stored once: two sweeps writing one directory at once
+    (before it was locked) stored some jobs twice."""
+    import pyarrow.parquet as pq
+
+    seen: dict[int, Path] = {}
+    for _, f in sorted(_parts(root / "runs")):
+        for job in pq.read_table(f, columns=["job"]).column("job").to_pylist():
+            if job in seen:
+                raise SweepError(
+                    f"'{root}' holds job {job} more than once (in '{seen[job].name}' and '{f.name}' of runs/): "
+                    "two sweeps wrote it at the same time; run the sweep again into a new directory, "
+                    "or into this one with --no-resume"
+                )
+            seen[job] = f
+
+
+def _fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a rename in ``path`` durable (where directories can be synced)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems cannot sync a directory
+        pass
+    finally:
+        os.close(fd)
+
+
+def _publish(tmp: Path, final: Path) -> None:
+    """Rename a fully written ``tmp`` to ``final`` after syncing its bytes,
+    so that after a crash ``final`` is either absent or whole."""
+    _fsync_file(tmp)
+    os.replace(tmp, final)
+    _fsync_dir(final.parent)
+
+
+#: The lock file of a sweep directory: held (``flock``) by the process writing it.
+LOCK_FILE = ".lock"
+_META_TMP = f".{SWEEP_FILE}.tmp"
+
+
+#: The sweep directories this process holds the lock of: real path →
+#: [descriptor, number of stores using it].
+_HELD: dict[str, list[int]] = {}
+
+
+def _lock(root: Path) -> int | None:
+    """Take the directory's write lock, or raise SweepError if another
+    process holds it. The lock is an advisory ``flock`` on ``root/.lock``,
+    which the system drops when its holder exits, however it exits; it is
+    released when the returned descriptor is closed. None where ``fcntl``
+    does not exist (Windows): no lock.
+
+    Within one process the lock is handed from store to store: a store
+    still alive after its sweep ended (kept by a traceback, say) must not
+    lock the directory against the next sweep of the same program. Two
+    threads of one process sweeping into one directory at once are not
+    kept apart (SweepResult.load would report the duplicated jobs)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    key = os.path.realpath(root)
+    if key in _HELD:
+        _HELD[key][1] += 1
+        return _HELD[key][0]
+    fd = os.open(root / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise SweepError(
+            f"'{root}' is being written by another dupack sweep right now; wait for it to finish "
+            "(then run the same command to complete it) or choose another directory"
+        ) from None
+    except OSError:
+        os.close(fd)  # a file system without flock: go on unlocked
+        return None
+    _HELD[key] = [fd, 1]
+    return fd
+
+
+def _unlock(root: Path, fd: int) -> None:
+    key = os.path.realpath(root)
+    held = _HELD.get(key)
+    if held is not None and held[0] == fd:
+        held[1] -= 1
+        if held[1] == 0:
+            del _HELD[key]
+            os.close(fd)
+
+
 def _read_meta(root: Path) -> dict[str, Any]:
     meta = root / SWEEP_FILE
     try:
@@ -744,6 +867,8 @@ class _Store:
 
     def __init__(self, root: Path, done: set[int], next_part: int) -> None:
         self.root = root
+        #: The descriptor that holds the directory's lock (see :func:`_lock`).
+        self.lock_fd: int | None = None
         self.done = done
         self.next_part = next_part
         self._metadata: dict[str, tuple[pa.Schema, dict[bytes, bytes]]] = {}
@@ -770,6 +895,29 @@ class _Store:
         # The stored description after a JSON round trip (tuples → lists, …).
         doc = json.loads(json.dumps(doc, ensure_ascii=False))
         meta = root / SWEEP_FILE
+        ours = {LOCK_FILE, _META_TMP}
+        if root.exists() and not meta.exists() and any(f.name not in ours for f in root.iterdir()):
+            raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
+        root.mkdir(parents=True, exist_ok=True)
+        lock_fd = _lock(root)
+        try:
+            store = cls._open_locked(root, doc, grid, resume)
+        except BaseException:
+            if lock_fd is not None:
+                _unlock(root, lock_fd)
+            raise
+        store.lock_fd = lock_fd
+        return store
+
+    @classmethod
+    def _open_locked(cls, root: Path, doc: dict[str, Any], grid: dict[str, list[Any]], resume: bool) -> _Store:
+        meta = root / SWEEP_FILE
+        tmp = root / _META_TMP
+        if not meta.exists() and tmp.exists():
+            # Killed between writing the description and publishing it: no
+            # part can have been written yet, so whatever the file holds
+            # (it may be cut short), it is replaced by this sweep's.
+            tmp.unlink()
         if meta.exists():
             old = _read_meta(root)
             for key, what in (("scenario_hash", "scenario"), ("grid", "grid"), ("seeds", "seeds")):
@@ -786,20 +934,20 @@ class _Store:
                 for t in TABLES:
                     for _, f in _parts(root / t):
                         f.unlink()
-        elif root.exists() and any(root.iterdir()):
+        elif any(f.name not in (LOCK_FILE,) for f in root.iterdir()):  # filled since the check above
             raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
         else:
-            root.mkdir(parents=True, exist_ok=True)
-            tmp = root / f".{SWEEP_FILE}.tmp"
             tmp.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            os.replace(tmp, meta)
+            _publish(tmp, meta)
         store = cls(root, *cls._recover(root))
         store.index = ["job", *grid, "seed"]
         return store
 
     @staticmethod
     def _recover(root: Path) -> tuple[set[int], int]:
-        """Remove what an interrupted write left; return the stored jobs and the next part number."""
+        """Remove what an interrupted write left, set damaged chunks aside;
+        return the stored jobs and the next part number."""
+        _quarantine(root)
         committed = {n for n, _ in _parts(root / "runs")}
         for t in TABLES:
             d = root / t
@@ -837,8 +985,17 @@ class _Store:
             # the job, the grid and the seed; for every result column they
             # would cost a sixth of the write and say little.
             pq.write_table(table, tmp, write_statistics=self.index)
-            os.replace(tmp, d / name)
+            _publish(tmp, d / name)
         self.done.update(parts["runs"].column("job").to_pylist())
+
+    def close(self) -> None:
+        """Release the directory's lock (also done when the process exits)."""
+        if self.lock_fd is not None:
+            _unlock(self.root, self.lock_fd)
+            self.lock_fd = None
+
+    def __del__(self) -> None:
+        self.close()
 
     def _pandas_metadata(self, table: str, schema: pa.Schema) -> dict[bytes, bytes]:
         """What pandas needs to read a part back with the dtypes of the sweep's
@@ -853,6 +1010,25 @@ class _Store:
             known = (schema, pa.Schema.from_pandas(empty, preserve_index=False).metadata)
             self._metadata[table] = known
         return known[1]
+
+
+def _quarantine(root: Path) -> list[Path]:
+    """Set aside every chunk with a part that cannot be read back (a part
+    cut short by a full disk or a crash of the machine): all its parts are
+    renamed to hidden ``.damaged-K-part-NNNNN.parquet`` names, which no
+    reader picks up, so that resuming runs its jobs again. Returns the new
+    names."""
+    bad = {n for t in TABLES for n, f in _parts(root / t) if _damaged(f)}
+    moved = []
+    for t in TABLES:
+        for n, f in list(_parts(root / t)):
+            if n in bad:
+                k = 0
+                while (aside := f.with_name(f".damaged-{k}-{f.name}")).exists():
+                    k += 1
+                os.replace(f, aside)
+                moved.append(aside)
+    return moved
 
 
 def _brief(v: Any) -> str:

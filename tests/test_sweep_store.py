@@ -1,0 +1,172 @@
+"""The sweep store under concurrent writers, crashes and damaged files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import dupack
+from dupack.sweeps import SweepError, SweepResult
+from tests.conftest import QUICKSTART, run_subprocess
+
+fcntl = pytest.importorskip("fcntl")
+
+SHORT = ["-s", "run.duration=1s"]
+
+
+def short() -> dupack.Scenario:
+    return dupack.load(QUICKSTART).with_overrides(["run.duration=1s"])
+
+
+def one_error_line(r: subprocess.CompletedProcess[str], code: int, *fragments: str) -> None:
+    assert r.returncode == code, (r.returncode, r.stderr)
+    assert "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    for f in fragments:
+        assert f in lines[0], (f, lines[0])
+
+
+def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    assert run_subprocess("sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT, "--seeds", "1").returncode == 0
+    fd = os.open(out / ".lock", os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running sweep holds it
+    try:
+        r = run_subprocess("sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT, "--seeds", "1")
+        one_error_line(r, 2, "is being written by another dupack sweep")
+    finally:
+        os.close(fd)
+    # The lock dies with its holder: the same command now goes through.
+    r = run_subprocess("sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT, "--seeds", "1")
+    assert r.returncode == 0, r.stderr
+
+
+def test_the_lock_of_a_killed_sweep_is_released(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    out.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT);"
+         "fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(600)", str(out / ".lock")],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        r = run_subprocess("sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT)
+        one_error_line(r, 2, "is being written by another dupack sweep")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert run_subprocess("sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT).returncode == 0
+
+
+def test_two_sweeps_started_together_leave_every_job_once(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    args = [sys.executable, "-m", "dupack", "sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT, "--seeds", "1..12"]
+    env = {k: v for k, v in os.environ.items() if k != "DUPACK_DEBUG"}
+    procs = [subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    results = [(p.wait(timeout=600), p.stderr.read() if p.stderr else "") for p in procs]
+    codes = sorted(code for code, _ in results)
+    # Either both ran one after the other, or one was refused with one line.
+    assert codes in ([0, 0], [0, 2]), results
+    for code, err in results:
+        if code == 2:
+            assert "is being written by another dupack sweep" in err, err
+    # Whatever happened, the same command completes the sweep, each job once.
+    r = run_subprocess(*args[3:])
+    assert r.returncode == 0, r.stderr
+    res = SweepResult.load(out)
+    assert sorted(res.runs["job"]) == list(range(12))
+
+
+def test_load_reports_duplicated_jobs(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    dupack.sweep(short(), None, range(1, 5), workers=1, out=out, chunk_seconds=0)
+    parts = sorted((out / "runs").glob("part-*.parquet"))
+    (out / "runs" / "part-09999.parquet").write_bytes(parts[0].read_bytes())  # what two writers left
+    with pytest.raises(SweepError, match=r"holds job \d+ more than once .*part-09999.parquet"):
+        SweepResult.load(out)
+
+
+def test_parts_and_the_description_are_synced_before_they_are_published(tmp_path: Path, monkeypatch) -> None:
+    events: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda a, b: (events.append(f"replace {Path(b).name}"), real_replace(a, b))[1])
+    dupack.sweep(short(), None, [1], workers=1, out=tmp_path / "sw")
+    published = [i for i, e in enumerate(events) if e.startswith("replace")]
+    assert any(events[i] == "replace sweep.json" for i in published)
+    assert any(events[i].startswith("replace part-") for i in published)
+    for i in published:
+        assert events[i - 1] == "fsync", events
+
+
+def _damaged_sweep(tmp_path: Path, table: str) -> tuple[Path, Path]:
+    out = tmp_path / "sw"
+    # A failing job ends the first sweep; resuming it writes a second part.
+    with pytest.raises(dupack.RunError):
+        dupack.sweep(short(), None, range(1, 7), workers=1, out=out, chunk_seconds=0, _fail_job=3)
+    dupack.sweep(short(), None, range(1, 7), workers=1, out=out, chunk_seconds=0)
+    parts = sorted((out / table).glob("part-*.parquet"))
+    assert len(parts) >= 2
+    victim = parts[0]
+    data = victim.read_bytes()
+    victim.write_bytes(data[: len(data) // 2])  # a part cut short
+    return out, victim
+
+
+@pytest.mark.parametrize("table", ["runs", "flows"])
+def test_load_names_a_damaged_part(tmp_path: Path, table: str) -> None:
+    out, victim = _damaged_sweep(tmp_path, table)
+    with pytest.raises(SweepError, match=f"{victim.name}' is damaged"):
+        SweepResult.load(out)
+
+
+@pytest.mark.parametrize("table", ["runs", "flows"])
+def test_resume_sets_a_damaged_part_aside_and_reruns_its_jobs(tmp_path: Path, table: str) -> None:
+    out, victim = _damaged_sweep(tmp_path, table)
+    r = run_subprocess("sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT, "--seeds", "1..6")
+    assert r.returncode == 0, r.stderr
+    assert not victim.exists()
+    assert list(victim.parent.glob(f".damaged-0-{victim.name}"))
+    res = SweepResult.load(out)
+    one_shot = dupack.sweep(short(), None, range(1, 7), workers=1)
+    assert sorted(res.runs["job"]) == list(range(6))
+    cols = ["job", "seed", "goodput_kbps", "bytes_delivered"]
+    got = res.flows[cols].sort_values(["job", "goodput_kbps"], ignore_index=True)
+    want = one_shot.flows[cols].sort_values(["job", "goodput_kbps"], ignore_index=True)
+    assert got.equals(want)
+
+
+@pytest.mark.parametrize("content", ["whole", "cut", "empty"])
+def test_a_kill_before_the_description_was_published_is_recovered(tmp_path: Path, content: str) -> None:
+    out = tmp_path / "sw"
+    args = ["sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT, "--seeds", "1..2"]
+    assert run_subprocess(*args).returncode == 0
+    text = (out / "sweep.json").read_text(encoding="utf-8")
+    for d in ("runs", "flows", "links", "media"):
+        for f in (out / d).glob("*"):
+            f.unlink()
+        if (out / d).exists():
+            (out / d).rmdir()
+    (out / "sweep.json").unlink()
+    # What a kill between writing .sweep.json.tmp and renaming it leaves.
+    tmp = {"whole": text, "cut": text[: len(text) // 2], "empty": ""}[content]
+    (out / ".sweep.json.tmp").write_text(tmp, encoding="utf-8")
+    r = run_subprocess(*args)
+    assert r.returncode == 0, r.stderr
+    assert not (out / ".sweep.json.tmp").exists()
+    assert sorted(SweepResult.load(out).runs["job"]) == [0, 1]
+
+
+def test_a_foreign_directory_is_still_refused(tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n")
+    r = run_subprocess("sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT)
+    one_error_line(r, 2, "is not empty")
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"], "no lock file left in someone else's folder"
