@@ -101,6 +101,7 @@ def reproduce(
     import pandas as pd
 
     import dupack
+    from dupack.scenario import load as load_scenario
 
     paper = load_paper(name)
     n = _seeds(paper, full, seeds)
@@ -113,14 +114,27 @@ def reproduce(
         # An axis of one path is a dimension of the sweep's grid; an axis that
         # sets several paths to one value (the BER of both directions) is
         # iterated here, one sweep per value.
-        grid = {a.paths[0]: list(a.full if full else a.quick) for a in e.axes if len(a.paths) == 1}
-        linked = [a for a in e.axes if len(a.paths) > 1]
+        # A flows axis (how many of the scenario's flows run) is iterated
+        # here too: it changes the scenario itself.
+        grid = {a.paths[0]: [a.override_value(v) for v in (a.full if full else a.quick)]
+                for a in e.axes if len(a.paths) == 1 and not a.flows and not a.unit}
+        linked = [a for a in e.axes if a.flows or a.unit or len(a.paths) > 1]
+        base = load_scenario(e.scenario)
         frames = []
         for sid in e.schemes:
             scheme = paper.scheme(sid)
             assert scheme is not None
             for combo in itertools.product(*[list(a.full if full else a.quick) for a in linked]):
-                fixed = [f"{p}={_toml(v)}" for a, v in zip(linked, combo) for p in a.paths]
+                scenario = base
+                kept = None
+                for a, v in zip(linked, combo):
+                    if a.flows:
+                        kept = int(v)
+                        doc = base.to_dict()
+                        doc["flows"] = list(doc.get("flows", []))[:kept]
+                        scenario = dupack.Scenario(doc, base.source)
+                fixed = [f"{p}={_toml(a.override_value(v))}" for a, v in zip(linked, combo) for p in a.paths
+                         if kept is None or _flow_index(p) is None or _flow_index(p) < kept]
                 sub = "-".join(f"{a.name}{v}" for a, v in zip(linked, combo))
                 store = out_dir / "runs" / e.id / _slug(sid) / _slug(sub) if out_dir and sub else (
                     out_dir / "runs" / e.id / _slug(sid) if out_dir else None)
@@ -132,7 +146,7 @@ def reproduce(
                     last[0] = done
 
                 res = dupack.sweep(
-                    e.scenario, grid or None, seeds=range(1, n[e.id] + 1), workers=workers, out=store,
+                    scenario, grid or None, seeds=range(1, n[e.id] + 1), workers=workers, out=store,
                     overrides=[*scheme.overrides, *mode, *fixed], progress=tick,
                 )
                 f = res.flows.copy()
@@ -157,6 +171,14 @@ def reproduce(
     if out_dir is not None:
         write(r, out_dir)
     return r
+
+
+def _flow_index(path: str) -> int | None:
+    """k of an override path ``flows[k]...``, else None."""
+    if not path.startswith("flows["):
+        return None
+    k = path[len("flows["):].split("]", 1)[0]
+    return int(k) if k.isdigit() else None
 
 
 def _toml(v: Any) -> str:

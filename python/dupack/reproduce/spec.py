@@ -56,6 +56,14 @@ class Axis:
     paths: tuple[str, ...]
     quick: tuple[Any, ...]
     full: tuple[Any, ...]
+    # Appended to a value in the override it makes (10 with "MB" sets "10MB").
+    unit: str = ""
+    # The value is the number of the scenario's [[flows]] a run keeps (the
+    # first N); paths on a flow it does not keep are left out.
+    flows: bool = False
+
+    def override_value(self, v: Any) -> Any:
+        return f"{v}{self.unit}" if self.unit else v
 
 
 @dataclass(frozen=True)
@@ -198,8 +206,11 @@ def load_paper(name: str) -> Paper:
             quick, full = (vals.get("quick"), vals.get("full")) if isinstance(vals, dict) else (vals, vals)
             if not isinstance(quick, list) or not isinstance(full, list) or not quick:
                 raise ReproduceError(f"{w}.axis '{a.get('name')}': values must be a non-empty list or {{quick, full}}")
-            paths = a.get("paths") or [_need(a, "path", w)]
-            axes.append(Axis(_need(a, "name", w), tuple(paths), tuple(quick), tuple(full)))
+            keeps_flows = bool(a.get("flows", False))
+            paths = a.get("paths") or ([] if keeps_flows else [_need(a, "path", w)])
+            if keeps_flows and not all(isinstance(v, int) and v >= 1 for v in [*quick, *full]):
+                raise ReproduceError(f"{w}.axis '{a.get('name')}': a flows axis counts flows: whole numbers of at least 1")
+            axes.append(Axis(_need(a, "name", w), tuple(paths), tuple(quick), tuple(full), str(a.get("unit", "")), keeps_flows))
         fa = e.get("flow_axis")
         flow_axis = (fa["name"], dict(fa["values"])) if fa else None
         seeds = _need(e, "seeds", w, dict)
