@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
+    from dupack.plot import RunPlots
     from dupack.scenario import Scenario
 
 __all__ = [
@@ -558,3 +559,11 @@ class RunResult:
         head = f"<RunResult {self.scenario_name!r} seed={self.seed} flows={len(self.raw.get('flows', []))}>"
         table = self._display().to_html(index=False, escape=True, float_format="{:.1f}".format, na_rep="-") if self.raw.get("flows") else ""
         return f"<p><code>{html.escape(head)}</code></p>{table}<p><small>{html.escape(self._run_line())}</small></p>"
+
+    @property
+    def plot(self) -> RunPlots:
+        """This run's plots (docs/plots.md), each a matplotlib Figure:
+        ``.tsg()``, ``.cwnd()``, ``.queue()``, ``.bars()``, ``.ndup()``."""
+        from dupack.plot import RunPlots
+
+        return RunPlots(self)

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
+    from dupack.plot import SweepPlots
+
 __all__ = ["sweep", "SweepResult", "SweepError", "TABLES", "SWEEP_FILE", "RUN_METRICS"]
 
 #: The tables of a sweep, in the order of RunResult's (runs = ``RunResult.run``).
@@ -386,6 +388,14 @@ class SweepResult:
             f"<p><code>{head}</code></p>{shown.to_html(index=False, escape=True)}{tail}"
             f"<p><small>{html.escape(note)}</small></p>"
         )
+
+    @property
+    def plot(self) -> SweepPlots:
+        """This sweep's plots (docs/plots.md), each a matplotlib Figure:
+        ``.sweep()``, ``.bars()``, ``.ndup()``."""
+        from dupack.plot import SweepPlots
+
+        return SweepPlots(self)
 
 
 # --- statistics over seeds -----------------------------------------------------------
