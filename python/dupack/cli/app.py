@@ -211,6 +211,7 @@ def root(
 
 def _register() -> None:
     from dupack.cli import plot as _plot_cmds
+    from dupack.cli import report as _report_cmds
     from dupack.cli import reproduce as _reproduce_cmds
     from dupack.cli import run as _run_cmds
     from dupack.cli import sweep as _sweep_cmds
@@ -219,6 +220,7 @@ def _register() -> None:
     _sweep_cmds.register(app)
     _reproduce_cmds.register(app)
     _plot_cmds.register(app)
+    _report_cmds.register(app)
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):  # typer's default, set by app.command()
             info.cls = DupackCommand
