@@ -265,3 +265,12 @@ def test_plot_writes_kind_png_by_default(run_dir: Path, tmp_path: Path, monkeypa
     r = run_cli("plot", "cwnd", str(run_dir))
     assert r.exit_code == 0, r.stderr
     _check_png(tmp_path / "cwnd.png")
+
+
+@pytest.mark.parametrize(("command", "usage"), [("plot", "dupack plot [OPTIONS] KIND RESULTS..."),
+                                                ("report", "dupack report [OPTIONS] RESULTS...")])
+def test_help_usage_reads_as_typed(command: str, usage: str) -> None:
+    r = run_cli(command, "--help", env={"COLUMNS": "100", "TERM": "dumb"})
+    assert r.exit_code == 0, r.stderr
+    assert f"Usage: {usage}" in r.stdout
+    assert "{" not in r.stdout.splitlines()[1]

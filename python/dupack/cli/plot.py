@@ -8,7 +8,15 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from dupack.cli.app import CliError
+from dupack.cli.app import CliError, DupackCommand
+
+
+class ResultsCommand(DupackCommand):
+    """The usage line names the result directories as RESULTS... (typer
+    writes {RESULTS}... for an argument taking several values)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [p.replace("{RESULTS}", "RESULTS") for p in super().collect_usage_pieces(ctx)]
 
 _KIND_HELP = (
     "tsg (time-sequence graph of a traced flow), cwnd (cwnd and ssthresh), queue (a link's queue), "
@@ -31,7 +39,7 @@ _APPLIES = {
 
 
 def register(app: typer.Typer) -> None:
-    app.command("plot", no_args_is_help=True)(plot_cmd)
+    app.command("plot", cls=ResultsCommand, no_args_is_help=True)(plot_cmd)
 
 
 def _seconds(name: str, text: str | None) -> float | None:
@@ -52,7 +60,7 @@ def plot_cmd(
     results: Annotated[
         list[Path],
         typer.Argument(
-            metavar="RESULTS...",
+            metavar="RESULTS",
             help="Result directories: written by 'dupack run' (tsg, cwnd and queue need one, run with --trace), "
             "or by 'dupack sweep' (bars, ndup, sweep).",
             show_default=False,

@@ -8,16 +8,17 @@ from typing import Annotated, Optional
 import typer
 
 from dupack.cli.app import CliError
+from dupack.cli.plot import ResultsCommand
 
 
 def register(app: typer.Typer) -> None:
-    app.command("report", no_args_is_help=True)(report_cmd)
+    app.command("report", cls=ResultsCommand, no_args_is_help=True)(report_cmd)
 
 
 def report_cmd(
     results: Annotated[
         list[Path],
-        typer.Argument(metavar="RESULTS...", help="Directories written by 'dupack run' or 'dupack sweep'.",
+        typer.Argument(metavar="RESULTS", help="Directories written by 'dupack run' or 'dupack sweep'.",
                        show_default=False),
     ],
     out_text: Annotated[
