@@ -22,7 +22,8 @@ def flow(name: str, **kw):
         "dupacks_received": 40, "fr_to_ratio": 4.5, "recovery_time_s": 1.2, "backoff_time_s": 2.0,
         "spurious_retransmissions": 1, "false_fast_retransmits": 0, "lost_retransmissions": 1,
         "wasted_timeouts": 1, "ecn_reductions": 0, "window_undos": 0, "drops_error": 7, "drops_queue": 5, "final_cwnd": 14600,
-        "final_ssthresh": 8760, "srtt_s": 0.091,
+        "final_ssthresh": 8760, "srtt_s": 0.091, "rtt_samples": 650, "rtt_mean_s": 0.095, "rtt_min_s": 0.08,
+        "rtt_max_s": 0.2, "final_rto_s": 1.0, "dupacks_delayed": 0, "dupacks_cancelled": 0,
     }
     f.update(kw)
     return f
@@ -34,7 +35,8 @@ RAW = {
     "flows": [
         flow("a"),
         flow("b", variant="sack", app_bytes=None, completion_time_s=None, srtt_s=None,
-             final_ssthresh=U64_MAX, ndup_at_timeout=[0, 0, 0, 3]),
+             final_ssthresh=None, rtt_samples=0, rtt_mean_s=None, rtt_min_s=None, rtt_max_s=None,
+             ndup_at_timeout=[0, 0, 0, 3]),
     ],
     "links": [
         {"link": "bottleneck", "direction": "fwd", "from": "r0", "to": "r1", "rate_bps": 2_000_000,
@@ -62,8 +64,10 @@ def test_flows_table(result):
     assert len(df) == 2
     assert df["ndup_0"].tolist() == [1, 0]
     assert df["ndup_3plus"].tolist() == [0, 3]
-    assert df["final_ssthresh"].tolist() == [8760, U64_MAX]
-    assert df["final_ssthresh"].dtype == "uint64"
+    # "never reduced" is a null, not u64::MAX
+    assert df["final_ssthresh"].dtype == "UInt64"
+    assert df["final_ssthresh"].iloc[0] == 8760 and pd.isna(df["final_ssthresh"].iloc[1])
+    assert df["rtt_samples"].tolist() == [650, 0] and pd.isna(df["rtt_mean_s"].iloc[1])
     assert df["app_bytes"].dtype == "UInt64" and pd.isna(df["app_bytes"].iloc[1])
     assert df["completion_time_s"].dtype == "float64" and pd.isna(df["completion_time_s"].iloc[1])
     assert df["variant"].tolist() == ["reno", "sack"]
@@ -104,7 +108,7 @@ def test_save_writes_every_file(result, tmp_path):
     assert json.loads((out / "result.json").read_text()) == RAW
     flows = pd.read_parquet(out / "flows.parquet")
     assert flows["flow"].tolist() == ["a", "b"]
-    assert flows["final_ssthresh"].tolist() == [8760, U64_MAX]
+    assert flows["final_ssthresh"].iloc[0] == 8760 and pd.isna(flows["final_ssthresh"].iloc[1])
     assert pd.read_parquet(out / "links.parquet")["rate_bps"].tolist() == [2_000_000, 2_000_000]
     assert pd.read_csv(out / "flows.csv")["ndup_3plus"].tolist() == [0, 3]
     assert pd.read_csv(out / "links.csv")["rate_bps"].tolist() == [2_000_000, 2_000_000]

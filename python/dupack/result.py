@@ -41,8 +41,7 @@ NDUP_COLUMNS = ("ndup_0", "ndup_1", "ndup_2", "ndup_3plus")
 
 # Column → dtype, in the order of the Rust structs. Fixed dtypes keep the
 # Parquet schema identical across runs (a column that is all-null in one run
-# must not turn into another type). u64 counters use uint64 (final_ssthresh
-# can be u64::MAX); optional integers use the nullable UInt64; optional floats
+# must not turn into another type). u64 counters use uint64; optional integers use the nullable UInt64; optional floats
 # are float64 with NaN for null.
 _FLOW_DTYPES: dict[str, str] = {
     "flow": "str",
@@ -74,8 +73,15 @@ _FLOW_DTYPES: dict[str, str] = {
     "drops_error": "uint64",
     "drops_queue": "uint64",
     "final_cwnd": "uint64",
-    "final_ssthresh": "uint64",
+    "final_ssthresh": "UInt64",
     "srtt_s": "float64",
+    "rtt_samples": "uint64",
+    "rtt_mean_s": "float64",
+    "rtt_min_s": "float64",
+    "rtt_max_s": "float64",
+    "final_rto_s": "float64",
+    "dupacks_delayed": "uint64",
+    "dupacks_cancelled": "uint64",
 }
 _LINK_DTYPES: dict[str, str] = {
     "link": "str",

@@ -1042,6 +1042,7 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
         .zip(&s.flows)
         .map(|(f, spec)| {
             let st = f.sender.stats();
+            let rtt = Some(f.sender.rto().samples()).filter(|r| r.count > 0);
             let delivered = f.receiver.rcv_nxt();
             let until = f.completed_at.unwrap_or(end);
             let span = until.saturating_since(f.start);
@@ -1077,8 +1078,15 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
                 drops_error: f.drops_error,
                 drops_queue: f.drops_queue,
                 final_cwnd: f.sender.cwnd(),
-                final_ssthresh: f.sender.ssthresh(),
+                final_ssthresh: Some(f.sender.ssthresh()).filter(|&t| t < u64::MAX / 2),
                 srtt_s: f.sender.rto().srtt().map(|d| d.as_secs_f64()),
+                rtt_samples: f.sender.rto().samples().count,
+                rtt_mean_s: f.sender.rto().samples().mean_s(),
+                rtt_min_s: rtt.map(|r| r.min.as_secs_f64()),
+                rtt_max_s: rtt.map(|r| r.max.as_secs_f64()),
+                final_rto_s: f.sender.rto().rto().as_secs_f64(),
+                dupacks_delayed: f.receiver.stats().dupacks_delayed,
+                dupacks_cancelled: f.receiver.stats().dupacks_cancelled,
             }
         })
         .collect();

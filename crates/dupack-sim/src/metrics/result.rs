@@ -70,14 +70,30 @@ pub struct FlowResult {
     /// Window reductions undone because the original transmission arrived
     /// after all (`+irw`, irw §3; `+undo`, RFC 3522 Eifel detection).
     pub window_undos: u64,
-    /// Data or ACK packets of this flow lost to error models.
+    /// Data or ACK packets of this flow lost for good on the way: destroyed
+    /// by a link's error model, lost in a collision or to a medium's frame
+    /// loss, or given up by a link layer (ARQ, a MAC with retries). A frame a
+    /// link layer recovered is not counted (docs/results.md).
     pub drops_error: u64,
     /// Data or ACK packets of this flow dropped by full queues.
     pub drops_queue: u64,
     pub final_cwnd: u64,
-    pub final_ssthresh: u64,
+    /// `null` while still "arbitrarily high" (RFC 5681 §3.1), i.e. never reduced.
+    pub final_ssthresh: Option<u64>,
     /// Smoothed RTT at the end, in seconds (`null` without a sample).
     pub srtt_s: Option<f64>,
+    /// RTT samples the sender took (Karn's rule: none from retransmitted segments).
+    pub rtt_samples: u64,
+    /// Mean, least and greatest of them, in seconds (`null` without one).
+    pub rtt_mean_s: Option<f64>,
+    pub rtt_min_s: Option<f64>,
+    pub rtt_max_s: Option<f64>,
+    /// The retransmission timeout at the end (backoff included), in seconds.
+    pub final_rto_s: f64,
+    /// DDA (`receiver.dda`): duplicate ACKs the receiver held back, and held
+    /// ones it discarded because the ack number advanced (irw §2.2).
+    pub dupacks_delayed: u64,
+    pub dupacks_cancelled: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -123,6 +123,31 @@ pub struct RtoEstimator {
     max_backoff_shift: u32,
     /// Backoff exponent (BSD `t_rxtshift`).
     shift: u32,
+    /// The samples taken, as measured (reported only).
+    samples: RttSamples,
+}
+
+/// Count, sum, least and greatest of the RTT samples an estimator took
+/// (Karn-valid ones: those it was handed), for the results.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RttSamples {
+    pub count: u64,
+    pub sum: SimDuration,
+    pub min: SimDuration,
+    pub max: SimDuration,
+}
+
+impl RttSamples {
+    fn add(&mut self, r: SimDuration) {
+        self.min = if self.count == 0 { r } else { self.min.min(r) };
+        self.max = self.max.max(r);
+        self.sum = self.sum + r;
+        self.count += 1;
+    }
+    /// Mean sample in seconds (`None` without one).
+    pub fn mean_s(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum.as_secs_f64() / self.count as f64)
+    }
 }
 
 impl RtoEstimator {
@@ -155,12 +180,14 @@ impl RtoEstimator {
             max: cfg.max,
             max_backoff_shift: cfg.max_backoff_shift,
             shift: 0,
+            samples: RttSamples::default(),
         }
     }
 
     /// One RTT measurement for a segment sent at `sent`, acknowledged at
     /// `now`. Also clears the backoff (Karn; BSD `t_rxtshift = 0`).
     pub fn on_rtt_sample(&mut self, sent: SimTime, now: SimTime) {
+        self.samples.add(now.saturating_since(sent));
         let (min, max) = (self.min, self.max);
         match &mut self.mode {
             Mode::Fine(f) => {
@@ -286,6 +313,11 @@ impl RtoEstimator {
             Mode::Fine(f) => f.srtt.map(|_| f.rttvar),
             Mode::Coarse(c) => (c.t_srtt != 0).then(|| fixed_to_duration(c.t_rttvar, TCP_RTTVAR_SHIFT, c.tick)),
         }
+    }
+
+    /// The samples taken so far.
+    pub fn samples(&self) -> &RttSamples {
+        &self.samples
     }
 
     pub fn has_sample(&self) -> bool {
