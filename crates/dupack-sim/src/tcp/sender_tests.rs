@@ -677,7 +677,11 @@ fn rpld_the_authors_sack_without_rpld_sends_the_same_until_a_retransmission_is_l
     let (with, _) = run("sack+rpld");
     let (without, timer) = run("sack-cautious");
     let count = |v: &[(u64, bool)]| v.iter().filter(|&&x| x == rexmit(0)).count();
-    assert_eq!((count(&with), count(&without)), (2, 1), "RPLD resends it, the timer must otherwise: {with:?} {without:?}");
+    assert_eq!(
+        (count(&with), count(&without)),
+        (2, 1),
+        "RPLD resends it, the timer must otherwise: {with:?} {without:?}"
+    );
     let second = with.iter().rposition(|&x| x == rexmit(0)).unwrap();
     assert_eq!(with[..second], without[..second], "identical up to RPLD's detection");
     assert!(timer.is_some());
@@ -757,7 +761,9 @@ fn irw_3_revives_the_window_when_the_ack_echoes_the_original_tag() {
 /// at every expiry of the timer, backoffs included (`TcpAgent::timeout`).
 #[test]
 fn loss_ssthresh_window_halves_the_window_without_the_dupack_inflation_at_every_timeout() {
-    for (rule, after_first, after_second) in [(LossSsthresh::Window, 3000, 2000), (LossSsthresh::FlightSize, 8500, 8500)] {
+    for (rule, after_first, after_second) in
+        [(LossSsthresh::Window, 3000, 2000), (LossSsthresh::FlightSize, 8500, 8500)]
+    {
         let cfg = TcpConfig { mss: MSS as u32, initial_window: 14, loss_ssthresh: rule, ..TcpConfig::default() };
         let mut h = Harness::with("newreno", cfg, None);
         assert_eq!(h.tx().len(), 14);
