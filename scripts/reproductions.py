@@ -30,6 +30,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "reproductions.md")
     ap.add_argument("--runs", type=Path, default=ROOT / "reproduce-full", help="where each paper's outputs go")
     ap.add_argument("--seeds", type=int, default=None, help="replications instead of each experiment's full count")
+    ap.add_argument("--fresh", action="store_true", help="run again what an earlier run (of another dupack build) stored in --runs")
     args = ap.parse_args()
 
     import dupack
@@ -48,7 +49,7 @@ def main() -> int:
          f"Python {platform.python_version()}\n"]
     for name in names:
         t0 = time.perf_counter()
-        r = reproduce(name, args.runs / name, full=True, seeds=args.seeds)
+        r = reproduce(name, args.runs / name, full=True, seeds=args.seeds, fresh=args.fresh)
         wall = time.perf_counter() - t0
         p = r.paper
         held = sum(c.verdict == HOLDS for c in r.claims)

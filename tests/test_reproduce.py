@@ -282,6 +282,17 @@ def test_cli_reproduce_list() -> None:
     assert res.exit_code == 0 and "eplr" in res.output
 
 
+def test_cli_reproduce_reuses_its_runs_and_refuses_runs_it_cannot_reuse(tmp_path: Path) -> None:
+    out = str(tmp_path / "e")
+    assert runner.invoke(app, ["reproduce", "eplr", "-o", out, "--seeds", "3", "-q"]).exit_code == 0
+    # The same command reuses every stored run; other replications do not fit them.
+    assert runner.invoke(app, ["reproduce", "eplr", "-o", out, "--seeds", "3", "-q"]).exit_code == 0
+    res = runner.invoke(app, ["reproduce", "eplr", "-o", out, "--seeds", "4", "-q"])
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1 and "add --fresh" in res.stderr
+    assert runner.invoke(app, ["reproduce", "eplr", "-o", out, "--seeds", "4", "-q", "--fresh"]).exit_code == 0
+
+
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [

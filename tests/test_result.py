@@ -105,7 +105,18 @@ def test_save_writes_every_file(result, tmp_path):
     out = result.save(tmp_path / "deep" / "dir")
     names = sorted(p.name for p in out.iterdir())
     assert names == ["flows.csv", "flows.parquet", "links.csv", "links.parquet", "result.json", "scenario.json"]
-    assert json.loads((out / "result.json").read_text()) == RAW
+    import pyarrow.parquet as pq
+
+    import dupack
+
+    # The result document as the core gave it, stamped with the dupack that made it.
+    assert json.loads((out / "result.json").read_text()) == {**RAW, "dupack": dupack.provenance()}
+    assert dupack.provenance()["version"] == dupack.__version__ and dupack.provenance()["commit"]
+    for table in ("flows", "links"):
+        meta = pq.read_schema(out / f"{table}.parquet").metadata
+        assert meta[b"dupack_version"].decode() == dupack.__version__
+        assert meta[b"dupack_commit"].decode() == dupack.__commit__
+        assert b"pandas" in meta
     flows = pd.read_parquet(out / "flows.parquet")
     assert flows["flow"].tolist() == ["a", "b"]
     assert flows["final_ssthresh"].iloc[0] == 8760 and pd.isna(flows["final_ssthresh"].iloc[1])

@@ -9,9 +9,10 @@ scenarios, applies overrides, and presents results as pandas tables.
 """
 
 from dupack._core import RunError, ScenarioError
+from dupack._core import __commit__ as __commit__
 from dupack._core import __version__ as __version__
 from dupack.api import run
-from dupack.result import RunResult
+from dupack.result import RunResult, provenance
 from dupack.scenario import Scenario, load
 from dupack.sweeps import SweepError, SweepResult, sweep
 
@@ -26,4 +27,7 @@ __all__ = [
     "SweepError",
     "RunError",
     "__version__",
+    "__commit__",
+    "provenance",
 ]
+

@@ -3,6 +3,7 @@
 from typing import Any
 
 __version__: str
+__commit__: str
 
 class ScenarioError(ValueError):
     """The scenario is invalid; ``str(e)`` is ``"path: message"``."""

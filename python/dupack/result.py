@@ -388,6 +388,31 @@ def _decode(rows: int, kind: str, raw: Any, valid: bytes | None, width: int) -> 
     return np.frombuffer(raw, dtype=dtype), mask
 
 
+def provenance() -> dict[str, str]:
+    """Which dupack made a result: ``{"version": …, "commit": …}`` (the git
+    commit the extension was built from; ``unknown`` outside a checkout,
+    ``+dirty`` with uncommitted changes). Stamped into ``result.json``, every
+    Parquet file's metadata and a sweep's ``sweep.json``."""
+    from dupack import _core
+
+    return {"version": _core.__version__, "commit": _core.__commit__}
+
+
+def provenance_metadata(made_by: dict[str, str]) -> dict[bytes, bytes]:
+    """Parquet key-value metadata naming the dupack that wrote the file."""
+    return {b"dupack_version": made_by["version"].encode(), b"dupack_commit": made_by["commit"].encode()}
+
+
+def stamped_parquet(df: pd.DataFrame, path: Path, made_by: dict[str, str]) -> None:
+    """``df`` as Parquet at ``path``, with pandas' metadata and dupack's version and commit."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **provenance_metadata(made_by)})
+    pq.write_table(table, path)
+
+
 def series_frame(cols: dict[str, Any]) -> pd.DataFrame:
     """The core's series columns (names, then indices per record) as a long table."""
     import numpy as np
@@ -515,17 +540,23 @@ class RunResult:
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         # The packet trace and the time series go to their own Parquet files.
+        made_by = provenance()
         doc = {k: v for k, v in self.raw.items() if k not in ("trace", "series")}
+        doc["dupack"] = made_by
         (out / "result.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+        def parquet(df: pd.DataFrame, path: Path) -> None:
+            stamped_parquet(df, path, made_by)
+
         if "trace" in self.raw:
-            self.trace.to_parquet(out / "trace.parquet", index=False)
+            parquet(self.trace, out / "trace.parquet")
         if "series" in self.raw:
-            self.series.to_parquet(out / "series.parquet", index=False)
+            parquet(self.series, out / "series.parquet")
         tables = [("flows", self.flows), ("links", self.links)]
         if self.raw.get("media"):
             tables.append(("media", self.media))
         for name, df in tables:
-            df.to_parquet(out / f"{name}.parquet", index=False)
+            parquet(df, out / f"{name}.parquet")
             df.to_csv(out / f"{name}.csv", index=False)
         if self.scenario is not None:
             doc = {"hash": self.scenario.hash(), "scenario": self.scenario.to_dict()}

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from dupack import _core
 from dupack._core import RunError, ScenarioError
 from dupack.api import as_scenario, check_seed
-from dupack.result import TABLE_DTYPES, columns_frame, columns_table, empty_table, to_frame
+from dupack.result import TABLE_DTYPES, columns_frame, columns_table, empty_table, provenance, provenance_metadata, to_frame
 from dupack.scenario import OverrideError, Scenario
 
 if TYPE_CHECKING:
@@ -66,6 +66,7 @@ def _sweep(
     overrides: list[str] | None = None,
     progress: Callable[[int, int], None] | bool | None = None,
     chunk_seconds: float = 0.5,
+    mixed_versions: bool = False,
     _fail_job: int | None = None,
     _discard_results: bool = False,
 ) -> SweepResult:
@@ -89,6 +90,9 @@ def _sweep(
     already stored (``resume=False`` deletes them and starts over); a DIR
     that holds another sweep or other files raises :class:`SweepError`.
     Parts written stay valid if the sweep is interrupted or fails.
+    ``DIR/sweep.json`` and every part name the dupack version and commit
+    that wrote them; resuming a sweep that another build wrote raises
+    :class:`SweepError` unless ``mixed_versions=True``.
 
     ``progress(done, total)`` is called at the start and after every chunk.
     By default (``progress=None``) a progress bar shows the runs done: on
@@ -120,7 +124,7 @@ def _sweep(
     ids = _Ids(paths, values, seed_list)
     total = len(points) * len(seed_list)
 
-    store = _Store.open(Path(out), base, grid_doc, seed_list, total, resume) if out is not None else None
+    store = _Store.open(Path(out), base, grid_doc, seed_list, total, resume, mixed_versions) if out is not None else None
     done = store.done if store is not None else set()
     jobs = [
         (j, j // len(seed_list), seed_list[j % len(seed_list)]) for j in range(total) if j not in done
@@ -884,10 +888,19 @@ class _Store:
         self._metadata: dict[str, tuple[pa.Schema, dict[bytes, bytes]]] = {}
         #: The columns before the results' own: job, one per grid path, seed.
         self.index: list[str] = []
+        #: Every part's Parquet metadata names the dupack that wrote it.
+        self._made_by = provenance_metadata(provenance())
 
     @classmethod
     def open(
-        cls, root: Path, base: Scenario, grid: dict[str, list[Any]], seeds: list[int | None], total: int, resume: bool
+        cls,
+        root: Path,
+        base: Scenario,
+        grid: dict[str, list[Any]],
+        seeds: list[int | None],
+        total: int,
+        resume: bool,
+        mixed_versions: bool = False,
     ) -> _Store:
         if not str(root).strip():
             raise SweepError(f"the output directory is an empty path {str(root)!r}")
@@ -901,6 +914,7 @@ class _Store:
             "seeds": seeds,
             "jobs": total,
             "scenario": base.to_dict(),
+            "dupack": provenance(),
         }
         # The stored description after a JSON round trip (tuples → lists, …).
         doc = json.loads(json.dumps(doc, ensure_ascii=False))
@@ -911,7 +925,7 @@ class _Store:
         root.mkdir(parents=True, exist_ok=True)
         lock_fd = _lock(root)
         try:
-            store = cls._open_locked(root, doc, grid, resume)
+            store = cls._open_locked(root, doc, grid, resume, mixed_versions)
         except BaseException:
             if lock_fd is not None:
                 _unlock(root, lock_fd)
@@ -920,7 +934,9 @@ class _Store:
         return store
 
     @classmethod
-    def _open_locked(cls, root: Path, doc: dict[str, Any], grid: dict[str, list[Any]], resume: bool) -> _Store:
+    def _open_locked(
+        cls, root: Path, doc: dict[str, Any], grid: dict[str, list[Any]], resume: bool, mixed_versions: bool = False
+    ) -> _Store:
         meta = root / SWEEP_FILE
         tmp = root / _META_TMP
         if not meta.exists() and tmp.exists():
@@ -940,10 +956,25 @@ class _Store:
                         f"'{root}' holds another sweep (its {what} differs: {there} there, {here} here); "
                         "choose another directory to start a new sweep, or rerun the same sweep to resume it"
                     )
+            made_by = old.get("dupack") or {"version": "unknown", "commit": "unknown"}
+            stored = [f for t in TABLES for _, f in _parts(root / t)]
+            if resume and stored and made_by != doc["dupack"] and not mixed_versions:
+                # Results of two builds in one dataset could not be told apart.
+                raise SweepError(
+                    f"'{root}' holds results of dupack {made_by.get('version')} (commit {made_by.get('commit')}) "
+                    f"and this is dupack {doc['dupack']['version']} (commit {doc['dupack']['commit']}); "
+                    "resuming would mix their results: choose another directory, start over with --no-resume, "
+                    "or resume anyway with --mixed-versions"
+                )
             if not resume:
-                for t in TABLES:
-                    for _, f in _parts(root / t):
-                        f.unlink()
+                for f in stored:
+                    f.unlink()
+            if made_by != doc["dupack"]:
+                # The description names every build that wrote to the directory.
+                old["dupack"] = doc["dupack"]
+                old["dupack_earlier"] = [*old.get("dupack_earlier", []), made_by] if resume else []
+                tmp.write_text(json.dumps(old, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+                _publish(tmp, meta)
         elif any(f.name not in (LOCK_FILE,) for f in root.iterdir()):  # filled since the check above
             raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
         else:
@@ -987,7 +1018,7 @@ class _Store:
             table = parts[t]
             if table.num_rows == 0 and t != "runs":
                 continue
-            table = table.replace_schema_metadata(self._pandas_metadata(t, table.schema))
+            table = table.replace_schema_metadata({**self._pandas_metadata(t, table.schema), **self._made_by})
             d = self.root / t
             d.mkdir(exist_ok=True)
             tmp = d / f".{name}.tmp"

@@ -357,6 +357,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         let _ = cell.set(py, ty.unbind());
     }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("__commit__", env!("DUPACK_COMMIT"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(entities, m)?)?;

@@ -40,6 +40,13 @@ def reproduce_cmd(
     ] = None,
     list_: Annotated[bool, typer.Option("--list", help="List the papers that can be reproduced and exit.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no tables; only errors.")] = False,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Discard the runs an earlier reproduction stored in DIR and run them all again.")
+    ] = False,
+    mixed_versions: Annotated[
+        bool,
+        typer.Option("--mixed-versions", help="Reuse runs another dupack build (version or commit) stored in DIR."),
+    ] = False,
 ) -> None:
     """Rerun a paper's experiment, redraw its figures and check its claims.
 
@@ -69,7 +76,7 @@ def reproduce_cmd(
         except ReproduceError as e:
             raise CliError(str(e)) from None
         out = Path(out_text) / n if (out_text and name == "all") else Path(out_text or Path("reproduce") / n)
-        _run_one(paper.name, out, full, seeds, quiet)
+        _run_one(paper.name, out, full, seeds, quiet, fresh, mixed_versions)
 
 
 def _parse_seeds(text: str | None) -> int | None:
@@ -84,9 +91,10 @@ def _parse_seeds(text: str | None) -> int | None:
     return n
 
 
-def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool) -> None:
+def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool, fresh: bool, mixed: bool) -> None:
     from dupack._core import RunError, ScenarioError
     from dupack.reproduce import ReproduceError, jobs, load_paper, reproduce
+    from dupack.sweeps import SweepError
 
     paper = load_paper(name)
     total = jobs(paper, full, seeds)
@@ -94,9 +102,14 @@ def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool) -
     t0 = time.perf_counter()
     try:
         with bar:
-            r = reproduce(name, out, full=full, seeds=seeds, progress=lambda n: bar.advance(n, total))
+            r = reproduce(name, out, full=full, seeds=seeds, progress=lambda n: bar.advance(n, total),
+                          fresh=fresh, mixed_versions=mixed)
     except ReproduceError as e:
         raise CliError(str(e)) from None
+    except SweepError as e:
+        # Runs of another mode, replication count or build are in the way.
+        raise CliError(f"--out '{out}' holds earlier runs this reproduction cannot reuse ({e}); "
+                       "add --fresh to run them again, or choose another --out") from None
     except ScenarioError as e:
         raise CliError(f"papers/{name}: {e}", EXIT_RUN) from None
     except RunError as e:

@@ -186,6 +186,14 @@ def sweep_cmd(
         bool,
         typer.Option("--quiet", "-q", help="No progress bar and no summary; only errors."),
     ] = False,
+    mixed_versions: Annotated[
+        bool,
+        typer.Option(
+            "--mixed-versions",
+            help="Resume a sweep that another dupack build (version or commit) wrote; by default that is refused, "
+            "as the results of the two could not be told apart.",
+        ),
+    ] = False,
 ) -> None:
     """Run a scenario for every combination of --vary values and every seed.
 
@@ -226,7 +234,8 @@ def sweep_cmd(
     try:
         with progress:
             result = sweep(
-                base, grid, seeds, workers=workers, out=out, resume=not no_resume, progress=progress.update
+                base, grid, seeds, workers=workers, out=out, resume=not no_resume, progress=progress.update,
+                mixed_versions=mixed_versions,
             )
     except SweepError as e:
         raise CliError(f"--out: {e}") from None

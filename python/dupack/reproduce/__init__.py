@@ -23,6 +23,7 @@ import csv
 import itertools
 import json
 import math
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from os import PathLike
@@ -91,12 +92,16 @@ def reproduce(
     seeds: int | None = None,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    fresh: bool = False,
+    mixed_versions: bool = False,
 ) -> Reproduction:
     """Run paper ``name``'s experiments and evaluate them (see the module doc).
 
     ``seeds`` overrides the number of replications of every experiment;
     ``progress(n)`` is called with the number of runs finished since its
-    last call. Without ``out`` nothing is written and the runs stay in memory.
+    last call. The runs stored in ``out`` by an earlier call are reused;
+    ``fresh=True`` discards them, and runs of another dupack build are
+    refused unless ``mixed_versions=True`` (:class:`dupack.SweepError`). Without ``out`` nothing is written and the runs stay in memory.
     """
     import pandas as pd
 
@@ -108,6 +113,9 @@ def reproduce(
     out_dir = Path(out) if out is not None else None
     if out_dir is not None:
         _check_out(out_dir)
+        if fresh and (out_dir / "runs").is_dir():
+            # The stores are this module's own: DIR/runs holds nothing else.
+            shutil.rmtree(out_dir / "runs")
     results: dict[str, pd.DataFrame] = {}
     for e in paper.experiments:
         mode = [*e.overrides, *(e.overrides_full if full else e.overrides_quick)]
@@ -147,7 +155,7 @@ def reproduce(
 
                 res = dupack.sweep(
                     scenario, grid or None, seeds=range(1, n[e.id] + 1), workers=workers, out=store,
-                    overrides=[*scheme.overrides, *mode, *fixed], progress=tick,
+                    overrides=[*scheme.overrides, *mode, *fixed], progress=tick, mixed_versions=mixed_versions,
                 )
                 f = res.flows.copy()
                 f.insert(0, "scheme", sid)
