@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Time the `dupack` command end to end against ns-2 on the same scenario.
+
+    python bench/cli.py                      # N = 10 and 40, 200 s, p = 1 %; 9 repetitions each
+    python bench/cli.py --reps 5 --n 10      # quicker
+    python bench/cli.py --write-doc          # also put the table into docs/performance.md
+
+What is timed is the whole process, as a user runs it: `dupack run FILE -q
+-o DIR` (interpreter start-up, imports, reading the scenario, the
+simulation, writing result.json, the Parquet and CSV tables and
+scenario.json), `dupack --version` and `dupack validate FILE`, and ns-2
+(`ns bench/ns2/tcp_bench.tcl ...`) on the same dumbbell: the scenario is
+bench/scenarios/unfairness.toml with the same overrides bench/run.py uses,
+and the ns-2 arguments are derived from that very document (bench/run.py's
+`Case.ns2_cmd`), so both sides simulate the same network for the same time.
+
+Each command is run `--reps` times after one untimed warm-up run (which
+also leaves Python's bytecode caches behind, as an installed package has
+them; PYTHONDONTWRITEBYTECODE is removed from the children's environment).
+Wall time is taken around the process, CPU time (user + system) from
+`resource.getrusage(RUSAGE_CHILDREN)` before and after it, peak RSS from
+GNU time's `%M` (the process itself, not a forked copy of this
+interpreter); without /usr/bin/time the RSS column is left empty. The
+table gives the minimum and the median of wall and CPU time over the
+repetitions and the largest peak RSS.
+
+`--dupack` names the command to time (default: the `dupack` script
+beside this interpreter or on PATH, else
+`python -m dupack`); a command ending in `-m dupack` imports dupack from
+this checkout's python/ (PYTHONPATH), with the extension built there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import run as benchrun  # noqa: E402  (bench/run.py: the ns-2 mirror and the machine description)
+
+GNU_TIME = "/usr/bin/time"
+SECTION = "## The dupack command end to end"
+DOC = ROOT / "docs" / "performance.md"
+
+
+def overrides(n: int, p: float, duration: str) -> dict:
+    return {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": "newreno", "run.duration": duration}
+
+
+def child_env(checkout: bool) -> dict[str, str]:
+    """The environment of the timed commands; ``checkout``: import dupack from this checkout's python/."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if checkout:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "python"), env.get("PYTHONPATH")) if p)
+    return env
+
+
+def dupack_command(given: str | None) -> list[str]:
+    if given:
+        return given.split()
+    # The console script beside this interpreter, rather than a version manager's shim on PATH.
+    beside = Path(sys.executable).parent / "dupack"
+    exe = str(beside) if beside.exists() else shutil.which("dupack")
+    return [exe] if exe else [sys.executable, "-m", "dupack"]
+
+
+def once(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int | None]:
+    """(wall s, CPU s, peak RSS KiB or None) of one run of ``cmd``."""
+    with tempfile.NamedTemporaryFile() as rssf:
+        full = [GNU_TIME, "-f", "%M", "-o", rssf.name, *cmd] if os.path.exists(GNU_TIME) else cmd
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        p = subprocess.run(full, env=env, cwd="/tmp", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.decode(errors='replace').strip()}")
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        rss = int(Path(rssf.name).read_text().split()[-1]) if full is not cmd else None
+        return wall, cpu, rss
+
+
+def measure(label: str, cmd: list[str], reps: int, env: dict[str, str]) -> dict:
+    once(cmd, env)  # warm-up: page cache, bytecode caches
+    runs = [once(cmd, env) for _ in range(reps)]
+    walls, cpus = [r[0] for r in runs], [r[1] for r in runs]
+    rss = [r[2] for r in runs if r[2] is not None]
+    row = {
+        "label": label,
+        "cmd": cmd,
+        "reps": reps,
+        "wall_min": min(walls),
+        "wall_med": statistics.median(walls),
+        "cpu_min": min(cpus),
+        "cpu_med": statistics.median(cpus),
+        "rss_kib": max(rss) if rss else None,
+    }
+    peak = "—" if row["rss_kib"] is None else f"{row['rss_kib'] / 1024:.1f} MiB"
+    print(f"{label}: wall {ms(row['wall_min'])} / {ms(row['wall_med'])} ms, "
+          f"CPU {ms(row['cpu_min'])} / {ms(row['cpu_med'])} ms, peak RSS {peak}", file=sys.stderr, flush=True)
+    return row
+
+
+def ms(x: float) -> str:
+    return f"{1e3 * x:.1f}"
+
+
+def table(rows: list[dict]) -> list[str]:
+    t = [
+        "| command | wall ms min / median | CPU ms min / median | peak RSS MiB |",
+        "|---|---:|---:|---:|",
+    ]
+    for r in rows:
+        rss = "—" if r["rss_kib"] is None else f"{r['rss_kib'] / 1024:.1f}"
+        t.append(f"| {r['label']} | {ms(r['wall_min'])} / {ms(r['wall_med'])} | {ms(r['cpu_min'])} / {ms(r['cpu_med'])} | {rss} |")
+    return t
+
+
+def ratios(rows: list[dict], ns: list[int]) -> list[str]:
+    by = {r["label"]: r for r in rows}
+    t = [
+        "| N | ns-2 / dupack wall (min; median) | ns-2 / dupack CPU (min; median) | peak RSS MiB dupack / ns-2 |",
+        "|---:|---:|---:|---:|",
+    ]
+    for n in ns:
+        d, s = by.get(f"dupack run, N = {n}"), by.get(f"ns-2, N = {n}")
+        if not d or not s:
+            continue
+        rss = "—" if d["rss_kib"] is None or s["rss_kib"] is None else f"{d['rss_kib'] / 1024:.1f} / {s['rss_kib'] / 1024:.1f}"
+        t.append(
+            f"| {n} | {s['wall_min'] / d['wall_min']:.2f}×; {s['wall_med'] / d['wall_med']:.2f}× "
+            f"| {s['cpu_min'] / d['cpu_min']:.2f}×; {s['cpu_med'] / d['cpu_med']:.2f}× | {rss} |"
+        )
+    return t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, nargs="+", default=[10, 40], help="numbers of flows (default 10 40)")
+    ap.add_argument("--p", type=float, default=0.01, help="loss probability of the access links (default 0.01)")
+    ap.add_argument("--duration", default="200s", help="simulated time (default 200s)")
+    ap.add_argument("--reps", type=int, default=9, help="timed repetitions of each command (default 9)")
+    ap.add_argument("--dupack", help="the dupack command to time, e.g. 'python -m dupack' (default: dupack on PATH)")
+    ap.add_argument("--no-ns2", action="store_true", help="time dupack only")
+    ap.add_argument("--json", type=Path, help="also write the measurements as JSON here")
+    ap.add_argument("--write-doc", action="store_true", help=f"put the tables into {DOC.relative_to(ROOT)} ('{SECTION[3:]}')")
+    args = ap.parse_args()
+
+    dupack = dupack_command(args.dupack)
+    # `python -m dupack` means this checkout (with its extension built into python/dupack/).
+    env = child_env(checkout=dupack[-2:] == ["-m", "dupack"])
+    scenario = benchrun.SCEN / "unfairness.toml"
+    use_ns2 = not args.no_ns2 and shutil.which("ns") is not None
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="dupack-bench-cli-") as tmp:
+        for n in args.n:
+            ov = overrides(n, args.p, args.duration)
+            sets = [a for k, v in ov.items() for a in ("-s", f"{k}={benchrun.toml_literal(v)}")]
+            cmd = [*dupack, "run", str(scenario), *sets, "-q", "-o", str(Path(tmp) / f"n{n}")]
+            rows.append(measure(f"dupack run, N = {n}", cmd, args.reps, env))
+            if use_ns2:
+                case = benchrun.Case("cli", f"N={n}", "unfairness.toml", ov)
+                rows.append(measure(f"ns-2, N = {n}", case.ns2_cmd(), args.reps, env))
+        rows.append(measure("dupack --version", [*dupack, "--version"], args.reps, env))
+        rows.append(measure("dupack validate", [*dupack, "validate", str(scenario)], args.reps, env))
+        written = sorted(p.name for p in (Path(tmp) / f"n{args.n[0]}").iterdir())
+
+    m = benchrun.machine()
+    lines = [
+        f"- {m['date']}; dupack commit {m['commit']}; {m['cpu']}, `nproc` = {m['nproc']}, {m['mem']}; {m['os']}; "
+        f"Python {m['python']}; {m['ns2']}; 1-minute load average at the start {m['load']}",
+        f"- dupack command timed: `{' '.join(Path(dupack[0]).name if i == 0 else a for i, a in enumerate(dupack))}`; "
+        f"the scenario: bench/scenarios/unfairness.toml with "
+        + ", ".join(f"`{k}={v}`" for k, v in overrides("N", args.p, args.duration).items())
+        + f"; `-q -o DIR` (files written: {', '.join(written)}); {args.reps} timed runs of each command after one warm-up run",
+        "",
+        *table(rows),
+        "",
+        *ratios(rows, args.n),
+    ]
+    print("\n".join(lines))
+    if args.json:
+        args.json.write_text(json.dumps({"machine": m, "rows": rows}, indent=1))
+    if args.write_doc:
+        write_doc(lines)
+
+
+def write_doc(lines: list[str]) -> None:
+    """Replace the measured part of the section (between its marker comments) in docs/performance.md."""
+    text = DOC.read_text()
+    begin, end = "<!-- bench/cli.py: begin -->", "<!-- bench/cli.py: end -->"
+    block = "\n".join([begin, *lines, end])
+    if begin in text and end in text:
+        text = re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + f"\n\n{SECTION}\n\n{block}\n"
+    DOC.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
