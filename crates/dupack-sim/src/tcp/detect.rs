@@ -165,6 +165,7 @@ mod tests {
             srtt: None,
             loss_ssthresh: crate::scenario::model::LossSsthresh::FlightSize,
             in_recovery: false,
+            beta: None,
         }
     }
 

@@ -29,7 +29,7 @@
 //!   had already expired for this segment (RFC 5681 §3.1, eq. 4 note),
 //!   `cwnd = 1·SMSS` (loss window), `snd_nxt = snd_una` (go-back-N, BSD).
 
-use super::cc;
+use super::cc::{self, AckInput, CongestionControl};
 use super::detect::DupThreshold;
 use super::recovery::{LossRecovery, Response, View};
 use super::rto::RtoEstimator;
@@ -37,7 +37,7 @@ use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
 use super::undo::{Evidence, Undo};
 use super::variant::{Base, Ext, VariantSpec};
-use crate::scenario::model::{CaIncrease, LossSsthresh, TcpConfig, UndoEvidence};
+use crate::scenario::model::{LossSsthresh, TcpConfig, UndoEvidence};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -83,9 +83,8 @@ pub struct Sender {
     pub(crate) snd_max: u64,
     cwnd: u64,
     ssthresh: u64,
-    /// `ca_increase = "fractional"`: (the cwnd it belongs to, the fraction
-    /// of a byte congestion avoidance has accumulated beyond it).
-    ca_frac: (u64, f64),
+    /// The congestion controller (`tcp::cc`): growth between losses and β.
+    cc: Box<dyn CongestionControl>,
     rwnd: u64,
     dupacks: u32,
     recovery: Box<dyn LossRecovery>,
@@ -142,7 +141,7 @@ impl Sender {
             snd_max: 0,
             cwnd: (cfg.initial_window as u64 * mss).min(cfg.max_cwnd),
             ssthresh: cfg.initial_ssthresh,
-            ca_frac: (0, 0.0),
+            cc: cc::for_variant(variant, cfg),
             rwnd: peer_window,
             dupacks: 0,
             recovery,
@@ -212,6 +211,7 @@ impl Sender {
             srtt: self.rto.srtt(),
             loss_ssthresh: self.cfg.loss_ssthresh,
             in_recovery: self.recovery.in_recovery(),
+            beta: self.cc.beta(),
         }
     }
 
@@ -261,6 +261,7 @@ impl Sender {
             self.cwnd = cwnd.min(self.cfg.max_cwnd);
             self.ssthresh = ssthresh;
             self.stats.window_undos += 1;
+            self.cc.on_undo();
         }
         if self.ece_now && !self.recovery.handles_ecn() {
             self.on_ecn_echo(now);
@@ -273,6 +274,7 @@ impl Sender {
         if self.recovery.in_recovery() || self.ecn_recover.is_some_and(|r| self.snd_una <= r) {
             return;
         }
+        self.cc.on_congestion(self.cwnd, self.mss, now);
         self.ssthresh = self.view().loss_ssthresh();
         self.cwnd = self.ssthresh.min(self.cfg.max_cwnd);
         self.stats.ecn_reductions += 1;
@@ -330,6 +332,7 @@ impl Sender {
             self.cwnd = cwnd.min(self.cfg.max_cwnd);
             self.ssthresh = ssthresh;
             self.stats.window_undos += 1;
+            self.cc.on_undo();
         }
         if was_recovering && !self.recovery.in_recovery() {
             self.push_event(SenderEvent::RecoveryExit { at: now, ack: seg.ack });
@@ -344,30 +347,25 @@ impl Sender {
         }
     }
 
-    /// RFC 5681 §3.1 growth for one ACK; with `ca_increase = "fractional"`
-    /// the part of a byte congestion avoidance would drop is kept for the
-    /// next ACK (and forgotten whenever anything else sets cwnd).
+    /// Window growth for one ACK: the congestion controller's (RFC 5681
+    /// §3.1 for Reno, RFC 9438 for CUBIC).
     fn grow(&mut self, acked: u64) {
-        let before = self.cwnd;
-        if self.cfg.ca_increase == CaIncrease::Fractional && self.cwnd >= self.ssthresh {
-            if self.ca_frac.0 != self.cwnd {
-                self.ca_frac = (self.cwnd, 0.0);
-            }
-            let mss = self.mss as f64;
-            let exact = self.ca_frac.1 + mss * mss / (self.cwnd as f64 + self.ca_frac.1);
-            let whole = exact.floor();
-            self.cwnd = self.cwnd.saturating_add(whole as u64).min(self.cfg.max_cwnd);
-            self.ca_frac = (self.cwnd, exact - whole);
-        } else {
-            self.cwnd = cc::grow(self.cwnd, self.ssthresh, acked, self.mss, self.cfg.max_cwnd);
-            // Slow start adds whole segments: a fraction carried so far stays.
-            if self.ca_frac.0 == before {
-                self.ca_frac.0 = self.cwnd;
-            }
-        }
+        let a = AckInput {
+            cwnd: self.cwnd,
+            ssthresh: self.ssthresh,
+            acked,
+            mss: self.mss,
+            max_cwnd: self.cfg.max_cwnd,
+            srtt: self.rto.srtt(),
+            now: self.now,
+        };
+        self.cwnd = self.cc.on_ack(&a);
     }
 
     fn apply(&mut self, r: Response, now: SimTime, acked: u64) {
+        if r.fast_retransmit || r.ecn_reduction {
+            self.cc.on_congestion(self.cwnd, self.mss, now);
+        }
         if r.fast_retransmit {
             if let Some(u) = self.undo.as_mut() {
                 u.on_loss(self.snd_una, self.snd_max, self.cwnd, self.ssthresh);
@@ -459,6 +457,10 @@ impl Sender {
         // ssthresh falls to two): `"window"`, which mirrors them, does too.
         if !self.rto_retransmitted_una || self.cfg.loss_ssthresh == LossSsthresh::Window {
             self.ssthresh = self.view().loss_ssthresh();
+        }
+        // RFC 9438 §4.8: a timeout is a congestion event too.
+        if !self.rto_retransmitted_una {
+            self.cc.on_congestion(self.cwnd, self.mss, now);
         }
         self.rto_retransmitted_una = true;
         self.cwnd = self.mss.min(self.cfg.max_cwnd);

@@ -1,9 +1,12 @@
 //! Variant names: `"reno"`, `"newreno"`, `"sack"`, later `"newreno+efr"`.
 //!
 //! A variant is a base loss-recovery algorithm plus zero or more `+ext`
-//! extensions. The grammar is `base ("+" ext)*`, lower case, no spaces.
-//! Extensions are parsed here so that a scenario naming one that does not
-//! exist yet fails validation with the list of what does.
+//! extensions and at most one congestion controller `+cc=NAME`. The
+//! grammar is `base ("+" ext | "+cc=" controller)*`, lower case, no spaces:
+//! `sack`, `newreno+efr`, `rfc6675+prr+cc=cubic`. Without `+cc=` the
+//! controller is Reno's AIMD (RFC 5681). Extensions are parsed here so that
+//! a scenario naming one that does not exist yet fails validation with the
+//! list of what does.
 
 use std::fmt;
 
@@ -99,10 +102,29 @@ impl Ext {
     }
 }
 
+/// The congestion controller (`tcp::cc`): how the window grows between
+/// losses and by how much a loss reduces it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Cc {
+    /// RFC 5681 AIMD: halve, then one segment per RTT.
+    #[default]
+    Reno,
+    /// RFC 9438 CUBIC: β = 0.7, cubic growth with a Reno-friendly region.
+    Cubic,
+}
+
+impl Cc {
+    pub const ALL: [(&'static str, Cc); 2] = [("reno", Cc::Reno), ("cubic", Cc::Cubic)];
+    pub fn name(self) -> &'static str {
+        Cc::ALL.iter().find(|(_, c)| *c == self).map(|(n, _)| *n).unwrap_or("?")
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantSpec {
     pub base: Base,
     pub exts: Vec<Ext>,
+    pub cc: Cc,
 }
 
 impl VariantSpec {
@@ -118,7 +140,11 @@ impl VariantSpec {
 impl fmt::Display for VariantSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.base.name())?;
-        self.exts.iter().try_for_each(|e| write!(f, "+{}", e.name()))
+        self.exts.iter().try_for_each(|e| write!(f, "+{}", e.name()))?;
+        if self.cc != Cc::Reno {
+            write!(f, "+cc={}", self.cc.name())?;
+        }
+        Ok(())
     }
 }
 
@@ -143,7 +169,21 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
         VariantError(format!("unknown TCP variant '{head}'; the base must be one of {}", names(&Base::ALL)))
     })?;
     let mut exts = Vec::new();
+    let mut cc: Option<Cc> = None;
     for w in words {
+        if let Some(name) = w.strip_prefix("cc=") {
+            let c = Cc::ALL.iter().find(|(n, _)| *n == name).map(|(_, c)| *c).ok_or_else(|| {
+                VariantError(format!(
+                    "unknown congestion controller 'cc={name}' in variant '{s}'; controllers are {}",
+                    names(&Cc::ALL)
+                ))
+            })?;
+            if cc.is_some() {
+                return Err(VariantError(format!("variant '{s}' names more than one congestion controller")));
+            }
+            cc = Some(c);
+            continue;
+        }
         let ext = Ext::ALL.iter().find(|(n, _)| *n == w).map(|(_, e)| *e);
         if ext.is_none() && Base::ALL.iter().any(|(n, _)| *n == w) {
             return Err(VariantError(format!(
@@ -195,7 +235,15 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
             "'+prr' in variant '{s}' needs RFC 6675's pipe and so the 'rfc6675' base (write 'rfc6675+prr')"
         )));
     }
-    Ok(VariantSpec { base, exts })
+    let cc = cc.unwrap_or_default();
+    if cc != Cc::Reno && base == Base::Vegas {
+        return Err(VariantError(format!(
+            "'+cc={}' in variant '{s}': Vegas is a congestion controller of its own (delay-based), \
+             so it takes no other",
+            cc.name()
+        )));
+    }
+    Ok(VariantSpec { base, exts, cc })
 }
 
 #[cfg(test)]
@@ -208,6 +256,25 @@ mod tests {
             assert_eq!((v.base, v.has(Ext::Efr)), (b, true));
             assert_eq!(v.to_string(), format!("{n}+efr"));
         }
+    }
+
+    #[test]
+    fn a_congestion_controller_composes_with_every_recovery_but_vegas() {
+        for (n, b) in Base::ALL {
+            let v = parse_variant(&format!("{n}+cc=cubic"));
+            if b == Base::Vegas {
+                assert!(v.unwrap_err().0.contains("congestion controller of its own"));
+                continue;
+            }
+            let v = v.unwrap();
+            assert_eq!((v.base, v.cc), (b, Cc::Cubic));
+            assert_eq!(v.to_string(), format!("{n}+cc=cubic"));
+        }
+        assert_eq!(parse_variant("rfc6675+prr+cc=cubic").unwrap().to_string(), "rfc6675+prr+cc=cubic");
+        assert_eq!(parse_variant("sack+cc=reno").unwrap(), parse_variant("sack").unwrap());
+        let e = parse_variant("sack+cc=bbr").unwrap_err().0;
+        assert!(e.contains("'cc=bbr'") && e.contains("'cubic'"), "{e}");
+        assert!(parse_variant("sack+cc=cubic+cc=reno").unwrap_err().0.contains("more than one"));
     }
 
     #[test]

@@ -5,6 +5,104 @@
 //! congestion avoidance `SMSS·SMSS/cwnd` (RFC 5681 eq. 2 and 3), which with
 //! one ACK per segment is the per-packet `cwnd += 1` / `cwnd += 1/cwnd` of
 //! the BSD stacks and of ns-2 that the papers used.
+//!
+//! The congestion controller is the sender's third slot, beside the
+//! duplicate-ACK threshold and the loss recovery (`tcp::recovery`): the
+//! recovery policy decides *when* the window is reduced and what is resent,
+//! the controller *by how much* (its β) and how the window grows between
+//! losses. [`Reno`] is RFC 5681's AIMD; [`cubic::Cubic`] is RFC 9438. A
+//! variant names the controller with `+cc=NAME` (`tcp::variant`).
+
+pub mod cubic;
+
+use crate::scenario::model::{CaIncrease, TcpConfig};
+use crate::tcp::variant::{Cc, VariantSpec};
+use crate::time::{SimDuration, SimTime};
+
+/// What a controller sees of the sender on an ACK.
+#[derive(Copy, Clone, Debug)]
+pub struct AckInput {
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    /// New bytes this ACK acknowledged.
+    pub acked: u64,
+    pub mss: u64,
+    pub max_cwnd: u64,
+    pub srtt: Option<SimDuration>,
+    pub now: SimTime,
+}
+
+/// A congestion controller: growth between losses and the size of the
+/// reduction at a loss. The recovery policy calls the reduction
+/// (`View::loss_ssthresh`, which applies [`CongestionControl::beta`]); the
+/// sender tells the controller when one happened.
+pub trait CongestionControl: std::fmt::Debug + Send {
+    /// The window after an ACK outside loss recovery (slow start or
+    /// congestion avoidance), at most `max_cwnd`.
+    fn on_ack(&mut self, a: &AckInput) -> u64;
+    /// The multiplicative decrease factor: `None` is RFC 5681's halving
+    /// (eq. 4, or the BSD rule `tcp.loss_ssthresh` chooses).
+    fn beta(&self) -> Option<f64> {
+        None
+    }
+    /// A congestion event (fast retransmit, timeout or ECN reduction) at
+    /// `now`, with the window `cwnd` it found.
+    fn on_congestion(&mut self, _cwnd: u64, _mss: u64, _now: SimTime) {}
+    /// A window reduction was undone (`+undo`, `+irw`): the controller
+    /// forgets the epoch the reduction started.
+    fn on_undo(&mut self) {}
+    fn name(&self) -> &'static str;
+}
+
+/// The controller of a variant.
+pub fn for_variant(v: &VariantSpec, cfg: &TcpConfig) -> Box<dyn CongestionControl> {
+    match v.cc {
+        Cc::Reno => Box::new(Reno::new(cfg.ca_increase)),
+        Cc::Cubic => Box::new(cubic::Cubic::default()),
+    }
+}
+
+/// RFC 5681 AIMD. With `ca_increase = "fractional"` the part of a byte
+/// congestion avoidance would drop is kept for the next ACK (and forgotten
+/// whenever anything else sets cwnd), as ns-2's double-valued window does.
+#[derive(Clone, Debug)]
+pub struct Reno {
+    increase: CaIncrease,
+    /// (the cwnd the fraction belongs to, the fraction of a byte accumulated).
+    frac: (u64, f64),
+}
+
+impl Reno {
+    pub fn new(increase: CaIncrease) -> Self {
+        Reno { increase, frac: (0, 0.0) }
+    }
+}
+
+impl CongestionControl for Reno {
+    fn on_ack(&mut self, a: &AckInput) -> u64 {
+        if self.increase == CaIncrease::Fractional && a.cwnd >= a.ssthresh {
+            if self.frac.0 != a.cwnd {
+                self.frac = (a.cwnd, 0.0);
+            }
+            let mss = a.mss as f64;
+            let exact = self.frac.1 + mss * mss / (a.cwnd as f64 + self.frac.1);
+            let whole = exact.floor();
+            let cwnd = a.cwnd.saturating_add(whole as u64).min(a.max_cwnd);
+            self.frac = (cwnd, exact - whole);
+            cwnd
+        } else {
+            let cwnd = grow(a.cwnd, a.ssthresh, a.acked, a.mss, a.max_cwnd);
+            // Slow start adds whole segments: a fraction carried so far stays.
+            if self.frac.0 == a.cwnd {
+                self.frac.0 = cwnd;
+            }
+            cwnd
+        }
+    }
+    fn name(&self) -> &'static str {
+        "reno"
+    }
+}
 
 /// RFC 5681 §3.1: slow start while `cwnd < ssthresh`, congestion avoidance
 /// otherwise; `cwnd` never exceeds `max_cwnd`.
@@ -21,6 +119,11 @@ pub fn grow(cwnd: u64, ssthresh: u64, acked: u64, mss: u64, max_cwnd: u64) -> u6
 /// RFC 5681 eq. 4: `ssthresh = max(FlightSize / 2, 2·SMSS)`.
 pub fn halve(flight_size: u64, mss: u64) -> u64 {
     (flight_size / 2).max(2 * mss)
+}
+
+/// `ssthresh = max(window · β, 2·SMSS)` (RFC 9438 §4.6 with β_cubic).
+pub fn reduce(window: u64, beta: f64, mss: u64) -> u64 {
+    ((window as f64 * beta) as u64).max(2 * mss)
 }
 
 /// BSD's and ns-2's rule (RFC 2001 §3): half the window

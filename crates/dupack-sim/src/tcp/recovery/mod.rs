@@ -137,6 +137,9 @@ pub struct View {
     pub loss_ssthresh: LossSsthresh,
     /// The recovery policy is in fast recovery.
     pub in_recovery: bool,
+    /// The congestion controller's multiplicative decrease (`None`: halve;
+    /// `tcp::cc::CongestionControl::beta`).
+    pub beta: Option<f64>,
 }
 
 impl View {
@@ -162,11 +165,16 @@ impl View {
     /// timeout that ends a NewReno recovery inflated to 17 segments with
     /// ssthresh 7 thus gives 3, as in ns-2, not 8.
     pub fn loss_ssthresh(&self) -> u64 {
-        match self.loss_ssthresh {
-            LossSsthresh::FlightSize => crate::tcp::cc::halve(self.ssthresh_flight(), self.mss),
-            LossSsthresh::Window => {
+        use crate::tcp::cc::{halve, halve_window, reduce};
+        match (self.loss_ssthresh, self.beta) {
+            (LossSsthresh::FlightSize, None) => halve(self.ssthresh_flight(), self.mss),
+            (LossSsthresh::FlightSize, Some(b)) => reduce(self.ssthresh_flight(), b, self.mss),
+            (LossSsthresh::Window, beta) => {
                 let cwnd = if self.in_recovery { self.cwnd.min(self.ssthresh) } else { self.cwnd };
-                crate::tcp::cc::halve_window(cwnd.min(self.rwnd), self.mss)
+                match beta {
+                    None => halve_window(cwnd.min(self.rwnd), self.mss),
+                    Some(b) => reduce(cwnd.min(self.rwnd), b, self.mss),
+                }
             }
         }
     }
