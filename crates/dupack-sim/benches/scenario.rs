@@ -17,5 +17,40 @@ fn dumbbell(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, dumbbell);
+/// The cost of looking inside a run (observe): nothing asked (the same
+/// path as `run`), the time series of every flow and link, and a capture
+/// of the bottleneck written to memory.
+fn observe(c: &mut Criterion) {
+    use dupack_sim::{run_observed, Observe, PcapRequest};
+    let text = include_str!("../../../bench/scenarios/unfairness.toml");
+    let mut s = dupack_sim::parse_scenario_toml(text).expect("the bench scenario parses");
+    s.duration = dupack_sim::time::secs(20);
+    let bottleneck = s.links.iter().position(|l| l.name == "bottleneck").expect("a bottleneck");
+    let mut g = c.benchmark_group("observe");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    g.bench_function("off", |b| b.iter(|| black_box(run_observed(&s, 1, Observe::default(), || false).expect("run"))));
+    g.bench_function("series of every flow and link", |b| {
+        b.iter(|| {
+            let obs = Observe {
+                series_flows: (0..s.flows.len()).collect(),
+                series_links: (0..s.links.len()).collect(),
+                ..Observe::default()
+            };
+            black_box(run_observed(&s, 1, obs, || false).expect("run"))
+        })
+    });
+    g.bench_function("pcap of the bottleneck", |b| {
+        b.iter(|| {
+            let out = Box::new(std::io::sink());
+            let obs = Observe {
+                pcaps: vec![PcapRequest { link: bottleneck, fwd: true, rev: true, out }],
+                ..Observe::default()
+            };
+            black_box(run_observed(&s, 1, obs, || false).expect("run"))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, dumbbell, observe);
 criterion_main!(benches);
