@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import dupack
+from tests.browser import needs_chromium, render
 from tests.conftest import QUICKSTART, run_cli
 
 
@@ -83,43 +84,13 @@ def test_report_of_runs_and_a_sweep(results: dict[str, Path], tmp_path: Path) ->
     assert "run with --trace" in text
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-
-
-_CHECK = """<script>
-window.addEventListener('load', function () {
-  var imgs = Array.prototype.slice.call(document.images);
-  var good = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0 && i.naturalHeight > 0; });
-  var d = document.createElement('div');
-  d.id = 'dupack-check';
-  d.textContent = 'images=' + imgs.length + ' decoded=' + good.length +
-    ' tables=' + document.querySelectorAll('table').length +
-    ' rows=' + document.querySelectorAll('table tbody tr').length;
-  document.body.appendChild(d);
-});
-</script>"""
-
-
-@pytest.mark.skipif(_chromium() is None, reason="headless Chromium is not installed (scripts/test installs Debian's chromium)")
+@needs_chromium
 def test_report_renders_in_headless_chromium(results: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     r = run_cli("report", str(results["traced"]), str(results["sweep"]), "-o", str(out))
     assert r.exit_code == 0, r.stderr
-    text = out.read_text(encoding="utf-8")
-    expected = _parse(text)
-    # A copy of the page with a script that writes what the browser made of it into the DOM.
-    checked = tmp_path / "checked.html"
-    checked.write_text(text.replace("</body>", _CHECK + "</body>"), encoding="utf-8")
-    proc = subprocess.run(
-        [_chromium(), "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--disable-extensions",
-         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000", "--dump-dom", checked.as_uri()],
-        capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    m = re.search(r'<div id="dupack-check">images=(\d+) decoded=(\d+) tables=(\d+) rows=(\d+)</div>', proc.stdout)
-    assert m, proc.stdout[-2000:]
-    images, decoded, tables, rows = map(int, m.groups())
+    expected = _parse(out.read_text(encoding="utf-8"))
+    images, decoded, tables, rows = render(out, tmp_path)
     assert images == len(expected.images) >= 6
     assert decoded == images, f"{images - decoded} of {images} images did not decode"
     assert tables == expected.tables == 5

@@ -18,6 +18,7 @@ from dupack.cli.app import app
 from dupack.reproduce import ReproduceError, list_papers, load_paper, reproduce
 from dupack.reproduce.analysis import FAILS, HOLDS, NOT_RUN, UNDECIDED, evaluate_claim
 from dupack.reproduce.spec import PAPERS_DIR
+from tests.browser import needs_chromium, render
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_TEXTS = ROOT.parent / "shared" / "papers"
@@ -221,6 +222,17 @@ def test_efr_claims_that_hold_robustly(efr) -> None:
     assert len(ndup) == 4 and all(c.dupack is not None and c.dupack.n == 50 for c in ndup)
     for fig in ("fig15", "fig16", "fig17_ndup1", "fig17_ndup2", "fig18", "fig19"):
         assert (out / "figures" / f"{fig}.png").stat().st_size > 5000, fig
+
+
+@needs_chromium
+def test_the_reproduction_report_renders_in_headless_chromium(efr, tmp_path: Path) -> None:
+    r, out = efr
+    images, decoded, tables, rows = render(out / "report.html", tmp_path)
+    assert images >= len(r.paper.figures) and decoded == images, (images, decoded)
+    # The published numbers beside dupack's and the claims, every row shown.
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert tables == page.count("<table") >= 2
+    assert rows >= len(r.paper.claims) + len([c for c in r.comparisons if c.dupack is not None])
 
 
 def test_the_half_lossy_scenario_makes_half_the_sources_lossy(unfairness) -> None:
