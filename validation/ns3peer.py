@@ -13,7 +13,10 @@ Both configure ns-3 as docs/performance.md's mirror table says: NewReno
 congestion control with classic recovery (not ns-3's default PRR), SACK on
 for `sack` and off for `newreno`, no timestamps, no limited transmit, an ACK
 per segment, IW 1, RTO floor 1 s with 1 ms granularity, DropTail, losses
-only on data packets after their transmission time.
+only on data packets after their transmission time. A variant with
+`+cc=cubic` runs ns-3's TcpCubic instead of TcpNewReno (`cc=cubic`: beta
+0.7, C 0.4, fast convergence and the Reno-friendly region on, HyStart off,
+as dupack's RFC 9438 CUBIC) over the recovery its base variant mirrors.
 
 The peer is available when the wheel is found (`pip install --no-deps
 'ns3==3.44.post0'`, or the `bench` extra) and a C++ compiler is on PATH.
@@ -23,6 +26,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +53,19 @@ MIRROR = {
     "rfc6675": ("sack", "classic"),
     "rfc6675+prr": ("sack", "prr"),
 }
-VARIANTS = tuple(MIRROR)
+CUBIC = "cc=cubic"  # the variant component that selects CUBIC
+VARIANTS = tuple(MIRROR) + tuple(f"{v}+{CUBIC}" for v in MIRROR)
+
+
+def mirror(variant: str) -> tuple[str, str, str] | None:
+    """(the programs' variant, recovery, congestion control) for a dupack
+    variant, or None when ns-3 has no counterpart."""
+    parts = variant.split("+")
+    cc = "cubic" if CUBIC in parts else "newreno"
+    base = "+".join(x for x in parts if x != CUBIC)
+    if base not in MIRROR:
+        return None
+    return (*MIRROR[base], cc)
 
 
 class Ns3:
@@ -77,9 +94,21 @@ class Ns3:
         return self._exe[src]
 
     def greedy(self, doc: dict[str, Any], seed: int) -> list[FlowStats]:
+        return self.run(doc, seed, None)
+
+    def greedy_window(self, doc: dict[str, Any], seed: int) -> tuple[list[FlowStats], WindowTrace]:
+        """greedy() and the first flow's window trace (the socket's
+        CongestionWindow and CongState trace sources)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "cwnd.txt"
+            flows = self.run(doc, seed, path)
+            return flows, read_window_trace(path, bench.size(doc["tcp"]["mss"]))
+
+    def run(self, doc: dict[str, Any], seed: int, cwnd_trace: Path | None) -> list[FlowStats]:
         d = bench.apply(doc, {"run.seed": seed})
         variant = d["tcp"]["variant"]
-        if variant not in VARIANTS:
+        m = mirror(variant)
+        if m is None:
             raise Unsupported(f"ns-3 has no {variant} (its recovery is NewReno's or RFC 6675's)")
         if d["topology"]["kind"] == "chain":
             exe, args = self.build(LOSSY_FLOW), lossy_flow_args(d)
@@ -89,9 +118,11 @@ class Ns3:
             exe, args = self.build(TCP_BENCH), bench.ns3_args(d)
         else:
             raise Unsupported(f"no ns-3 mirror of a {d['topology']['kind']} topology")
-        program_variant, recovery = MIRROR[variant]
-        args = [a for a in args if not a.startswith(("variant=", "recovery="))]
-        args += [f"variant={program_variant}", f"recovery={recovery}"]
+        program_variant, recovery, cc = m
+        args = [a for a in args if not a.startswith(("variant=", "recovery=", "cc="))]
+        args += [f"variant={program_variant}", f"recovery={recovery}", f"cc={cc}"]
+        if cwnd_trace is not None:
+            args.append(f"cwndtrace={cwnd_trace}")
         out = ns3build.run(exe, args, timeout=TIMEOUT)
         flows, _ = ns3build.parse_flows(out)
         dur = bench.seconds(d["run"]["duration"])
@@ -99,6 +130,33 @@ class Ns3:
             FlowStats(f["rx_bytes"] * 8 / dur / 1000, f["fast_rexmits"], f["timeouts"], f["rexmit_pkts"], f["data_pkts"])
             for f in flows
         ]
+
+
+@dataclass(frozen=True)
+class WindowTrace:
+    """One flow's congestion window over time, in segments: the window is
+    `cwnd[i]` from `t[i]` to `t[i + 1]`; `events` are the instants of its
+    fast retransmits (entries into fast recovery)."""
+
+    t: list[float]
+    cwnd: list[float]
+    events: list[float]
+
+
+def read_window_trace(path: Path, mss: int) -> WindowTrace:
+    """The "W <t> <cwnd>" and "R <t>" (fast recovery entered) lines of the
+    programs' cwndtrace file."""
+    t: list[float] = []
+    cwnd: list[float] = []
+    events: list[float] = []
+    for line in path.read_text().splitlines():
+        kind, at, *value = line.split()
+        if kind == "W":
+            t.append(float(at))
+            cwnd.append(int(value[0]) / mss)
+        elif kind == "R":
+            events.append(float(at))
+    return WindowTrace(t, cwnd, events)
 
 
 def lossy_flow_args(d: dict[str, Any]) -> list[str]:

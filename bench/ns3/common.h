@@ -14,6 +14,7 @@
 #include "ns3/ppp-header.h"
 
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace dupack_ns3
@@ -79,6 +80,31 @@ Counting<TcpLinuxReno>::GetTypeId()
                             .SetGroupName("Internet")
                             .AddConstructor<Counting<TcpLinuxReno>>();
     return tid;
+}
+
+template <>
+inline TypeId
+Counting<TcpCubic>::GetTypeId()
+{
+    static TypeId tid = TypeId("dupack::CountingCubic")
+                            .SetParent<TcpCubic>()
+                            .SetGroupName("Internet")
+                            .AddConstructor<Counting<TcpCubic>>();
+    return tid;
+}
+
+// CUBIC as dupack's `+cc=cubic` runs it (RFC 9438): beta 0.7, C 0.4, fast
+// convergence, the Reno-friendly region, no HyStart (slow start is RFC
+// 5681's). These are TcpCubic's attributes, so they reach the counting
+// subclass too.
+inline void
+ConfigureCubic()
+{
+    Config::SetDefault("ns3::TcpCubic::Beta", DoubleValue(0.7));
+    Config::SetDefault("ns3::TcpCubic::C", DoubleValue(0.4));
+    Config::SetDefault("ns3::TcpCubic::FastConvergence", BooleanValue(true));
+    Config::SetDefault("ns3::TcpCubic::TcpFriendliness", BooleanValue(true));
+    Config::SetDefault("ns3::TcpCubic::HyStart", BooleanValue(false));
 }
 
 // ---------------------------------------------------------------------------
@@ -190,6 +216,36 @@ HookSocket(size_t i, Ptr<BulkSendApplication> app)
     s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, i));
     s->TraceConnectWithoutContext("Retransmission", MakeBoundCallback(&OnRetransmit, i));
     s->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, i));
+}
+
+// The window trace of one flow: "W <t> <cwnd bytes>" at every change of the
+// congestion window and "R <t>" each time the socket enters fast recovery
+// (its CongestionWindow and CongState trace sources).
+inline FILE* g_cwndTrace = nullptr;
+
+inline void
+OnCwnd(uint32_t, uint32_t now)
+{
+    std::fprintf(g_cwndTrace, "W %.9f %u\n", Simulator::Now().GetSeconds(), now);
+}
+
+inline void
+OnCongState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    if (now == TcpSocketState::CA_RECOVERY)
+    {
+        std::fprintf(g_cwndTrace, "R %.9f\n", Simulator::Now().GetSeconds());
+    }
+}
+
+inline void
+HookCwnd(Ptr<BulkSendApplication> app)
+{
+    Ptr<Socket> s = app->GetSocket();
+    NS_ABORT_MSG_UNLESS(s && g_cwndTrace, "no socket or trace file for the window trace");
+    // The handshake sets the first window, so every value is traced.
+    s->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&OnCwnd));
+    s->TraceConnectWithoutContext("CongState", MakeCallback(&OnCongState));
 }
 
 template <class T>

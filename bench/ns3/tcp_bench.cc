@@ -7,13 +7,15 @@
 //   tcp_bench key=value ...
 //
 // Keys (defaults in `Options` below): topo=dumbbell|link, n, variant=newreno|sack,
-// cc=newreno|linuxreno, duration [s], seed, mss [B], window [B], iw [segments],
+// cc=newreno|linuxreno|cubic (cubic: TcpCubic set up as dupack's `+cc=cubic`,
+// see ConfigureCubic in common.h), duration [s], seed, mss [B], window [B], iw [segments],
 // dupthresh, minrto/initrto [s], tick [s] (clock granularity), access_rate,
 // bneck_rate [bit/s], access_delay, bneck_delay [s], access_q, bneck_q
 // [packets waiting], loss (per data packet) or ber (per bit of a data packet),
 // recovery=classic|prr (ns-3's recovery algorithm; classic is the mirror, prr
 // is ns-3's default and serves as a control run in bench/run.py), synretries
-// (SYN retransmissions before giving up; unlimited by default).
+// (SYN retransmissions before giving up; unlimited by default), cwndtrace (a
+// file for flow 0's window trace, see HookCwnd in common.h; none by default).
 //
 // topo=dumbbell: n senders -- access link -- router -- bottleneck -- sink;
 //   losses on the access links' sender->router direction.
@@ -100,6 +102,7 @@ struct Options
         {"ber", "0"},
         {"recovery", "classic"},
         {"synretries", "1073741824"},
+        {"cwndtrace", ""},
     };
 
     std::string S(const std::string& k) const
@@ -154,11 +157,11 @@ main(int argc, char** argv)
     const std::string variant = o.S("variant");
     const std::string cc = o.S("cc");
     const std::string recovery = o.S("recovery");
-    if ((variant != "newreno" && variant != "sack") || (cc != "newreno" && cc != "linuxreno") ||
+    if ((variant != "newreno" && variant != "sack") || (cc != "newreno" && cc != "linuxreno" && cc != "cubic") ||
         (recovery != "classic" && recovery != "prr"))
     {
         std::fprintf(stderr,
-                     "tcp_bench: variant must be newreno|sack, cc newreno|linuxreno, recovery classic|prr\n");
+                     "tcp_bench: variant must be newreno|sack, cc newreno|linuxreno|cubic, recovery classic|prr\n");
         return 2;
     }
 
@@ -167,9 +170,15 @@ main(int argc, char** argv)
 
     // --- TCP defaults, for every socket --------------------------------------
     const bool useLinux = cc == "linuxreno";
+    const bool useCubic = cc == "cubic";
     Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       TypeIdValue(useLinux ? Counting<TcpLinuxReno>::GetTypeId()
-                                            : Counting<TcpNewReno>::GetTypeId()));
+                       TypeIdValue(useCubic   ? Counting<TcpCubic>::GetTypeId()
+                                   : useLinux ? Counting<TcpLinuxReno>::GetTypeId()
+                                              : Counting<TcpNewReno>::GetTypeId()));
+    if (useCubic)
+    {
+        ConfigureCubic();
+    }
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(recovery == "prr" ? TcpPrrRecovery::GetTypeId()
                                                      : TcpClassicRecovery::GetTypeId()));
@@ -302,6 +311,12 @@ main(int argc, char** argv)
     {
         Simulator::Schedule(NanoSeconds(1), &HookSocket, i, apps[i]);
     }
+    if (!o.S("cwndtrace").empty())
+    {
+        g_cwndTrace = std::fopen(o.S("cwndtrace").c_str(), "w");
+        NS_ABORT_MSG_UNLESS(g_cwndTrace, "cannot write " << o.S("cwndtrace"));
+        Simulator::Schedule(NanoSeconds(1), &HookCwnd, apps[0]);
+    }
 
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
@@ -310,7 +325,11 @@ main(int argc, char** argv)
     {
         uint64_t fr = 0;
         uint64_t to = 0;
-        if (useLinux)
+        if (useCubic)
+        {
+            ReadCounters<Counting<TcpCubic>>(apps[i], fr, to);
+        }
+        else if (useLinux)
         {
             ReadCounters<Counting<TcpLinuxReno>>(apps[i], fr, to);
         }
@@ -333,6 +352,10 @@ main(int argc, char** argv)
                 Simulator::Now().GetSeconds(),
                 static_cast<unsigned long long>(Simulator::GetEventCount()));
     std::fflush(stdout);
+    if (g_cwndTrace)
+    {
+        std::fclose(g_cwndTrace);
+    }
     // Skip Simulator::Destroy and the teardown of thousands of objects: the
     // benchmark times the simulation, and the process exits here anyway.
     std::_Exit(0);

@@ -25,6 +25,8 @@
 //   minrto     RTO floor in seconds (clock granularity 1 ms)                       1.0
 //   seed       ns-3 run number of the random streams                               1
 //   recovery   classic (TcpClassicRecovery, the NewReno/RFC 6675 mirror) | prr     classic
+//   cc         newreno (TcpNewReno) | cubic (TcpCubic as dupack's +cc=cubic)       newreno
+//   cwndtrace  a file for the flow's window trace (HookCwnd in common.h)          none
 //
 // Note: with variant=newreno, ns-3's classic recovery can time out far more
 // often than dupack's and ns-2's NewReno when losses come in bursts (queue
@@ -34,11 +36,11 @@
 // kbit/s). Compare both before reading a NewReno column.
 //
 // The TCP set-up is the one of bench/ns3/tcp_bench.cc (docs/performance.md
-// has the full mirror against dupack): NewReno congestion control with
-// classic recovery, no timestamps, no limited transmit, an ACK for every
-// segment, losses only on packets that carry payload (never SYN/ACK/FIN),
-// applied at the receiving device (after the packet's transmission time).
-// The flow is greedy (BulkSend) from t = 0 after the handshake.
+// has the full mirror against dupack): NewReno congestion control (TcpCubic
+// with cc=cubic) with classic recovery, no timestamps, no limited transmit,
+// an ACK for every segment, losses only on packets that carry payload (never
+// SYN/ACK/FIN), applied at the receiving device (after the packet's
+// transmission time). The flow is greedy (BulkSend) from t = 0 after the handshake.
 //
 // Output:
 //   FLOW 0 rx_bytes=.. data_pkts=.. rexmit_pkts=.. acks_rx=.. fast_rexmits=.. timeouts=..
@@ -78,6 +80,8 @@ main(int argc, char** argv)
         {"minrto", "1.0"},
         {"seed", "1"},
         {"recovery", "classic"},
+        {"cc", "newreno"},
+        {"cwndtrace", ""},
     };
     for (int a = 1; a < argc; ++a)
     {
@@ -93,9 +97,11 @@ main(int argc, char** argv)
     auto num = [&](const char* k) { return std::stod(kv.at(k)); };
     const std::string variant = kv.at("variant");
     const std::string recovery = kv.at("recovery");
-    if ((variant != "newreno" && variant != "sack") || (recovery != "classic" && recovery != "prr"))
+    const std::string cc = kv.at("cc");
+    if ((variant != "newreno" && variant != "sack") || (recovery != "classic" && recovery != "prr") ||
+        (cc != "newreno" && cc != "cubic"))
     {
-        std::fprintf(stderr, "lossy_flow: variant must be newreno or sack, recovery classic or prr\n");
+        std::fprintf(stderr, "lossy_flow: variant must be newreno or sack, recovery classic or prr, cc newreno or cubic\n");
         return 2;
     }
     const auto window = static_cast<uint32_t>(num("window"));
@@ -105,7 +111,13 @@ main(int argc, char** argv)
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(static_cast<uint64_t>(num("seed")));
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(Counting<TcpNewReno>::GetTypeId()));
+    const bool useCubic = cc == "cubic";
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                       TypeIdValue(useCubic ? Counting<TcpCubic>::GetTypeId() : Counting<TcpNewReno>::GetTypeId()));
+    if (useCubic)
+    {
+        ConfigureCubic();
+    }
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(recovery == "prr" ? TcpPrrRecovery::GetTypeId() : TcpClassicRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
@@ -157,13 +169,26 @@ main(int argc, char** argv)
     Ptr<BulkSendApplication> app = DynamicCast<BulkSendApplication>(ba.Get(0));
     g_flows.assign(1, FlowCounters{});
     Simulator::Schedule(NanoSeconds(1), &HookSocket, size_t{0}, app);
+    if (!kv.at("cwndtrace").empty())
+    {
+        g_cwndTrace = std::fopen(kv.at("cwndtrace").c_str(), "w");
+        NS_ABORT_MSG_UNLESS(g_cwndTrace, "cannot write " << kv.at("cwndtrace"));
+        Simulator::Schedule(NanoSeconds(1), &HookCwnd, app);
+    }
 
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
 
     uint64_t fr = 0;
     uint64_t to = 0;
-    ReadCounters<Counting<TcpNewReno>>(app, fr, to);
+    if (useCubic)
+    {
+        ReadCounters<Counting<TcpCubic>>(app, fr, to);
+    }
+    else
+    {
+        ReadCounters<Counting<TcpNewReno>>(app, fr, to);
+    }
     const uint64_t rx = DynamicCast<PacketSink>(sa.Get(0))->GetTotalRx();
     std::printf("FLOW 0 rx_bytes=%llu data_pkts=%llu rexmit_pkts=%llu acks_rx=%llu fast_rexmits=%llu "
                 "timeouts=%llu\n",
@@ -178,5 +203,9 @@ main(int argc, char** argv)
                 Simulator::Now().GetSeconds(),
                 static_cast<unsigned long long>(Simulator::GetEventCount()));
     std::fflush(stdout);
+    if (g_cwndTrace)
+    {
+        std::fclose(g_cwndTrace);
+    }
     std::_Exit(0);
 }
