@@ -192,7 +192,8 @@ def test_unfairness_claims_that_hold_robustly(unfairness) -> None:
     assert per_run.le(100.0).all(), per_run.describe()
     light = f[f["loss_p"] == 0.01].groupby(["scheme", "job"])["gain"].mean()
     assert light.between(80, 100).all(), light.describe()
-    for fig in ("fig6a_routers", "fig6a_lossy", "fig7_lossy", "fig7_half_lossy", "fig10"):
+    graphs = [f"fig6{g}_{k}" for g in "abcdef" for k in ("routers", "lossy")]  # Fig. 6 (A)-(F)
+    for fig in (*graphs, "fig7_lossy", "fig7_half_lossy", "fig10"):
         assert (out / "figures" / f"{fig}.png").stat().st_size > 5000, fig
 
 
