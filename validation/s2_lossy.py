@@ -1,4 +1,8 @@
-"""Scenario 2: one long flow over a lossy link, goodput against PFTK and Mathis."""
+"""Scenario 2: one long flow over a lossy link, goodput against PFTK and Mathis.
+
+Also CUBIC (`+cc=cubic`, RFC 9438) against ns-3's TcpCubic, with the first
+flow's congestion window over time from both tools (`window_stats`); the
+dumbbell of scenario 3 reuses those helpers."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from typing import Any
 from validation import models
 from validation.common import SCENARIOS, Estimate, bench, estimate, load_toml, rel
 from validation.peers import Peer, Unsupported, supports
+from validation.ns3peer import WindowTrace  # noqa: I001  (after peers, which imports ns3peer)
 
 PS = (0.001, 0.003, 0.01, 0.03, 0.1)
 RTTS_MS = (20, 100, 300)
@@ -19,6 +24,12 @@ RTTS_MS = (20, 100, 300)
 # suite's default variant.
 VARIANTS = ("reno", "newreno")
 QUICK = [("reno", 0.01, 100), ("newreno", 0.003, 300)]
+# CUBIC runs against ns-3 only (ns-2.35's mirrors have no CUBIC), over the
+# three recoveries ns-3 mirrors: SACK-less classic (NewReno), RFC 6675, and
+# RFC 6675 with PRR (validation/ns3peer.py).
+CUBIC_VARIANTS = ("newreno+cc=cubic", "rfc6675+cc=cubic", "rfc6675+prr+cc=cubic")
+CUBIC_PS = (0.001, 0.01, 0.03)
+CUBIC_QUICK = [(v, 0.01, 100) for v in CUBIC_VARIANTS]
 MSS = 1000
 RATE = 100e6
 LOSSES = 2000  # expected losses per run: sets the duration
@@ -61,10 +72,91 @@ class Row:
     retransmitted: dict[str, Estimate] = field(default_factory=dict)
     unsupported: dict[str, str] = field(default_factory=dict)  # peer -> why its columns are empty
     fast_retransmits: dict[str, Estimate] = field(default_factory=dict)
+    # peer -> WINDOW statistic -> estimate over the seeds (CUBIC rows only).
+    window: dict[str, dict[str, Estimate]] = field(default_factory=dict)
 
 
 def cases(quick: bool) -> list[tuple[str, float, int]]:
     return list(QUICK) if quick else [(v, p, r) for v in VARIANTS for r in RTTS_MS for p in PS]
+
+
+def cubic_cases(quick: bool) -> list[tuple[str, float, int]]:
+    return list(CUBIC_QUICK) if quick else [(v, p, r) for v in CUBIC_VARIANTS for r in RTTS_MS for p in CUBIC_PS]
+
+
+def is_cubic(variant: str) -> bool:
+    return "cc=cubic" in variant.split("+")
+
+
+# --------------------------------------------------------------------------
+# The congestion window of one flow over time, from both tools
+
+# The statistics compared, each in segments: the time-weighted mean, median
+# and 90th percentile of cwnd over the run (goodput is about the mean window
+# per RTT, the percentiles show the shape of the sawtooth), and the mean
+# window just before a fast retransmit (the window at which random loss
+# stops each CUBIC epoch, which W_max, K and ssthresh follow).
+WINDOW = (("mean", "mean cwnd"), ("p50", "median cwnd"), ("p90", "90th pct cwnd"), ("at_fr", "cwnd at a fast retransmit"))
+
+
+def window_stats(w, end: float) -> dict[str, float]:
+    """WINDOW's statistics of a trace (anything with t, cwnd and events) up to `end` seconds."""
+    import numpy as np
+
+    t = np.asarray(w.t, dtype=float)
+    c = np.asarray(w.cwnd, dtype=float)
+    keep = t < end
+    t, c = t[keep], c[keep]
+    dt = np.diff(np.append(t, end))
+    order = np.argsort(c, kind="stable")
+    cum = np.cumsum(dt[order]) / dt.sum()
+
+    def quantile(q: float) -> float:
+        return float(c[order][np.searchsorted(cum, q)])
+
+    # The window just before each fast retransmit: the last value set strictly earlier.
+    ev = np.asarray([e for e in w.events if t[0] < e < end], dtype=float)
+    at = c[np.searchsorted(t, ev, side="left") - 1] if len(ev) else np.asarray([math.nan])
+    return {"mean": float((c * dt).sum() / dt.sum()), "p50": quantile(0.5), "p90": quantile(0.9), "at_fr": float(at.mean())}
+
+
+def dupack_window(doc: dict[str, Any], seed: int) -> WindowTrace:
+    """The first flow's window from dupack's time series (`cwnd`, `fast_retransmit`)."""
+    import dupack
+
+    flow = doc["flows"][0]["name"] if doc.get("flows") else "f0"
+    res = dupack.run(doc, seed=seed, series=[flow])
+    s = res.series
+    assert not s.attrs.get("truncated"), "dupack's series was truncated"
+    s = s[s.entity == flow]
+    cw = s[s.variable == "cwnd"]
+    mss = bench.size(doc["tcp"]["mss"])
+    fr = s[s.variable == "fast_retransmit"]
+    return WindowTrace(cw.time_s.tolist(), (cw.value / mss).tolist(), fr.time_s.tolist())
+
+
+def greedy_runs(name: str, peer: Peer, d: dict[str, Any], seeds: int, window: bool):
+    """A peer's per-seed flows, and per-seed WINDOW statistics of the first
+    flow when `window` (None where the peer gives no window trace)."""
+    dur = bench.seconds(d["run"]["duration"])
+    flows, stats = [], []
+    for seed in range(1, seeds + 1):
+        if window and name == "dupack":
+            flows.append(peer.greedy(d, seed))
+            stats.append(window_stats(dupack_window(d, seed), dur))
+        elif window and supports(peer, "greedy_window"):
+            fl, w = peer.greedy_window(d, seed)
+            flows.append(fl)
+            stats.append(window_stats(w, dur))
+        else:
+            flows.append(peer.greedy(d, seed))
+    return flows, (stats or None)
+
+
+def window_estimates(stats: list[dict[str, float]] | None) -> dict[str, Estimate]:
+    if not stats:
+        return {}
+    return {k: estimate([s[k] for s in stats if not math.isnan(s[k])]) for k, _ in WINDOW}
 
 
 # At p >= 3 % the flow lives on timeouts (RTO >= 1 s, many RTTs) and the
@@ -83,15 +175,20 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
     tos: dict[str, Estimate] = {}
     rex: dict[str, Estimate] = {}
     frs: dict[str, Estimate] = {}
+    win: dict[str, dict[str, Estimate]] = {}
     unsupported: dict[str, str] = {}
+    cubic = is_cubic(variant)
     for name, peer in peers.items():
         if not supports(peer, "greedy"):
             continue
         try:
-            runs = [peer.greedy(d, seed)[0] for seed in range(1, seeds + 1)]
+            flows, stats = greedy_runs(name, peer, d, seeds, window=cubic)
         except Unsupported as e:
             unsupported[name] = str(e)
             continue
+        runs = [f[0] for f in flows]
+        if stats:
+            win[name] = window_estimates(stats)
         good[name] = estimate([r.goodput_kbps for r in runs])
         tos[name] = estimate([r.timeouts for r in runs])
         rex[name] = estimate([r.retransmitted for r in runs])
@@ -100,13 +197,15 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
     # T0: the RTO, which the 1 s minimum sets at every RTT of the grid (RFC 6298 §2.4).
     t0 = max(1.0, bench.seconds(d["tcp"]["rto"]["min"]))
     kbps = MSS * 8 / 1000
-    same = {name: [] for name, peer in peers.items() if name != "dupack" and supports(peer, "transfer")}
-    for seed in range(1, min(seeds, SAME_LOSS_SEEDS) + 1):
+    # ns-2's same-loss mirror (fall_floyd.tcl) has no CUBIC.
+    same = {name: [] for name, peer in peers.items() if name != "dupack" and supports(peer, "transfer") and not cubic}
+    for seed in range(1, min(seeds, SAME_LOSS_SEEDS) + 1 if same else 1):
         times = same_losses(variant, p, rtt_ms, seed, {n: peers[n] for n in ["dupack", *same]})
         for name in same:
             # Goodput is packets / completion time: dupack relative to the peer.
             same[name].append(rel(times[name], times["dupack"]))
-    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same, rex, unsupported, frs)
+    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same, rex, unsupported, frs,
+               win)
 
 
 SAME_LOSS_SEEDS = 3
@@ -144,4 +243,9 @@ def s1_doc() -> dict[str, Any]:
 
 
 def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
-    return [run_case(v, p, r, peers, seeds, quick) for v, p, r in cases(quick)]
+    return [run_case(v, p, r, peers, seeds, quick) for v, p, r in cases(quick) + cubic_cases(quick)]
+
+
+def run_cubic(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
+    """The CUBIC rows alone (validation/report.py --cubic)."""
+    return [run_case(v, p, r, peers, seeds, quick) for v, p, r in cubic_cases(quick)]

@@ -12,6 +12,7 @@ from typing import Any
 
 from validation.common import ROOT, Estimate, estimate, jain, load_toml
 from validation.peers import Peer, Unsupported, supports
+from validation.s2_lossy import CUBIC_VARIANTS, greedy_runs, is_cubic, window_estimates
 
 SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"
 NS = (10, 40, 200)
@@ -21,6 +22,9 @@ VARIANTS = ("newreno", "sack")
 # and its default, RFC 6675 with PRR.
 NS3_VARIANTS = ("rfc6675", "rfc6675+prr")
 QUICK = [(10, 0.01, "newreno"), (10, 0.01, "sack")]
+# CUBIC against ns-3 only (scenario 2 has the variants); with the window
+# of the first flow (s2_lossy.WINDOW) besides the sums over the flows.
+CUBIC_QUICK = [(10, 0.01, v) for v in CUBIC_VARIANTS]
 QUICK_DURATION = 50
 
 
@@ -46,6 +50,10 @@ def cases(quick: bool) -> list[tuple[int, float, str]]:
     return [(n, p, v) for n in NS for p in PS for v in VARIANTS] + [(n, p, v) for n in NS[:2] for p in PS for v in NS3_VARIANTS]
 
 
+def cubic_cases(quick: bool) -> list[tuple[int, float, str]]:
+    return list(CUBIC_QUICK) if quick else [(n, p, v) for n in NS[:2] for p in PS for v in CUBIC_VARIANTS]
+
+
 def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int, duration: float) -> Row:
     d = doc(n, p, variant, duration)
     out: dict[str, dict[str, Estimate]] = {}
@@ -53,7 +61,7 @@ def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int,
         if not supports(peer, "greedy"):
             continue
         try:
-            per_seed = [peer.greedy(d, seed) for seed in range(1, seeds + 1)]
+            per_seed, window = greedy_runs(name, peer, d, seeds, window=is_cubic(variant))
         except Unsupported:
             continue
         g = [[f.goodput_kbps for f in flows] for flows in per_seed]
@@ -64,9 +72,17 @@ def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int,
             "fast_retransmits": estimate([sum(f.fast_retransmits for f in flows) for flows in per_seed]),
             "retransmitted": estimate([sum(f.retransmitted for f in flows) for flows in per_seed]),
         }
+        # The first flow's window (CUBIC rows): "cwnd_mean", "cwnd_p50", ...
+        out[name].update({f"cwnd_{k}": e for k, e in window_estimates(window).items()})
     return Row(n, p, variant, duration, out)
 
 
 def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
     dur = QUICK_DURATION if quick else 200
-    return [run_case(n, p, v, peers, seeds, dur) for n, p, v in cases(quick)]
+    return [run_case(n, p, v, peers, seeds, dur) for n, p, v in cases(quick) + cubic_cases(quick)]
+
+
+def run_cubic(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
+    """The CUBIC rows alone (validation/report.py --cubic)."""
+    dur = QUICK_DURATION if quick else 200
+    return [run_case(n, p, v, peers, seeds, dur) for n, p, v in cubic_cases(quick)]
