@@ -12,7 +12,10 @@ stay fast.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+import sys
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -197,26 +200,35 @@ def _flow_rows(flows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _frame(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> pd.DataFrame:
-    import numpy as np
-    import pandas as pd
-
+def _checked_rows(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> list[str]:
+    """Check the core's rows of ``table`` against ``dtypes`` (every field
+    there, no null where the dtype has none); returns the fields unknown
+    here, in the order they first appear."""
     for i, r in enumerate(rows):
         for col in dtypes:
             if col not in r:
                 raise _missing(table, i, col)
+    for col, dtype in dtypes.items():
+        if dtype in ("str", "uint64"):
+            for i, r in enumerate(rows):
+                if r[col] is None:
+                    # Only the nullable columns (UInt64, and float64: serde writes a
+                    # non-finite float as null) may be null; anywhere else a null
+                    # means the core's type changed, and 0 or "" would hide that.
+                    raise ValueError(f"the core's result has null for {table}[{i}].{col}, which cannot be null")
+    return list(dict.fromkeys(k for r in rows for k in r if k not in dtypes))
+
+
+def _frame(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> pd.DataFrame:
+    import numpy as np
+    import pandas as pd
+
     # Fields the core added after this module was written are kept (after
     # the known ones) with inferred types rather than dropped.
-    extra = list(dict.fromkeys(k for r in rows for k in r if k not in dtypes))
+    extra = _checked_rows(rows, dtypes, table)
     data: dict[str, Any] = {}
     for col, dtype in dtypes.items():
         values = [r[col] for r in rows]
-        if dtype in ("str", "uint64") and None in values:
-            # Only the nullable columns (UInt64, and float64: serde writes a
-            # non-finite float as null) may be null; anywhere else a null
-            # means the core's type changed, and 0 or "" would hide that.
-            i = values.index(None)
-            raise ValueError(f"the core's result has null for {table}[{i}].{col}, which cannot be null")
         if dtype == "str":
             data[col] = pd.Series([str(v) for v in values], dtype="str")
         elif dtype == "float64":
@@ -413,6 +425,124 @@ def stamped_parquet(df: pd.DataFrame, path: Path, made_by: dict[str, str]) -> No
     pq.write_table(table, path)
 
 
+# --- saving without pandas ----------------------------------------------------
+#
+# ``dupack run`` saves a few tables of tens of rows; importing pandas and
+# pyarrow to do so would cost ten times the simulation of a typical run. So
+# RunResult.save writes the tables it has not turned into DataFrames
+# directly: Parquet through the extension (``_core.write_parquet``, with the
+# Arrow types and the pandas metadata pyarrow would have written, so that
+# pandas reads the very same dtypes back) and CSV through the csv module,
+# formatted as ``DataFrame.to_csv`` formats it. tests/test_save.py checks
+# that both files read back identical to the pandas path's.
+
+
+def _dist_version(name: str) -> str | None:
+    """The version of the installed package ``name`` that an import would
+    load, read from its ``.dist-info`` directory name, without importing
+    it (or its ``__version__`` if it is imported already)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return str(getattr(module, "__version__", "")) or None
+    for entry in sys.path:
+        base = entry or "."
+        if not os.path.isfile(os.path.join(base, name, "__init__.py")):
+            continue
+        try:
+            found = [n for n in os.listdir(base) if n.startswith(f"{name}-") and n.endswith(".dist-info")]
+        except OSError:
+            return None
+        return found[0][len(name) + 1 : -len(".dist-info")] if len(found) == 1 else None
+    return None
+
+
+@functools.cache
+def _pandas_flavour() -> tuple[str, str, tuple[str, str, str]] | None:
+    """(pandas version, pyarrow version, (Arrow type, pandas_type,
+    numpy_type) of a ``str`` column) as ``pa.Table.from_pandas`` writes
+    them with the installed pandas, or None where that is not known here
+    (then ``save`` goes through pandas)."""
+    pandas, pyarrow = _dist_version("pandas"), _dist_version("pyarrow")
+    if pandas is None or pyarrow is None:
+        return None
+    major = pandas.split(".", 1)[0]
+    if major == "3":  # the str dtype: Arrow-backed strings with NaN for missing
+        return pandas, pyarrow, ("large_string", "object", "str")
+    if major == "2":  # dtype="str" is object
+        return pandas, pyarrow, ("string", "unicode", "object")
+    return None
+
+
+#: dtype of TABLE_DTYPES → (Arrow type, pandas_type, numpy_type) in pandas' metadata; ``str`` is per pandas version.
+_PANDAS_TYPES = {
+    "float64": ("float64", "float64", "float64"),
+    "uint64": ("uint64", "uint64", "uint64"),
+    "UInt64": ("uint64", "uint64", "UInt64"),
+    "Int64": ("int64", "int64", "Int64"),
+}
+
+
+def _fast_columns(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> list[tuple[str, str, list[Any]]] | None:
+    """The columns of :func:`_frame`'s DataFrame as ``(name, dtype,
+    values)`` with None for a missing value, after the same checks; None if
+    the core sent fields unknown here (their inferred types are pandas')."""
+    if _checked_rows(rows, dtypes, table):
+        return None
+    out = []
+    for col, dtype in dtypes.items():
+        values = [r[col] for r in rows]
+        if dtype == "str":
+            values = [str(v) for v in values]
+        elif dtype == "float64":
+            values = [None if v is None else float(v) for v in values]
+        else:  # uint64, or a nullable integer
+            lo, hi = (-(2**63), 2**63) if dtype == "Int64" else (0, 2**64)
+            try:
+                values = [None if v is None else int(v) for v in values]
+            except (TypeError, ValueError):
+                return None  # not an integer: the pandas path says so
+            if any(v is not None and not lo <= v < hi for v in values):
+                return None  # out of range: likewise
+        out.append((col, dtype, values))
+    return out
+
+
+def _csv_text(value: Any) -> Any:
+    """One value as ``DataFrame.to_csv`` writes it: NaN and <NA> empty, a
+    float as numpy's ``astype(str)`` (the shortest repr, as Python's)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    return repr(value) if isinstance(value, float) else value
+
+
+def _write_fast(columns: list[tuple[str, str, list[Any]]], parquet: Path, csv_path: Path, made_by: dict[str, str]) -> None:
+    import csv
+
+    from dupack import _core
+
+    flavour = _pandas_flavour()
+    assert flavour is not None
+    pandas_version, pyarrow_version, str_types = flavour
+    types = {**_PANDAS_TYPES, "str": str_types}
+    meta = {
+        "index_columns": [],
+        "column_indexes": [],
+        "columns": [
+            {"name": c, "field_name": c, "pandas_type": types[d][1], "numpy_type": types[d][2], "metadata": None}
+            for c, d, _ in columns
+        ],
+        "attributes": {},
+        "creator": {"library": "pyarrow", "version": pyarrow_version},
+        "pandas_version": pandas_version,
+    }
+    metadata = [("pandas", json.dumps(meta))] + [(k.decode(), v.decode()) for k, v in provenance_metadata(made_by).items()]
+    _core.write_parquet(str(parquet), [(c, types[d][0], v) for c, d, v in columns], metadata)
+    with open(csv_path, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow([c for c, _, _ in columns])
+        w.writerows(zip(*([_csv_text(x) for x in v] for _, _, v in columns), strict=True))
+
+
 def series_frame(cols: dict[str, Any]) -> pd.DataFrame:
     """The core's series columns (names, then indices per record) as a long table."""
     import numpy as np
@@ -527,6 +657,12 @@ class RunResult:
             self._media = _frame(list(self.raw.get("media", [])), _MEDIUM_DTYPES, "media")
         return self._media
 
+    def _fast_columns(self, table: str) -> list[tuple[str, str, list[Any]]] | None:
+        """``table``'s columns for :func:`_write_fast` (None: write the DataFrame)."""
+        if table == "flows":
+            return _fast_columns(_flow_rows(self.raw.get("flows", [])), _FLOW_DTYPES, "flows")
+        return _fast_columns(list(self.raw.get(table, [])), TABLE_DTYPES[table], table)
+
     def to_json(self, indent: int | None = 2) -> str:
         """The result document as JSON text (the core's field names)."""
         return json.dumps(self.raw, indent=indent, ensure_ascii=False)
@@ -552,10 +688,17 @@ class RunResult:
             parquet(self.trace, out / "trace.parquet")
         if "series" in self.raw:
             parquet(self.series, out / "series.parquet")
-        tables = [("flows", self.flows), ("links", self.links)]
+        tables = ["flows", "links"]
         if self.raw.get("media"):
-            tables.append(("media", self.media))
-        for name, df in tables:
+            tables.append("media")
+        for name in tables:
+            # A table not yet turned into a DataFrame is written without
+            # pandas; one that was (and may have been changed since) as it is.
+            columns = self._fast_columns(name) if getattr(self, f"_{name}") is None and _pandas_flavour() else None
+            if columns is not None:
+                _write_fast(columns, out / f"{name}.parquet", out / f"{name}.csv", made_by)
+                continue
+            df = getattr(self, name)
             parquet(df, out / f"{name}.parquet")
             df.to_csv(out / f"{name}.csv", index=False)
         if self.scenario is not None:

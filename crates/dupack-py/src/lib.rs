@@ -19,6 +19,7 @@ use pyo3::types::PyType;
 mod buffer;
 mod columns;
 mod sweep;
+mod tables;
 
 /// The exception classes are defined in Python so that `ScenarioError` can
 /// carry `(path, message)` as its args while printing as `path: message`
@@ -362,6 +363,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(entities, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::write_parquet, m)?)?;
     m.add_class::<buffer::Buffer>()?;
     Ok(())
 }

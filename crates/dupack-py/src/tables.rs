@@ -1,0 +1,173 @@
+//! `write_parquet`: one result table as a Parquet file, without pyarrow.
+//!
+//! `RunResult.save` (python/dupack/result.py) hands over the columns of a
+//! table (flows, links, media) as Python lists, each with the Arrow type the
+//! pandas path would give it, and the schema's key-value metadata (pandas'
+//! description of the dtypes, dupack's version and commit). The file is the
+//! one `pyarrow.parquet.write_table(pa.Table.from_pandas(df))` writes in
+//! everything a reader sees: the same Arrow schema (stored under
+//! `ARROW:schema`, so large strings stay large strings), every field
+//! nullable, a null wherever pandas had NaN or `<NA>`, the same metadata,
+//! one row group, Snappy compression.
+
+use std::fs::File;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float64Array, Int64Array, LargeStringArray, RecordBatch, StringArray, UInt64Array};
+use arrow_schema::{DataType, Field, Schema};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+
+/// One column as it comes from Python, checked and typed.
+enum Column {
+    U64(Vec<Option<u64>>),
+    I64(Vec<Option<i64>>),
+    F64(Vec<Option<f64>>),
+    Str(Vec<Option<String>>),
+    LargeStr(Vec<Option<String>>),
+}
+
+impl Column {
+    fn extract(kind: &str, values: &Bound<'_, PyAny>) -> PyResult<Column> {
+        Ok(match kind {
+            "uint64" => Column::U64(values.extract()?),
+            "int64" => Column::I64(values.extract()?),
+            // pandas' float columns have NaN for a missing value, which
+            // pyarrow's from_pandas stores as a null.
+            "float64" => {
+                let v: Vec<Option<f64>> = values.extract()?;
+                Column::F64(v.into_iter().map(|x| x.filter(|f| !f.is_nan())).collect())
+            }
+            "string" => Column::Str(values.extract()?),
+            "large_string" => Column::LargeStr(values.extract()?),
+            other => return Err(PyValueError::new_err(format!("write_parquet: unknown column type {other:?}"))),
+        })
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Column::U64(v) => v.len(),
+            Column::I64(v) => v.len(),
+            Column::F64(v) => v.len(),
+            Column::Str(v) | Column::LargeStr(v) => v.len(),
+        }
+    }
+
+    fn data_type(&self) -> DataType {
+        match self {
+            Column::U64(_) => DataType::UInt64,
+            Column::I64(_) => DataType::Int64,
+            Column::F64(_) => DataType::Float64,
+            Column::Str(_) => DataType::Utf8,
+            Column::LargeStr(_) => DataType::LargeUtf8,
+        }
+    }
+
+    fn into_array(self) -> ArrayRef {
+        match self {
+            Column::U64(v) => Arc::new(UInt64Array::from(v)),
+            Column::I64(v) => Arc::new(Int64Array::from(v)),
+            Column::F64(v) => Arc::new(Float64Array::from(v)),
+            Column::Str(v) => Arc::new(StringArray::from(v)),
+            Column::LargeStr(v) => Arc::new(LargeStringArray::from(v)),
+        }
+    }
+}
+
+/// The table as one Arrow record batch with `metadata` on its schema.
+fn batch(columns: Vec<(String, Column)>, metadata: Vec<(String, String)>) -> Result<RecordBatch, String> {
+    let rows = columns.first().map_or(0, |(_, c)| c.len());
+    if let Some((name, c)) = columns.iter().find(|(_, c)| c.len() != rows) {
+        return Err(format!("column {name:?} has {} values, the first column {rows}", c.len()));
+    }
+    let fields: Vec<Field> = columns.iter().map(|(name, c)| Field::new(name, c.data_type(), true)).collect();
+    let schema = Arc::new(Schema::new(fields).with_metadata(metadata.into_iter().collect()));
+    let arrays: Vec<ArrayRef> = columns.into_iter().map(|(_, c)| c.into_array()).collect();
+    RecordBatch::try_new_with_options(
+        schema,
+        arrays,
+        &arrow_array::RecordBatchOptions::new().with_row_count(Some(rows)),
+    )
+    .map_err(|e| e.to_string())
+}
+
+fn write(path: &str, batch: &RecordBatch) -> Result<(), String> {
+    let file = File::create(path).map_err(|e| e.to_string())?;
+    // The schema's metadata goes into the file's key-value metadata as well
+    // (ArrowWriter stores it only inside ARROW:schema), as pyarrow does.
+    let kv = batch.schema().metadata().iter().map(|(k, v)| KeyValue::new(k.clone(), v.clone())).collect();
+    let props =
+        WriterProperties::builder().set_compression(Compression::SNAPPY).set_key_value_metadata(Some(kv)).build();
+    let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props)).map_err(|e| e.to_string())?;
+    writer.write(batch).map_err(|e| e.to_string())?;
+    writer.close().map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// write_parquet(path, columns, metadata) -> None
+///
+/// Write one table to `path`. `columns` is a list of `(name, type, values)`
+/// with `type` one of `uint64`, `int64`, `float64`, `string`,
+/// `large_string` (Arrow's names) and `values` a list in which `None` (and
+/// NaN in a float column) is a null; `metadata` is a list of `(key, value)`
+/// for the schema. Raises ValueError for a value that does not fit its type
+/// and OSError if the file cannot be written.
+#[pyfunction]
+pub(crate) fn write_parquet(
+    py: Python<'_>,
+    path: &str,
+    columns: Vec<(String, String, Bound<'_, PyAny>)>,
+    metadata: Vec<(String, String)>,
+) -> PyResult<()> {
+    let mut typed = Vec::with_capacity(columns.len());
+    for (name, kind, values) in &columns {
+        let column = Column::extract(kind, values)
+            .map_err(|e| PyValueError::new_err(format!("write_parquet: column {name:?} ({kind}): {e}")))?;
+        typed.push((name.clone(), column));
+    }
+    let batch = batch(typed, metadata).map_err(|e| PyValueError::new_err(format!("write_parquet: {e}")))?;
+    py.allow_threads(|| write(path, &batch)).map_err(|e| PyOSError::new_err(format!("cannot write {path}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    #[test]
+    fn schema_nulls_and_metadata_survive_the_file() {
+        let dir = std::env::temp_dir().join(format!("dupack-tables-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.parquet");
+        let columns = vec![
+            ("flow".to_string(), Column::LargeStr(vec![Some("f0".into()), Some("f1".into())])),
+            ("n".to_string(), Column::U64(vec![Some(u64::MAX), None])),
+            ("x".to_string(), Column::F64(vec![Some(0.5), None])),
+        ];
+        let b =
+            batch(columns, vec![("dupack_version".into(), "0.1.0".into()), ("pandas".into(), "{}".into())]).unwrap();
+        write(path.to_str().unwrap(), &b).unwrap();
+        let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+        let meta = reader.metadata().file_metadata();
+        assert_eq!(meta.num_rows(), 2);
+        let kv = meta.key_value_metadata().unwrap();
+        assert!(kv.iter().any(|k| k.key == "dupack_version" && k.value.as_deref() == Some("0.1.0")));
+        assert!(kv.iter().any(|k| k.key == "pandas" && k.value.as_deref() == Some("{}")));
+        assert!(kv.iter().any(|k| k.key == "ARROW:schema"));
+        let schema = meta.schema_descr();
+        assert_eq!(schema.num_columns(), 3);
+        assert!(schema.columns().iter().all(|c| c.self_type().is_optional()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn columns_of_different_lengths_are_refused() {
+        let columns =
+            vec![("a".to_string(), Column::U64(vec![Some(1)])), ("b".to_string(), Column::U64(vec![Some(1), Some(2)]))];
+        assert!(batch(columns, vec![]).is_err());
+    }
+}
