@@ -49,3 +49,34 @@ def test_lossy_link_newreno_is_close_to_ns3_and_reno_has_no_ns3_column() -> None
     reno = s2_lossy.run_case("reno", 0.01, 100, peers, seeds=1, quick=True)
     assert "ns3" not in reno.goodput
     assert "no reno" in reno.unsupported["ns3"], reno.unsupported
+
+
+def test_cubic_variants_mirror_tcpcubic_over_the_base_recovery() -> None:
+    from validation import ns3peer
+
+    assert ns3peer.mirror("newreno+cc=cubic") == ("newreno", "classic", "cubic")
+    assert ns3peer.mirror("rfc6675+cc=cubic") == ("sack", "classic", "cubic")
+    assert ns3peer.mirror("rfc6675+prr+cc=cubic") == ("sack", "prr", "cubic")
+    assert ns3peer.mirror("rfc6675+prr") == ("sack", "prr", "newreno")
+    assert ns3peer.mirror("reno+cc=cubic") is None
+
+
+def test_window_statistics_are_time_weighted() -> None:
+    from validation.ns3peer import WindowTrace
+
+    # 10 segments for 1 s, 20 for 3 s; a fast retransmit at 2.5 s sees 20.
+    w = s2_lossy.window_stats(WindowTrace([0.0, 1.0], [10.0, 20.0], [2.5]), end=4.0)
+    assert w == {"mean": 17.5, "p50": 20.0, "p90": 20.0, "at_fr": 20.0}
+
+
+@needs_ns3
+def test_cubic_on_the_dumbbell_agrees_with_ns3() -> None:
+    # CUBIC over RFC 6675 (SACK), where both tools run the same recovery: goodput
+    # and Jain's index within the validation's targets, and the first flow's
+    # time-averaged window within the CUBIC section's tolerance.
+    peers = {"dupack": PEERS["dupack"], "ns3": NS3}
+    row = s3_dumbbell.run_case(10, 0.01, "rfc6675+cc=cubic", peers, seeds=3, duration=50)
+    d, n = row.metrics["dupack"], row.metrics["ns3"]
+    assert abs(rel(d["goodput"].mean, n["goodput"].mean)) <= report.GOODPUT_TOL, (d["goodput"], n["goodput"])
+    assert abs(d["jain"].mean - n["jain"].mean) <= report.JAIN_TOL, (d["jain"], n["jain"])
+    assert abs(rel(d["cwnd_mean"].mean, n["cwnd_mean"].mean)) <= report.CWND_TOL, (d["cwnd_mean"], n["cwnd_mean"])
