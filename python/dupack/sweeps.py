@@ -67,6 +67,7 @@ def _sweep(
     progress: Callable[[int, int], None] | bool | None = None,
     chunk_seconds: float = 0.5,
     mixed_versions: bool = False,
+    client: Any = None,
     _fail_job: int | None = None,
     _discard_results: bool = False,
 ) -> SweepResult:
@@ -94,6 +95,15 @@ def _sweep(
     that wrote them; resuming a sweep that another build wrote raises
     :class:`SweepError` unless ``mixed_versions=True``.
 
+    With ``client`` (a :class:`distributed.Client`; ``pip install
+    'dupack[dask]'``) the jobs run on that Dask cluster instead of local
+    threads (``workers`` must then be None): in batches of consecutive
+    jobs, each a Dask task of a second or more, whose rows come back to
+    this process and are stored as they come, as chunks are locally. The
+    result is the same as the local executor's, row for row; a task lost
+    with its worker is run again, and its rows are taken once. The workers
+    need the same dupack (version and commit) as this process.
+
     ``progress(done, total)`` is called at the start and after every chunk.
     By default (``progress=None``) a progress bar shows the runs done: on
     stderr in a terminal, below the cell in Jupyter, nowhere else;
@@ -107,6 +117,10 @@ def _sweep(
     base = as_scenario(scenario).with_overrides(overrides)
     paths, values = _check_grid(grid)
     seed_list = _check_seeds(seeds)
+    if client is not None and workers is not None:
+        raise ValueError("workers is the number of local threads; with client= the Dask workers' threads run the jobs")
+    if client is not None and _discard_results:
+        raise ValueError("_discard_results is for the local executor only")
     nworkers = _check_workers(workers)
     if not (isinstance(chunk_seconds, int | float) and math.isfinite(chunk_seconds) and chunk_seconds >= 0):
         raise ValueError(f"chunk_seconds must be a number >= 0, got {chunk_seconds!r}")
@@ -143,11 +157,30 @@ def _sweep(
     if progress is not None:
         progress(finished, total)
     executed, everything = 0, None
+    arrow: dict[str, list[pa.Table]] = {t: [] for t in TABLES}
+
+    def on_tables(tables: dict[str, pa.Table]) -> None:
+        # The Dask executor's chunks: stored, and kept for the result (as the core keeps them locally).
+        nonlocal finished
+        if store is not None:
+            store.write(tables)
+        if store is None or not skipped:
+            for t in TABLES:
+                arrow[t].append(tables[t])
+        finished += tables["runs"].num_rows
+        if progress is not None:
+            progress(finished, total)
+
     if jobs:
         try:
-            executed, everything = _core.sweep(
-                docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results, store is not None
-            )
+            if client is None:
+                executed, everything = _core.sweep(
+                    docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results, store is not None
+                )
+            else:
+                from dupack.dask_executor import run_jobs
+
+                executed = run_jobs(client, docs, jobs, ids, on_tables, float(chunk_seconds), _fail_job)
         except ScenarioError as e:
             point = getattr(e, "point", None)
             if point is None or not paths:
@@ -164,7 +197,10 @@ def _sweep(
         res = SweepResult.load(store.root)
         res.executed, res.skipped = executed, skipped
         return res
-    tables = {t: ids.frame(t, everything[t]) if everything else ids.empty(t) for t in TABLES}
+    if client is not None:
+        tables = {t: ids.frame_of(t, arrow[t]) for t in TABLES}
+    else:
+        tables = {t: ids.frame(t, everything[t]) if everything else ids.empty(t) for t in TABLES}
     return SweepResult(tables, base, grid_doc, seed_list, store.root if store else None, executed, skipped)
 
 
@@ -710,6 +746,21 @@ class _Ids:
             return self.empty(table)
         job, grid, seed = self._front(job_buf, seed_buf)
         return _in_job_order(columns_frame(table, rows, columns, {"job": job, **grid, "seed": seed}))
+
+    def frame_of(self, table: str, parts: list[pa.Table]) -> pd.DataFrame:
+        """A table as the sweep's DataFrame from parts made by :meth:`table`
+        (the Dask executor's), rows in job order."""
+        if not parts or not sum(p.num_rows for p in parts):
+            return self.empty(table)
+        import numpy as np
+        import pyarrow as pa
+
+        t = pa.concat_tables(parts)
+        job = t.column("job").to_numpy().astype("<i8", copy=False)
+        front = {"job": job, **{p: arr.take(job // self.nseeds) for p, arr in self.by_point().items()}}
+        front["seed"] = np.asarray(t.column("seed").to_numpy(), dtype="<u8")
+        rest = t.drop_columns(["job", *self.paths, "seed"])
+        return _in_job_order(to_frame(rest, table, front))
 
     def empty(self, table: str) -> pd.DataFrame:
         """The table with no rows (built once per table)."""

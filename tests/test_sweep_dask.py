@@ -1,0 +1,167 @@
+"""Sweeps on a Dask cluster (dupack.sweep(client=...)): the same tables as a
+local sweep, a killed worker's batches run again and stored once, and
+resuming across executors."""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import dupack
+from dupack._core import RunError
+from tests.conftest import QUICKSTART
+
+distributed = pytest.importorskip("distributed")
+
+TABLES = ("runs", "flows", "links", "media")
+GRID = {"tcp.variant": ["reno", "sack"], "topology.bottleneck.fwd_error.p": [0.0, 0.02]}
+SEEDS = [1, 2, 3]
+BASE = ["run.duration=2s", 'topology.bottleneck.fwd_error={ model = "bernoulli", p = 0.0 }']
+BASE_ARGS = [a for o in BASE for a in ("-s", o)]
+#: Runs of a few tenths of a second each, so that a worker can be killed in the middle of one.
+SLOW = ["run.duration=4s", "topology.bottleneck.rate=1Gbps", "topology.senders=200"]
+SLOW_GRID = {"tcp.variant": ["reno", "sack"]}
+SLOW_SEEDS = list(range(1, 9))
+
+
+def base() -> dupack.Scenario:
+    return dupack.load(QUICKSTART).with_overrides(BASE)
+
+
+def slow() -> dupack.Scenario:
+    return dupack.load(QUICKSTART).with_overrides(SLOW)
+
+
+@functools.cache
+def local() -> dupack.SweepResult:
+    return dupack.sweep(base(), GRID, SEEDS, workers=2, progress=False)
+
+
+@functools.cache
+def local_slow() -> dupack.SweepResult:
+    return dupack.sweep(slow(), SLOW_GRID, SLOW_SEEDS, workers=2, progress=False)
+
+
+def without_wall(df: pd.DataFrame) -> pd.DataFrame:
+    return df.drop(columns=["wall_time_s"]) if "wall_time_s" in df else df
+
+
+def assert_same(a: dupack.SweepResult, b: dupack.SweepResult) -> None:
+    for t in TABLES:
+        pd.testing.assert_frame_equal(without_wall(a.tables[t]), without_wall(b.tables[t]))
+
+
+def assert_once(out: Path, total: int) -> None:
+    stored = dupack.SweepResult.load(out)  # raises if a job is stored twice
+    assert sorted(stored.runs["job"]) == list(range(total))
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    with distributed.LocalCluster(
+        processes=True, n_workers=2, threads_per_worker=1, dashboard_address=":0", silence_logs=40
+    ) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def test_the_tables_equal_a_local_sweeps(client: Any, tmp_path: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    res = dupack.sweep(base(), GRID, SEEDS, client=client, progress=lambda d, t: seen.append((d, t)))
+    assert_same(res, local())
+    assert res.executed == 12 and res.skipped == 0
+    assert seen[0] == (0, 12) and seen[-1] == (12, 12)
+    # Into a store: the same parts format, read back the same.
+    out = tmp_path / "sw"
+    stored = dupack.sweep(base(), GRID, SEEDS, client=client, out=out, progress=False)
+    assert_same(stored, local())
+    assert_same(dupack.SweepResult.load(out), local())
+    assert_once(out, 12)
+    again = dupack.sweep(base(), GRID, SEEDS, client=client, out=out, progress=False)
+    assert again.executed == 0 and again.skipped == 12
+
+
+def test_a_worker_killed_mid_sweep_loses_and_doubles_nothing(client: Any, tmp_path: Path) -> None:
+    pids = client.run(os.getpid)
+    killed: list[int] = []
+
+    def kill_a_busy_worker(done: int, total: int) -> None:
+        if killed or done == 0:
+            return
+        busy = [w for w, tasks in client.processing().items() if tasks]
+        if busy:
+            killed.append(pids[busy[0]])
+            os.kill(pids[busy[0]], signal.SIGKILL)
+
+    out = tmp_path / "sw"
+    res = dupack.sweep(slow(), SLOW_GRID, SLOW_SEEDS, client=client, out=out, progress=kill_a_busy_worker)
+    assert killed, "no worker was busy when the first chunk came"
+    assert killed[0] not in client.run(os.getpid).values()  # it did die (and its nanny started another)
+    total = len(SLOW_SEEDS) * 2
+    assert res.executed == total
+    assert_once(out, total)
+    assert_same(res, local_slow())
+    assert_same(dupack.SweepResult.load(out), local_slow())
+
+
+def test_a_dask_sweep_cut_short_is_finished_locally(client: Any, tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    with pytest.raises(RunError, match="grid point tcp.variant=reno"):
+        dupack.sweep(base(), GRID, SEEDS, client=client, out=out, progress=False, _fail_job=4)
+    part = dupack.SweepResult.load(out)
+    assert 0 < len(part.runs) < 12 and 4 not in set(part.runs["job"])
+    res = dupack.sweep(base(), GRID, SEEDS, workers=2, out=out, progress=False)
+    assert res.skipped == len(part.runs) and res.executed == 12 - len(part.runs)
+    assert_same(res, local())
+    assert_once(out, 12)
+
+
+def test_a_local_sweep_cut_short_is_finished_on_dask(client: Any, tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    with pytest.raises(RunError):
+        dupack.sweep(base(), GRID, SEEDS, workers=1, out=out, progress=False, _fail_job=7)
+    part = dupack.SweepResult.load(out)
+    assert 0 < len(part.runs) < 12
+    res = dupack.sweep(base(), GRID, SEEDS, client=client, out=out, progress=False)
+    assert res.skipped == len(part.runs) and res.executed == 12 - len(part.runs)
+    assert_same(res, local())
+    assert_once(out, 12)
+
+
+def test_workers_and_client_do_not_go_together(client: Any) -> None:
+    with pytest.raises(ValueError, match="workers is the number of local threads"):
+        dupack.sweep(base(), GRID, SEEDS, client=client, workers=2)
+
+
+def test_import_dupack_does_not_import_dask() -> None:
+    code = (
+        "import sys, dupack, dupack.sweeps, dupack.dask_executor, dupack.cli.sweep\n"
+        "dupack.sweep(dupack.load(sys.argv[1]).with_overrides(['run.duration=1s']), progress=False)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed'))\n"
+        "assert not bad, bad\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code, str(QUICKSTART)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+def test_batches_are_a_second_or_more_and_several_per_thread() -> None:
+    from dupack.dask_executor import MAX_TASK_SECONDS, TASK_SECONDS, _Batches
+
+    jobs = [(j, 0, j) for j in range(10_000)]
+    b = _Batches(jobs)
+    assert [len(b.take(4)) for _ in range(3)] == [1, 1, 1]  # before anything is known of a job's time
+    b.learn(3, 3 * 0.01)  # 10 ms a job
+    sizes = []
+    while b.left:
+        sizes.append(len(b.take(4)))
+    assert sum(sizes) == len(jobs) - 3
+    assert all(TASK_SECONDS <= n * 0.01 <= MAX_TASK_SECONDS for n in sizes[:-1])
+    assert len(sizes) >= 4 * 4  # several tasks per worker thread
+    assert sizes == sorted(sizes, reverse=True)  # smaller towards the end, to finish together
