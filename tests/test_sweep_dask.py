@@ -26,10 +26,11 @@ GRID = {"tcp.variant": ["reno", "sack"], "topology.bottleneck.fwd_error.p": [0.0
 SEEDS = [1, 2, 3]
 BASE = ["run.duration=2s", 'topology.bottleneck.fwd_error={ model = "bernoulli", p = 0.0 }']
 BASE_ARGS = [a for o in BASE for a in ("-s", o)]
-#: Runs of a few tenths of a second each, so that a worker can be killed in the middle of one.
-SLOW = ["run.duration=4s", "topology.bottleneck.rate=1Gbps", "topology.senders=200"]
+#: Runs of a tenth of a second or more each, batched into tasks of a second
+#: or more: a worker can be killed in the middle of one.
+SLOW = ["run.duration=5s", "topology.bottleneck.rate=1Gbps", "topology.senders=200"]
 SLOW_GRID = {"tcp.variant": ["reno", "sack"]}
-SLOW_SEEDS = list(range(1, 9))
+SLOW_SEEDS = list(range(1, 21))
 
 
 def base() -> dupack.Scenario:
@@ -68,7 +69,7 @@ def assert_once(out: Path, total: int) -> None:
 def client() -> Any:
     with distributed.LocalCluster(
         processes=True, n_workers=2, threads_per_worker=1, dashboard_address=":0", silence_logs=40
-    ) as cluster, distributed.Client(cluster) as c:
+    ) as cluster, distributed.Client(cluster, set_as_default=False) as c:
         yield c
 
 
@@ -93,7 +94,8 @@ def test_a_worker_killed_mid_sweep_loses_and_doubles_nothing(client: Any, tmp_pa
     killed: list[int] = []
 
     def kill_a_busy_worker(done: int, total: int) -> None:
-        if killed or done == 0:
+        # Once the first tasks (a job each, to time them) are back, the workers run batches.
+        if killed or done < 4:
             return
         busy = [w for w, tasks in client.processing().items() if tasks]
         if busy:
@@ -101,8 +103,10 @@ def test_a_worker_killed_mid_sweep_loses_and_doubles_nothing(client: Any, tmp_pa
             os.kill(pids[busy[0]], signal.SIGKILL)
 
     out = tmp_path / "sw"
-    res = dupack.sweep(slow(), SLOW_GRID, SLOW_SEEDS, client=client, out=out, progress=kill_a_busy_worker)
-    assert killed, "no worker was busy when the first chunk came"
+    res = dupack.sweep(
+        slow(), SLOW_GRID, SLOW_SEEDS, client=client, out=out, progress=kill_a_busy_worker, chunk_seconds=0
+    )
+    assert killed, "no worker was busy when a chunk came"
     assert killed[0] not in client.run(os.getpid).values()  # it did die (and its nanny started another)
     total = len(SLOW_SEEDS) * 2
     assert res.executed == total
@@ -158,10 +162,18 @@ def test_batches_are_a_second_or_more_and_several_per_thread() -> None:
     b = _Batches(jobs)
     assert [len(b.take(4)) for _ in range(3)] == [1, 1, 1]  # before anything is known of a job's time
     b.learn(3, 3 * 0.01)  # 10 ms a job
-    sizes = []
+    cuts = []
     while b.left:
-        sizes.append(len(b.take(4)))
+        left = len(b.left)
+        cuts.append((left, len(b.take(4))))
+    sizes = [n for _, n in cuts]
     assert sum(sizes) == len(jobs) - 3
-    assert all(TASK_SECONDS <= n * 0.01 <= MAX_TASK_SECONDS for n in sizes[:-1])
+    assert all(n * 0.01 <= MAX_TASK_SECONDS for n in sizes)
+    # A second or more of work while each of the 4 threads has that much left.
+    assert all(n * 0.01 >= TASK_SECONDS for left, n in cuts if left * 0.01 >= 4 * TASK_SECONDS)
     assert len(sizes) >= 4 * 4  # several tasks per worker thread
     assert sizes == sorted(sizes, reverse=True)  # smaller towards the end, to finish together
+    # A short sweep is spread over every thread rather than given to one.
+    short = _Batches([(j, 0, j) for j in range(12)])
+    short.learn(4, 4 * 0.1)
+    assert [len(short.take(2)) for _ in range(3)] == [6, 3, 2]

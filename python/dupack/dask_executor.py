@@ -13,8 +13,10 @@ after that a batch holds about a quarter of a worker thread's share of the
 jobs left, but at least :data:`TASK_SECONDS` of work (so that Dask's few
 milliseconds per task stay far below 1 % of it) and at most
 :data:`MAX_TASK_SECONDS` (so that results come back, and a lost worker
-loses, no more than that). Two tasks per worker thread are kept in flight,
-so that a worker never waits for the client between two tasks.
+loses, no more than that); and never more than a thread's share of the
+jobs left, so that at the end of a sweep (or in a short one) every
+thread has work. Two tasks per worker thread are kept in flight, so that
+a worker never waits for the client between two tasks.
 
 A worker that dies takes its running tasks with it; Dask runs them again
 elsewhere. A batch's rows are taken once: rows of a job already taken are
@@ -166,7 +168,8 @@ class _Batches:
             low = math.ceil(TASK_SECONDS / per_job)
             high = max(low, math.floor(MAX_TASK_SECONDS / per_job))
             share = math.ceil(len(self.left) / (TASKS_PER_THREAD * threads))
-            n = min(max(share, low), high)
+            # Never so large that some thread gets nothing of the jobs left.
+            n = min(max(share, low), high, math.ceil(len(self.left) / threads))
         return [self.left.popleft() for _ in range(min(n, len(self.left)))]
 
 
@@ -197,6 +200,15 @@ def run_jobs(
 
     distributed = _distributed()
     made_by = provenance()
+
+    def _run_batch_there(*args: Any) -> dict[str, Any]:
+        # Sent by value (a nested function), not as a reference to this module: on a
+        # worker without dupack the import fails inside the task, which then fails
+        # (and is reported), instead of failing the worker's connection, which kills it.
+        from dupack.dask_executor import run_batch
+
+        return run_batch(*args)
+
     batches = _Batches(jobs)
     in_flight: dict[Any, list[tuple[int, int, int | None]]] = {}
     taken: set[int] = set()
@@ -215,7 +227,7 @@ def run_jobs(
             local = {p: i for i, p in enumerate(points)}
             task = [(j, local[p], s) for j, p, s in batch]
             fut = client.submit(
-                run_batch, [docs[p] for p in points], task, made_by, fail_job, pure=False,
+                _run_batch_there, [docs[p] for p in points], task, made_by, fail_job, pure=False,
                 key=f"dupack-batch-{batch[0][0]}-{batch[-1][0]}-{time.time_ns()}",
             )
             in_flight[fut] = batch
@@ -282,7 +294,7 @@ def run_jobs(
             return ExecutorError(f"the Dask workers cannot run dupack ({exc}); install dupack on every worker")
         return ExecutorError(f"the Dask task of {which} failed: {type(exc).__name__}: {exc}", user=False)
 
-    completed = distributed.as_completed()
+    completed = distributed.as_completed(loop=client.loop)  # this client's, not the default one
     write_failed = False
     try:
         nthreads, counted = threads(), time.monotonic()
