@@ -1,14 +1,17 @@
-"""Sweeps on a Dask cluster (dupack.sweep(client=...)): the same tables as a
-local sweep, a killed worker's batches run again and stored once, and
-resuming across executors."""
+"""Sweeps on a Dask cluster (dupack.sweep(client=...), dupack sweep --executor
+dask://...): the same tables as a local sweep, a killed worker's batches run
+again and stored once, resuming across executors, and the errors of a
+missing Dask or an unreachable scheduler."""
 
 from __future__ import annotations
 
 import functools
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,7 @@ import pytest
 
 import dupack
 from dupack._core import RunError
-from tests.conftest import QUICKSTART
+from tests.conftest import QUICKSTART, run_cli
 
 distributed = pytest.importorskip("distributed")
 
@@ -137,6 +140,60 @@ def test_a_local_sweep_cut_short_is_finished_on_dask(client: Any, tmp_path: Path
     assert res.skipped == len(part.runs) and res.executed == 12 - len(part.runs)
     assert_same(res, local())
     assert_once(out, 12)
+
+
+def test_cli_executor_runs_the_sweep_on_the_cluster(client: Any, tmp_path: Path) -> None:
+    out = tmp_path / "sw"
+    address = client.scheduler.address.replace("tcp://", "dask://")
+    args = ["sweep", str(QUICKSTART), *BASE_ARGS, "-q", "-o", str(out), "--seeds", "1..3", "--executor", address]
+    for path, values in GRID.items():
+        args += ["--vary", f"{path}={','.join(str(v) for v in values)}"]
+    r = run_cli(*args)
+    assert r.exit_code == 0, r.stderr
+    assert_same(dupack.SweepResult.load(out), local())
+
+
+def one_error_line(r: Any, code: int, *fragments: str) -> str:
+    assert r.exit_code == code, (r.exit_code, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    for f in fragments:
+        assert f in lines[0], (f, lines[0])
+    return lines[0]
+
+
+def test_an_unreachable_scheduler_is_one_line_within_the_timeout(tmp_path: Path, monkeypatch) -> None:
+    import dupack.dask_executor
+
+    monkeypatch.setattr(dupack.dask_executor, "CONNECT_TIMEOUT", 2.0)
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t0 = time.monotonic()
+    r = run_cli("sweep", str(QUICKSTART), *BASE_ARGS, "-q", "-o", str(tmp_path / "sw"), "--executor", f"dask://127.0.0.1:{port}")
+    assert time.monotonic() - t0 < 8
+    one_error_line(r, 2, f"error: --executor: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}")
+    assert not (tmp_path / "sw").exists()
+
+
+def test_without_dask_the_executor_says_how_to_install_it(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
+    r = run_cli("sweep", str(QUICKSTART), *BASE_ARGS, "-q", "-o", str(tmp_path / "sw"), "--executor", "dask://localhost:8786")
+    one_error_line(r, 2, "--executor dask://localhost:8786", "pip install 'dupack[dask]'")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--executor", "dask:/x"], "--executor must be 'local' or dask://HOST:PORT"),
+        (["--executor", "dask://host:99999"], "--executor must be 'local' or dask://HOST:PORT"),
+        (["--executor", "ray://host:1"], "--executor must be 'local' or dask://HOST:PORT"),
+        (["--executor", "dask://host:1", "-j", "2"], "--workers sets the threads of a local sweep"),
+    ],
+)
+def test_bad_executor_options(args: list[str], fragment: str, tmp_path: Path) -> None:
+    r = run_cli("sweep", str(QUICKSTART), *BASE_ARGS, "-q", "-o", str(tmp_path / "sw"), *args)
+    one_error_line(r, 2, fragment)
 
 
 def test_workers_and_client_do_not_go_together(client: Any) -> None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, CliError
+from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
 from dupack.cli.progress import Progress
 from dupack.cli.run import Overrides, ScenarioFile, _load, _num, _parse_out, _validation_error
 
@@ -124,6 +126,22 @@ def _parse_seeds(text: str | None) -> list[int] | None:
     return seeds
 
 
+_EXECUTOR = re.compile(r"dask://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::([0-9]{1,5}))?/?")
+#: The port of a Dask scheduler when --executor names none.
+DASK_PORT = 8786
+
+
+def _parse_executor(text: str | None) -> str | None:
+    """``--executor``: None for ``local``, else the scheduler's address
+    (``dask://HOST:PORT`` → ``tcp://HOST:PORT``)."""
+    if text is None or text.strip() == "local":
+        return None
+    m = _EXECUTOR.fullmatch(text.strip())
+    if not m or (m.group(2) is not None and not 0 < int(m.group(2)) < 65536):
+        raise CliError(f"--executor must be 'local' or dask://HOST:PORT (a Dask scheduler), got {text!r}")
+    return f"tcp://{m.group(1)}:{m.group(2) or DASK_PORT}"
+
+
 def _parse_workers(text: str | None) -> int | None:
     if text is None:
         return None
@@ -186,6 +204,18 @@ def sweep_cmd(
         bool,
         typer.Option("--quiet", "-q", help="No progress bar and no summary; only errors."),
     ] = False,
+    executor_text: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--executor",
+            metavar="local|dask://HOST:PORT",
+            help="Where the runs go: 'local' (threads of this process, the default) or the Dask scheduler "
+            "at HOST:PORT (port 8786 if left out), whose workers run them in batches of a second or more; "
+            "the results come back here to DIR as they finish, the same as a local sweep's. Needs "
+            "pip install 'dupack[dask]' here and dupack on every worker.",
+            show_default=False,
+        ),
+    ] = None,
     mixed_versions: Annotated[
         bool,
         typer.Option(
@@ -197,22 +227,28 @@ def sweep_cmd(
 ) -> None:
     """Run a scenario for every combination of --vary values and every seed.
 
-    The runs go to worker threads in one process, and the results are
-    stored as they finish: DIR/runs, DIR/flows, DIR/links and DIR/media are
-    Parquet datasets (pandas.read_parquet("DIR/flows")) with the columns of
-    'dupack run' plus job, one column per --vary path, and seed. An
+    The runs go to worker threads in one process (or to a Dask cluster,
+    with --executor), and the results are stored as they finish: DIR/runs,
+    DIR/flows, DIR/links and DIR/media are Parquet datasets
+    (pandas.read_parquet("DIR/flows")) with the columns of 'dupack run'
+    plus job, one column per --vary path, and seed. An
     interrupted sweep keeps what it stored; run the same command again to
     finish it.
 
     Example: dupack sweep scenarios/quickstart.toml --vary tcp.variant=reno,newreno,sack --seeds 1..20 -o out/qs
     """
-    from dupack._core import RunError, ScenarioError
-    from dupack.sweeps import SweepError, sweep
+    from dupack._core import ScenarioError
 
     if out_text is None:
         raise CliError("--out/-o is required: the directory for the results, e.g. -o out/sweep")
     seeds = _parse_seeds(seeds_text)
     workers = _parse_workers(workers_text)
+    scheduler = _parse_executor(executor_text)
+    if scheduler is not None and workers is not None:
+        raise CliError(
+            "--workers sets the threads of a local sweep; with --executor dask://… the cluster's workers "
+            "run the jobs (give them threads with 'dask worker --nthreads N')"
+        )
     out = _parse_out(out_text)
     assert out is not None
     base = _load(file, overrides)
@@ -229,13 +265,56 @@ def sweep_cmd(
 
     _check_resumed_seeds(out, seeds, base, grid, no_resume)
 
+    if scheduler is None:
+        result, wall = _run_sweep(file, base, grid, seeds, workers, out, no_resume, quiet, mixed_versions, None)
+    else:
+        with _dask_client(scheduler, executor_text) as client:
+            result, wall = _run_sweep(file, base, grid, seeds, None, out, no_resume, quiet, mixed_versions, client)
+    if not quiet:
+        _print_summary(result, file, wall)
+
+
+@contextlib.contextmanager
+def _dask_client(address: str, text: str | None) -> Iterator[Any]:
+    """A client of the Dask scheduler at ``address``, closed at the end;
+    a one-line error if Dask is missing or the scheduler does not answer."""
+    from dupack.dask_executor import DaskMissing, ExecutorError, connect
+
+    try:
+        client = connect(address)
+    except DaskMissing:
+        raise CliError(f"--executor {text}: needs Dask, which is not installed; install it with: "
+                       "pip install 'dupack[dask]'") from None
+    except ExecutorError as e:
+        raise CliError(f"--executor: {e}") from None
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _run_sweep(
+    file: Path,
+    base: Scenario,
+    grid: dict[str, list[Any]],
+    seeds: list[int] | None,
+    workers: int | None,
+    out: Path,
+    no_resume: bool,
+    quiet: bool,
+    mixed_versions: bool,
+    client: Any,
+) -> tuple[SweepResult, float]:
+    from dupack._core import RunError, ScenarioError
+    from dupack.sweeps import SweepError, sweep
+
     progress = Progress(quiet, "sweep")
     t0 = time.perf_counter()
     try:
         with progress:
             result = sweep(
                 base, grid, seeds, workers=workers, out=out, resume=not no_resume, progress=progress.update,
-                mixed_versions=mixed_versions,
+                mixed_versions=mixed_versions, client=client,
             )
     except SweepError as e:
         raise CliError(f"--out: {e}") from None
@@ -251,8 +330,16 @@ def sweep_cmd(
             f"aborted; the runs that finished are stored in '{out}': run the same command again to continue",
             EXIT_INTERRUPTED,
         ) from None
-    if not quiet:
-        _print_summary(result, file, time.perf_counter() - t0)
+    except Exception as e:
+        if client is None:
+            raise
+        from dupack.dask_executor import ExecutorError
+
+        if not isinstance(e, ExecutorError):
+            raise
+        stored = f"; the runs that finished are stored in '{out}'" if progress.done else ""
+        raise CliError(f"--executor: {e}{stored}", EXIT_USER if e.user else EXIT_RUN) from None
+    return result, time.perf_counter() - t0
 
 
 def describe_seeds(seeds: list[int | None] | None, scenario_seed: object = None) -> str:
