@@ -125,6 +125,9 @@ pub struct RtoEstimator {
     shift: u32,
     /// The samples taken, as measured (reported only).
     samples: RttSamples,
+    /// BSD `t_rtseq`/`t_rtt`: the end of the segment being timed and when it
+    /// left (one measurement per RTT, without timestamps).
+    timed: Option<(u64, SimTime)>,
 }
 
 /// Count, sum, least and greatest of the RTT samples an estimator took
@@ -181,6 +184,7 @@ impl RtoEstimator {
             max_backoff_shift: cfg.max_backoff_shift,
             shift: 0,
             samples: RttSamples::default(),
+            timed: None,
         }
     }
 
@@ -312,6 +316,31 @@ impl RtoEstimator {
         match &self.mode {
             Mode::Fine(f) => f.srtt.map(|_| f.rttvar),
             Mode::Coarse(c) => (c.t_srtt != 0).then(|| fixed_to_duration(c.t_rttvar, TCP_RTTVAR_SHIFT, c.tick)),
+        }
+    }
+
+    /// A segment `[.., end)` left at `now`: time it if none is being timed
+    /// (BSD `tcp_output`, one measurement at a time).
+    pub fn time_segment(&mut self, end: u64, now: SimTime) {
+        if self.timed.is_none() {
+            self.timed = Some((end, now));
+        }
+    }
+
+    /// Karn's rule (Karn & Partridge 1987; RFC 6298 §3): a retransmission
+    /// makes the running measurement ambiguous, so it is dropped.
+    pub fn forget_timed_segment(&mut self) {
+        self.timed = None;
+    }
+
+    /// An ACK of everything below `ack` at `now`: the timed segment's
+    /// sample, if this ACK covers it.
+    pub fn on_cumulative_ack(&mut self, ack: u64, now: SimTime) {
+        if let Some((end, sent)) = self.timed {
+            if ack >= end {
+                self.on_rtt_sample(sent, now);
+                self.timed = None;
+            }
         }
     }
 

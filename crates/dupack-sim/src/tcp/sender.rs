@@ -95,8 +95,6 @@ pub struct Sender {
     sb: Scoreboard,
     rto: RtoEstimator,
     rto_deadline: Option<SimTime>,
-    /// BSD `t_rtseq`/`t_rtt`: the end of the timed segment and when it left.
-    timed: Option<(u64, SimTime)>,
     /// Timestamp to echo (RFC 7323 `TS.Recent` of the ACK stream).
     ts_recent: SimTime,
     /// Retransmissions that must leave before anything else.
@@ -151,7 +149,6 @@ impl Sender {
             sb: Scoreboard::new(cfg.mss),
             rto: RtoEstimator::new(&cfg.rto),
             rto_deadline: None,
-            timed: None,
             ts_recent: SimTime::ZERO,
             forced: VecDeque::new(),
             in_timeout_episode: false,
@@ -274,7 +271,7 @@ impl Sender {
         if self.recovery.in_recovery() || self.ecn_recover.is_some_and(|r| self.snd_una <= r) {
             return;
         }
-        self.cc.on_congestion(self.cwnd, self.mss, now);
+        self.cc.on_congestion(self.cwnd, self.mss, false, now);
         self.ssthresh = self.view().loss_ssthresh();
         self.cwnd = self.ssthresh.min(self.cfg.max_cwnd);
         self.stats.ecn_reductions += 1;
@@ -315,11 +312,8 @@ impl Sender {
             if tsecr > SimTime::ZERO {
                 self.rto.on_rtt_sample(tsecr, now);
             }
-        } else if let Some((end, sent)) = self.timed {
-            if seg.ack >= end {
-                self.rto.on_rtt_sample(sent, now);
-                self.timed = None;
-            }
+        } else {
+            self.rto.on_cumulative_ack(seg.ack, now);
         }
         let was_recovering = self.recovery.in_recovery();
         let v = self.view();
@@ -364,7 +358,7 @@ impl Sender {
 
     fn apply(&mut self, r: Response, now: SimTime, acked: u64) {
         if r.fast_retransmit || r.ecn_reduction {
-            self.cc.on_congestion(self.cwnd, self.mss, now);
+            self.cc.on_congestion(self.cwnd, self.mss, false, now);
         }
         if r.fast_retransmit {
             if let Some(u) = self.undo.as_mut() {
@@ -390,13 +384,13 @@ impl Sender {
             self.stats.fast_retransmits += 1;
             self.push_event(SenderEvent::FastRetransmit { at: now, seq: self.snd_una, ndup: self.dupacks });
             // Karn: the timed segment may be the one being resent.
-            self.timed = None;
+            self.rto.forget_timed_segment();
             // RFC 5681 §3.2 / BSD: the timer restarts with the retransmission.
             self.rto_deadline = Some(self.rto.deadline(now));
         }
         if r.go_back_n {
             self.snd_nxt = self.snd_una;
-            self.timed = None;
+            self.rto.forget_timed_segment();
         }
         if let Some(seq) = r.retransmit {
             if !self.forced.contains(&seq) {
@@ -460,14 +454,14 @@ impl Sender {
         }
         // RFC 9438 §4.8: a timeout is a congestion event too.
         if !self.rto_retransmitted_una {
-            self.cc.on_congestion(self.cwnd, self.mss, now);
+            self.cc.on_congestion(self.cwnd, self.mss, true, now);
         }
         self.rto_retransmitted_una = true;
         self.cwnd = self.mss.min(self.cfg.max_cwnd);
         self.dupacks = 0;
         self.snd_nxt = self.snd_una;
         self.forced.clear();
-        self.timed = None;
+        self.rto.forget_timed_segment();
         let v = self.view();
         self.recovery.on_timeout(&v, &mut self.sb);
         // RFC 6298 §5.5–5.6: back off and restart.
@@ -570,10 +564,9 @@ impl Sender {
         self.stats.segments_sent += 1;
         if is_retransmit {
             self.stats.retransmitted_segments += 1;
-            // Karn: a retransmission makes the running measurement ambiguous.
-            self.timed = None;
-        } else if self.timed.is_none() && !self.cfg.timestamps {
-            self.timed = Some((seq + len, now));
+            self.rto.forget_timed_segment();
+        } else if !self.cfg.timestamps {
+            self.rto.time_segment(seq + len, now);
         }
         // RFC 6298 §5.1: start the timer if it is not running.
         if self.rto_deadline.is_none() {

@@ -17,10 +17,12 @@
 //! - §4.6: at a congestion event `ssthresh = max(cwnd·β, 2)`, `β = 0.7`
 //!   (the recovery policy applies it through [`CongestionControl::beta`]),
 //!   and a new epoch begins with the next ACK in congestion avoidance.
-//! - §4.7: fast convergence: when the window at the event is below the last
-//!   `W_max`, `W_max = cwnd·(1 + β)/2`, else `W_max = cwnd`.
-//! - §4.8: a timeout is a congestion event like the others (here: it
-//!   also begins a new epoch; the window after it is one segment).
+//! - §4.7: fast convergence: when the window at the event is below the
+//!   `W_max` in force (the previous one, after its own fast convergence),
+//!   `W_max = cwnd·(1 + β)/2`, else `W_max = cwnd`.
+//! - §4.8: after a timeout the first congestion avoidance epoch uses
+//!   `K = 0` and `W_max` = the window when it begins (ssthresh is set with β
+//!   as for any loss; the window after it is one segment).
 //! - §4.10: slow start is RFC 5681's (HyStart++ is not modelled).
 //!
 //! Spurious congestion events (§4.9): with `+undo` or `+irw` the sender
@@ -36,10 +38,9 @@ pub const BETA: f64 = 0.7;
 
 #[derive(Clone, Debug, Default)]
 pub struct Cubic {
-    /// Window before the last reduction, in segments (`None`: no event yet).
+    /// The W_max in force, in segments (`None`: no event yet, or a timeout
+    /// was the last: the next epoch starts at its own window, §4.8).
     w_max: Option<f64>,
-    /// W_max before the last update, for fast convergence (§4.7).
-    w_last_max: f64,
     /// The current congestion avoidance epoch: when it began, its K and
     /// the Reno-friendly estimate (segments).
     epoch: Option<Epoch>,
@@ -113,13 +114,19 @@ impl CongestionControl for Cubic {
         Some(BETA)
     }
 
-    fn on_congestion(&mut self, cwnd: u64, mss: u64, _now: SimTime) {
-        let w = cwnd as f64 / mss as f64;
-        // §4.7 fast convergence.
-        let w_max = if w < self.w_last_max { w * (1.0 + BETA) / 2.0 } else { w };
-        self.w_last_max = w;
-        self.w_max = Some(w_max);
+    fn on_congestion(&mut self, cwnd: u64, mss: u64, timeout: bool, _now: SimTime) {
         self.epoch = None;
+        if timeout {
+            // §4.8: K = 0 and W_max = the window at the start of the next epoch.
+            self.w_max = None;
+            return;
+        }
+        let w = cwnd as f64 / mss as f64;
+        // §4.7 fast convergence, against the W_max in force.
+        self.w_max = Some(match self.w_max {
+            Some(last) if w < last => w * (1.0 + BETA) / 2.0,
+            _ => w,
+        });
     }
 
     fn on_undo(&mut self) {
@@ -161,7 +168,7 @@ mod tests {
         // §4.2 eq. 2: W_max 100, the epoch starts at 70 (after β = 0.7):
         // K = ∛(30 / 0.4) = ∛75 ≈ 4.217 s, and W_cubic(K) = W_max.
         let mut c = Cubic::default();
-        c.on_congestion(100 * MSS, MSS, SimTime::ZERO);
+        c.on_congestion(100 * MSS, MSS, false, SimTime::ZERO);
         assert_eq!(c.w_max(), Some(100.0));
         c.on_ack(&ack(70.0, SimTime::ZERO));
         let k = c.k().unwrap();
@@ -174,14 +181,28 @@ mod tests {
 
     #[test]
     fn fast_convergence_releases_bandwidth_when_w_max_falls() {
-        // §4.7: a second event below the last W_max sets W_max = w·(1 + β)/2.
+        // §4.7: an event below the W_max in force sets W_max = w·(1 + β)/2.
         let mut c = Cubic::default();
-        c.on_congestion(100 * MSS, MSS, SimTime::ZERO);
-        c.on_congestion(80 * MSS, MSS, SimTime::ZERO);
-        assert!((c.w_max().unwrap() - 80.0 * 1.7 / 2.0).abs() < 1e-9);
-        // An event above the last one keeps the window as W_max.
-        c.on_congestion(90 * MSS, MSS, SimTime::ZERO);
-        assert_eq!(c.w_max(), Some(90.0));
+        c.on_congestion(100 * MSS, MSS, false, SimTime::ZERO);
+        c.on_congestion(80 * MSS, MSS, false, SimTime::ZERO);
+        assert!((c.w_max().unwrap() - 68.0).abs() < 1e-9, "80 · 1.7 / 2");
+        // Compared with that reduced W_max (68), not with the 80 of the event:
+        // 75 is above it, so it becomes W_max as it is.
+        c.on_congestion(75 * MSS, MSS, false, SimTime::ZERO);
+        assert_eq!(c.w_max(), Some(75.0));
+        c.on_congestion(70 * MSS, MSS, false, SimTime::ZERO);
+        assert!((c.w_max().unwrap() - 59.5).abs() < 1e-9, "70 · 1.7 / 2");
+    }
+
+    #[test]
+    fn after_a_timeout_the_epoch_starts_with_k_zero_at_its_own_window() {
+        // §4.8: K = 0 and W_max = the window when congestion avoidance resumes.
+        let mut c = Cubic::default();
+        c.on_congestion(100 * MSS, MSS, false, SimTime::ZERO);
+        c.on_congestion(100 * MSS, MSS, true, SimTime::ZERO);
+        c.on_ack(&ack(20.0, SimTime::ZERO));
+        assert_eq!(c.k(), Some(0.0));
+        assert!((c.w_cubic(0.0).unwrap() - 20.0).abs() < 1e-9);
     }
 
     #[test]
@@ -190,7 +211,7 @@ mod tests {
         // the window from 70 reaches about W_max near t = K and stays
         // within 1.5·cwnd per RTT; it never shrinks.
         let mut c = Cubic::default();
-        c.on_congestion(100 * MSS, MSS, SimTime::ZERO);
+        c.on_congestion(100 * MSS, MSS, false, SimTime::ZERO);
         let mut cwnd = 70.0 * MSS as f64;
         let mut t = SimTime::ZERO;
         let mut at_k = None;
@@ -214,7 +235,7 @@ mod tests {
         // §4.3: with W_max barely above cwnd, K is small and W_cubic flat;
         // the estimate grows by α per window, so cwnd grows at least that fast.
         let mut c = Cubic::default();
-        c.on_congestion(10 * MSS, MSS, SimTime::ZERO);
+        c.on_congestion(10 * MSS, MSS, false, SimTime::ZERO);
         let mut cwnd = 10 * MSS;
         for i in 0..10 {
             cwnd = c.on_ack(&AckInput { cwnd, ..ack(0.0, SimTime::ZERO + ms(i)) });

@@ -45,9 +45,9 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     fn beta(&self) -> Option<f64> {
         None
     }
-    /// A congestion event (fast retransmit, timeout or ECN reduction) at
-    /// `now`, with the window `cwnd` it found.
-    fn on_congestion(&mut self, _cwnd: u64, _mss: u64, _now: SimTime) {}
+    /// A congestion event (fast retransmit or ECN reduction; a retransmission
+    /// timeout when `timeout`) at `now`, with the window `cwnd` it found.
+    fn on_congestion(&mut self, _cwnd: u64, _mss: u64, _timeout: bool, _now: SimTime) {}
     /// A window reduction was undone (`+undo`, `+irw`): the controller
     /// forgets the epoch the reduction started.
     fn on_undo(&mut self) {}

@@ -268,3 +268,25 @@ fn bsd_deadline_lands_on_kth_tick_boundary_strictly_after_now() {
     assert_eq!(d, at_ms(13_000));
     assert_eq!(d.as_nanos() % ms(500).as_nanos(), 0);
 }
+
+#[test]
+fn karn_one_segment_timed_at_a_time_and_none_across_a_retransmission() {
+    let mut e = fine(ms(1), ms(200), secs(60));
+    // Segment [0, 1000) leaves at 0; a second one at 10 ms is not timed.
+    e.time_segment(1000, at_ms(0));
+    e.time_segment(2000, at_ms(10));
+    e.on_cumulative_ack(500, at_ms(50)); // does not cover the timed segment
+    assert!(!e.has_sample());
+    e.on_cumulative_ack(1000, at_ms(100));
+    assert_eq!(e.srtt(), Some(ms(100)), "the first segment, sent at 0");
+    assert_eq!(e.samples().count, 1);
+    // A retransmission drops the running measurement (Karn & Partridge).
+    e.time_segment(3000, at_ms(200));
+    e.forget_timed_segment();
+    e.on_cumulative_ack(3000, at_ms(900));
+    assert_eq!(e.samples().count, 1, "no sample from an ambiguous ACK");
+    // Timing starts again with the next new segment.
+    e.time_segment(4000, at_ms(1000));
+    e.on_cumulative_ack(4000, at_ms(1100));
+    assert_eq!((e.samples().count, e.samples().min, e.samples().max), (2, ms(100), ms(100)));
+}
