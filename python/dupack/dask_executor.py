@@ -238,7 +238,7 @@ def run_jobs(
         last_write = time.monotonic()
         if not buffered["runs"]:
             return
-        tables = {t: pa.concat_tables(buffered[t]) if buffered[t] else ids.table(t, (0, b"", b"", {})) for t in TABLES}
+        tables = {t: _concat(buffered[t]) if buffered[t] else ids.table(t, (0, b"", b"", {})) for t in TABLES}
         for t in TABLES:
             buffered[t].clear()
         write(tables)
@@ -339,6 +339,13 @@ def run_jobs(
                 except Exception:  # noqa: BLE001
                     pass
     return ran
+
+
+def _concat(tables: list[pa.Table]) -> pa.Table:
+    """Parts of one table as one (a column null throughout one part takes the others' type)."""
+    import pyarrow as pa
+
+    return pa.concat_tables(tables, promote_options="permissive")
 
 
 def _jobs(buf: bytes) -> list[int]:

@@ -102,7 +102,10 @@ def _sweep(
     this process and are stored as they come, as chunks are locally. The
     result is the same as the local executor's, row for row; a task lost
     with its worker is run again, and its rows are taken once. The workers
-    need the same dupack (version and commit) as this process.
+    need the same dupack (version and commit) as this process; if they
+    cannot run it, or a task keeps killing its workers,
+    :class:`dupack.dask_executor.ExecutorError` is raised (after the runs
+    that finished are stored).
 
     ``progress(done, total)`` is called at the start and after every chunk.
     By default (``progress=None``) a progress bar shows the runs done: on
@@ -166,7 +169,8 @@ def _sweep(
             store.write(tables)
         if store is None or not skipped:
             for t in TABLES:
-                arrow[t].append(tables[t])
+                if tables[t].num_rows:
+                    arrow[t].append(tables[t])
         finished += tables["runs"].num_rows
         if progress is not None:
             progress(finished, total)
@@ -753,9 +757,10 @@ class _Ids:
         if not parts or not sum(p.num_rows for p in parts):
             return self.empty(table)
         import numpy as np
-        import pyarrow as pa
 
-        t = pa.concat_tables(parts)
+        from dupack.dask_executor import _concat
+
+        t = _concat(parts)
         job = t.column("job").to_numpy().astype("<i8", copy=False)
         front = {"job": job, **{p: arr.take(job // self.nseeds) for p, arr in self.by_point().items()}}
         front["seed"] = np.asarray(t.column("seed").to_numpy(), dtype="<u8")
