@@ -234,3 +234,12 @@ def test_batches_are_a_second_or_more_and_several_per_thread() -> None:
     short = _Batches([(j, 0, j) for j in range(12)])
     short.learn(4, 4 * 0.1)
     assert [len(short.take(2)) for _ in range(3)] == [6, 3, 2]
+
+
+def test_workers_running_another_dupack_are_refused(client: Any, monkeypatch) -> None:
+    import dupack.result
+    from dupack.dask_executor import ExecutorError
+
+    monkeypatch.setattr(dupack.result, "provenance", lambda: {"version": "0.0.1", "commit": "feedfacecafe"})
+    with pytest.raises(ExecutorError, match=r"a Dask worker runs dupack .* and this is dupack 0\.0\.1 \(commit feedfacecafe\)"):
+        dupack.sweep(base(), GRID, SEEDS, client=client, progress=False)
