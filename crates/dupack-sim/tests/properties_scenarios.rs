@@ -148,7 +148,11 @@ fn flow() -> impl Strategy<Value = Flow> {
 enum DataLoss {
     None,
     Bernoulli(f64),
-    Gilbert { p_bad: f64, good: f64, bad: f64 },
+    Gilbert {
+        p_bad: f64,
+        good: f64,
+        bad: f64,
+    },
     /// Packets of flow f0 to drop (1-based, retransmissions counted).
     DropList(Vec<u64>),
 }
@@ -157,7 +161,11 @@ fn data_loss() -> impl Strategy<Value = DataLoss> {
     prop_oneof![
         Just(DataLoss::None),
         (0.0f64..0.3).prop_map(DataLoss::Bernoulli),
-        (0.2f64..0.8, 20.0f64..300.0, 1.0f64..4.0).prop_map(|(p_bad, good, bad)| DataLoss::Gilbert { p_bad, good, bad }),
+        (0.2f64..0.8, 20.0f64..300.0, 1.0f64..4.0).prop_map(|(p_bad, good, bad)| DataLoss::Gilbert {
+            p_bad,
+            good,
+            bad
+        }),
         prop::collection::vec(1u64..80, 1..10).prop_map(DataLoss::DropList),
     ]
 }
@@ -248,7 +256,8 @@ impl Case {
             }
         }
         if self.ack_loss > 0.0 {
-            write!(k, ", rev_error = {{ model = \"bernoulli\", p = {:?}, applies_to = \"acks\" }}", self.ack_loss).unwrap();
+            write!(k, ", rev_error = {{ model = \"bernoulli\", p = {:?}, applies_to = \"acks\" }}", self.ack_loss)
+                .unwrap();
         }
         if self.jitter_us > 0 {
             write!(k, ", rev_jitter = \"{}us\", fwd_jitter = \"{}us\"", self.jitter_us, self.jitter_us / 2).unwrap();
@@ -289,13 +298,22 @@ impl Case {
             Path::Dumbbell { red } => {
                 let q = if *red {
                     let max_th = queue.max(4);
-                    format!("{{ kind = \"red\", min_th = {}, max_th = {max_th}, limit_packets = {} }}", max_th / 3, max_th * 2)
+                    format!(
+                        "{{ kind = \"red\", min_th = {}, max_th = {max_th}, limit_packets = {} }}",
+                        max_th / 3,
+                        max_th * 2
+                    )
                 } else {
                     format!("{{ limit_packets = {queue} }}")
                 };
                 writeln!(t, "[topology]\nkind = \"dumbbell\"\nsenders = {n}").unwrap();
                 writeln!(t, "access = {{ rate = \"100Mbps\", delay = \"1ms\" }}").unwrap();
-                writeln!(t, "bottleneck = {{ rate = \"{rate}kbps\", delay = \"{delay}ms\", queue = {q}{} }}", self.lossy_keys()).unwrap();
+                writeln!(
+                    t,
+                    "bottleneck = {{ rate = \"{rate}kbps\", delay = \"{delay}ms\", queue = {q}{} }}",
+                    self.lossy_keys()
+                )
+                .unwrap();
                 (0..n).map(|i| (format!("s{i}"), "sink".to_string())).collect()
             }
             Path::Medium { retry_limit, frame_loss } => {
@@ -316,7 +334,8 @@ impl Case {
             let timestamps = f.timestamps || (undo && !f.dsack);
             let sack = parse_variant(&f.variant).unwrap().uses_sack() || f.dsack;
             let blocks = if timestamps { f.sack_blocks.min(3) } else { f.sack_blocks };
-            writeln!(t, "\n[[flows]]\nname = \"f{i}\"\nfrom = \"{from}\"\nto = \"{to}\"\nvariant = \"{}\"", f.variant).unwrap();
+            writeln!(t, "\n[[flows]]\nname = \"f{i}\"\nfrom = \"{from}\"\nto = \"{to}\"\nvariant = \"{}\"", f.variant)
+                .unwrap();
             writeln!(t, "bytes = \"{}B\"\nstart = \"{}ms\"", f.bytes, f.start_ms).unwrap();
             write!(
                 t,
@@ -334,7 +353,8 @@ impl Case {
                 t.push_str(", rto = { timer = \"coarse\", tick = \"500ms\" }");
             }
             t.push_str(" }\n");
-            write!(t, "receiver = {{ window = \"{}B\", sack = {sack}, dsack = {}", f.rwnd_segs * f.mss, f.dsack).unwrap();
+            write!(t, "receiver = {{ window = \"{}B\", sack = {sack}, dsack = {}", f.rwnd_segs * f.mss, f.dsack)
+                .unwrap();
             if sack {
                 write!(t, ", max_sack_blocks = {blocks}").unwrap();
             }
@@ -371,15 +391,31 @@ fn canonical(r: &RunResult) -> String {
 fn check_counters(f: &FlowResult, mss: u64, link_copies: bool) -> Result<(), TestCaseError> {
     let name = &f.flow;
     prop_assert!(f.segments_sent >= f.retransmitted_segments, "{name}: sent < retransmitted");
-    prop_assert!(f.segments_sent - f.retransmitted_segments >= f.bytes_delivered.div_ceil(mss), "{name}: too few new segments");
-    prop_assert!(f.retransmitted_segments >= f.fast_retransmits, "{name}: retransmitted {} < fast retransmits {}", f.retransmitted_segments, f.fast_retransmits);
-    prop_assert!(f.retransmitted_segments >= f.timeouts, "{name}: retransmitted {} < timeouts {}", f.retransmitted_segments, f.timeouts);
+    prop_assert!(
+        f.segments_sent - f.retransmitted_segments >= f.bytes_delivered.div_ceil(mss),
+        "{name}: too few new segments"
+    );
+    prop_assert!(
+        f.retransmitted_segments >= f.fast_retransmits,
+        "{name}: retransmitted {} < fast retransmits {}",
+        f.retransmitted_segments,
+        f.fast_retransmits
+    );
+    prop_assert!(
+        f.retransmitted_segments >= f.timeouts,
+        "{name}: retransmitted {} < timeouts {}",
+        f.retransmitted_segments,
+        f.timeouts
+    );
     prop_assert!(f.timeout_episodes <= f.timeouts, "{name}: episodes > timeouts");
     prop_assert_eq!(f.ndup_at_timeout.iter().sum::<u64>(), f.timeouts, "{}: N_dup does not sum to the timeouts", name);
     prop_assert!(f.acks_received >= f.dupacks_received, "{name}: dupacks > ACKs");
     prop_assert!(f.spurious_retransmissions <= f.retransmitted_segments, "{name}: spurious > retransmitted");
     if !link_copies {
-        prop_assert!(f.lost_retransmissions <= f.retransmitted_segments, "{name}: lost retransmissions > retransmitted");
+        prop_assert!(
+            f.lost_retransmissions <= f.retransmitted_segments,
+            "{name}: lost retransmissions > retransmitted"
+        );
     }
     prop_assert!(f.false_fast_retransmits <= f.fast_retransmits, "{name}: false fast retransmits > fast retransmits");
     prop_assert!(f.wasted_timeouts <= f.timeout_episodes, "{name}: wasted timeouts > episodes");
@@ -425,7 +461,10 @@ fn at(r: &TraceRecord) -> dupack_sim::time::SimTime {
     match *r {
         TraceRecord::Send { at, .. } | TraceRecord::Drop { at, .. } => at,
         TraceRecord::Sender { event, .. } => match event {
-            E::FastRetransmit { at, .. } | E::Timeout { at, .. } | E::RecoveryExit { at, .. } | E::EcnReduction { at, .. } => at,
+            E::FastRetransmit { at, .. }
+            | E::Timeout { at, .. }
+            | E::RecoveryExit { at, .. }
+            | E::EcnReduction { at, .. } => at,
         },
     }
 }
@@ -436,7 +475,8 @@ fn check_case(c: &Case) -> Result<(), TestCaseError> {
     let all: Vec<usize> = (0..s.flows.len()).collect();
     let observe = Observe { series_flows: all.clone(), trace_flows: all.clone(), ..Observe::default() };
     // 1. The run's own delivery check.
-    let (r, seen) = run_observed(&s, c.seed, observe, || false).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+    let (r, seen) =
+        run_observed(&s, c.seed, observe, || false).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
     // 2. Every transfer completes.
     prop_assert_eq!(r.run.end_reason.as_str(), "all_done", "{}", text);
     for (f, spec) in r.flows.iter().zip(&s.flows) {
@@ -465,13 +505,24 @@ fn check_case(c: &Case) -> Result<(), TestCaseError> {
     // and counters such as `drops_error` may still grow after a transfer
     // completed: an ARQ giving a stale ACK up, a late duplicate ACK).
     let traced = Observe { trace_flows: all, ..Observe::default() };
-    let (more, more_seen) =
-        run_observed(&with_disjoint_flow(&s), c.seed, traced, || false).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let (more, more_seen) = run_observed(&with_disjoint_flow(&s), c.seed, traced, || false)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     let end = dupack_sim::time::SimTime((r.run.sim_time_s * 1e9).round() as u64);
     let before = |t: &[TraceRecord]| -> Vec<TraceRecord> { t.iter().copied().filter(|x| at(x) < end).collect() };
     prop_assert!(before(&seen.trace) == before(&more_seen.trace), "a disjoint flow changed the packet trace\n{}", text);
     for (f, g) in r.flows.iter().zip(&more.flows) {
-        let key = |f: &FlowResult| (f.bytes_delivered, f.completion_time_s, f.segments_sent, f.retransmitted_segments, f.fast_retransmits, f.timeouts, f.spurious_retransmissions, f.rtt_samples);
+        let key = |f: &FlowResult| {
+            (
+                f.bytes_delivered,
+                f.completion_time_s,
+                f.segments_sent,
+                f.retransmitted_segments,
+                f.fast_retransmits,
+                f.timeouts,
+                f.spurious_retransmissions,
+                f.rtt_samples,
+            )
+        };
         prop_assert_eq!(key(f), key(g), "a disjoint flow changed {}'s result\n{}", &f.flow, text);
     }
     Ok(())
@@ -528,4 +579,46 @@ receiver = { window = "300B", sack = true }
     .expect("scenario");
     let r = run(&s, 1).expect("run");
     assert_eq!(r.run.end_reason, "all_done", "delivered {} of 84681 bytes", r.flows[0].bytes_delivered);
+}
+
+/// Found by the property above: FACK with EPLR, ECN and Eifel undo over a
+/// 27 %-lossy dumbbell with reordering ARQ ended with a window below one
+/// segment. An undo inside fast recovery restored the "arbitrarily high"
+/// ssthresh of before the first loss, FACK's exit from recovery set cwnd to
+/// it, and the window arithmetic later wrapped; the sender now keeps cwnd
+/// when a policy hands it an unbounded one (tcp::sender `apply`).
+#[test]
+fn fack_eplr_ecn_undo_keeps_at_least_one_segment() {
+    let flow = |variant: &str, bytes, mss, start_ms, initial_window, window_rule, rwnd_segs, delayed| Flow {
+        variant: variant.into(),
+        bytes,
+        mss,
+        start_ms,
+        initial_window,
+        timestamps: false,
+        window_rule,
+        fractional: false,
+        coarse: false,
+        rwnd_segs,
+        delayed,
+        dsack: false,
+        sack_blocks: 1,
+        dda_ms: None,
+    };
+    let c = Case {
+        path: Path::Dumbbell { red: false },
+        flows: vec![
+            flow("fack+eplr+ecn+undo", 2301, 100, 959, 1, false, 7, true),
+            flow("sack+lt+irw", 39178, 1460, 771, 2, true, 9, false),
+        ],
+        rate_kbps: 318,
+        delay_ms: 56,
+        queue: 8,
+        jitter_us: 1380,
+        loss: DataLoss::Bernoulli(0.27345209542345505),
+        ack_loss: 0.0,
+        layer: LinkLayer::Arq { retry_limit: 3, in_order: false, both: true },
+        seed: 2371206156520178336,
+    };
+    check_case(&c).unwrap();
 }

@@ -369,7 +369,13 @@ impl Sender {
             self.ssthresh = s;
         }
         if let Some(c) = r.cwnd {
-            self.cwnd = c.min(self.cfg.max_cwnd);
+            // A policy that leaves recovery at `cwnd = ssthresh` after an undo
+            // (`+undo`, `+irw`) restored an ssthresh still "arbitrarily high"
+            // (RFC 5681 §3.1) would make the window unbounded: keep cwnd
+            // then, as Linux does when it ends a reduction (tcp_input.c).
+            if c < u64::MAX / 2 {
+                self.cwnd = c.min(self.cfg.max_cwnd);
+            }
         } else if r.grow && !self.ece_now {
             // RFC 3168 §6.1.2: no window increase in response to an ECE ACK.
             self.grow(acked);
