@@ -8,8 +8,10 @@
 //! everything a reader sees: the same Arrow schema (stored under
 //! `ARROW:schema`, so large strings stay large strings), every field
 //! nullable, a null wherever pandas had NaN or `<NA>`, the same metadata,
-//! one row group, Snappy compression.
+//! one row group (plain and uncompressed where pyarrow would use a
+//! dictionary and Snappy: the tables are small, see [`write`]).
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::sync::Arc;
 
@@ -18,7 +20,7 @@ use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
@@ -78,14 +80,32 @@ impl Column {
     }
 }
 
+/// `metadata` as the hash map an Arrow schema keeps it in, made so that it
+/// iterates in the order of its keys. ArrowWriter stores the schema, its
+/// metadata included, under `ARROW:schema` in the order the map iterates in,
+/// which depends on the map's random hash keys; each new map has new ones,
+/// so among a few maps one iterates in key order (1 in n! for n keys), and
+/// the same table always makes the same file.
+fn sorted_map(metadata: &[(String, String)]) -> HashMap<String, String> {
+    let mut keys: Vec<&String> = metadata.iter().map(|(k, _)| k).collect();
+    keys.sort();
+    for _ in 0..100_000 {
+        let map: HashMap<String, String> = metadata.iter().cloned().collect();
+        if map.keys().eq(keys.iter().copied()) {
+            return map;
+        }
+    }
+    metadata.iter().cloned().collect() // more keys than this can sort: any order
+}
+
 /// The table as one Arrow record batch with `metadata` on its schema.
-fn batch(columns: Vec<(String, Column)>, metadata: Vec<(String, String)>) -> Result<RecordBatch, String> {
+fn batch(columns: Vec<(String, Column)>, metadata: &[(String, String)]) -> Result<RecordBatch, String> {
     let rows = columns.first().map_or(0, |(_, c)| c.len());
     if let Some((name, c)) = columns.iter().find(|(_, c)| c.len() != rows) {
         return Err(format!("column {name:?} has {} values, the first column {rows}", c.len()));
     }
     let fields: Vec<Field> = columns.iter().map(|(name, c)| Field::new(name, c.data_type(), true)).collect();
-    let schema = Arc::new(Schema::new(fields).with_metadata(metadata.into_iter().collect()));
+    let schema = Arc::new(Schema::new(fields).with_metadata(sorted_map(metadata)));
     let arrays: Vec<ArrayRef> = columns.into_iter().map(|(_, c)| c.into_array()).collect();
     RecordBatch::try_new_with_options(
         schema,
@@ -95,13 +115,22 @@ fn batch(columns: Vec<(String, Column)>, metadata: Vec<(String, String)>) -> Res
     .map_err(|e| e.to_string())
 }
 
-fn write(path: &str, batch: &RecordBatch) -> Result<(), String> {
+/// Write `batch` to `path`; `metadata` (the schema's) also goes into the
+/// file's key-value metadata, where ArrowWriter does not put it and pyarrow
+/// does.
+fn write(path: &str, batch: &RecordBatch, metadata: Vec<(String, String)>) -> Result<(), String> {
     let file = File::create(path).map_err(|e| e.to_string())?;
-    // The schema's metadata goes into the file's key-value metadata as well
-    // (ArrowWriter stores it only inside ARROW:schema), as pyarrow does.
-    let kv = batch.schema().metadata().iter().map(|(k, v)| KeyValue::new(k.clone(), v.clone())).collect();
-    let props =
-        WriterProperties::builder().set_compression(Compression::SNAPPY).set_key_value_metadata(Some(kv)).build();
+    let kv = metadata.into_iter().map(|(k, v)| KeyValue::new(k, v)).collect();
+    // Statistics per column chunk and no page index, as pyarrow writes by
+    // default. Plain encoding and no compression: the tables have tens of
+    // rows, and a dictionary encoder takes some 40 KiB per column (2 MiB for
+    // the flows table, an eighth of the whole `dupack run`).
+    let props = WriterProperties::builder()
+        .set_compression(Compression::UNCOMPRESSED)
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_dictionary_enabled(false)
+        .set_key_value_metadata(Some(kv))
+        .build();
     let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props)).map_err(|e| e.to_string())?;
     writer.write(batch).map_err(|e| e.to_string())?;
     writer.close().map_err(|e| e.to_string())?;
@@ -129,8 +158,9 @@ pub(crate) fn write_parquet(
             .map_err(|e| PyValueError::new_err(format!("write_parquet: column {name:?} ({kind}): {e}")))?;
         typed.push((name.clone(), column));
     }
-    let batch = batch(typed, metadata).map_err(|e| PyValueError::new_err(format!("write_parquet: {e}")))?;
-    py.allow_threads(|| write(path, &batch)).map_err(|e| PyOSError::new_err(format!("cannot write {path}: {e}")))
+    let batch = batch(typed, &metadata).map_err(|e| PyValueError::new_err(format!("write_parquet: {e}")))?;
+    py.allow_threads(|| write(path, &batch, metadata))
+        .map_err(|e| PyOSError::new_err(format!("cannot write {path}: {e}")))
 }
 
 #[cfg(test)]
@@ -148,9 +178,25 @@ mod tests {
             ("n".to_string(), Column::U64(vec![Some(u64::MAX), None])),
             ("x".to_string(), Column::F64(vec![Some(0.5), None])),
         ];
-        let b =
-            batch(columns, vec![("dupack_version".into(), "0.1.0".into()), ("pandas".into(), "{}".into())]).unwrap();
-        write(path.to_str().unwrap(), &b).unwrap();
+        let meta: Vec<(String, String)> = vec![
+            ("pandas".into(), "{}".into()),
+            ("dupack_version".into(), "0.1.0".into()),
+            ("dupack_commit".into(), "x".into()),
+        ];
+        let b = batch(columns, &meta).unwrap();
+        write(path.to_str().unwrap(), &b, meta.clone()).unwrap();
+        let first = std::fs::read(&path).unwrap();
+        let b = batch(
+            vec![
+                ("flow".to_string(), Column::LargeStr(vec![Some("f0".into()), Some("f1".into())])),
+                ("n".to_string(), Column::U64(vec![Some(u64::MAX), None])),
+                ("x".to_string(), Column::F64(vec![Some(0.5), None])),
+            ],
+            &meta,
+        )
+        .unwrap();
+        write(path.to_str().unwrap(), &b, meta).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), first, "the same table makes the same bytes");
         let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
         let meta = reader.metadata().file_metadata();
         assert_eq!(meta.num_rows(), 2);
@@ -168,6 +214,6 @@ mod tests {
     fn columns_of_different_lengths_are_refused() {
         let columns =
             vec![("a".to_string(), Column::U64(vec![Some(1)])), ("b".to_string(), Column::U64(vec![Some(1), Some(2)]))];
-        assert!(batch(columns, vec![]).is_err());
+        assert!(batch(columns, &[]).is_err());
     }
 }
