@@ -119,7 +119,7 @@ def test_dupack_run_writes_its_files_without_pandas_or_pyarrow(tmp_path: Path) -
         f"    main(['run', {str(DUMBBELL)!r}, '-s', 'run.duration=5s', '-q', '-o', {str(tmp_path / 'out')!r}])\n"
         "except SystemExit as e:\n"
         "    assert e.code == 0, e.code\n"
-        "heavy = sorted(m for m in ('pandas', 'pyarrow', 'numpy') if m in sys.modules)\n"
+        "heavy = sorted(m for m in ('pandas', 'pyarrow', 'numpy', 'typer', 'click', 'rich', 'pydantic') if m in sys.modules)\n"
         "print(','.join(heavy))\n"
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300)

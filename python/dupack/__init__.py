@@ -6,15 +6,24 @@
 
 The simulator is the Rust core (``dupack._core``); this package loads
 scenarios, applies overrides, and presents results as pandas tables.
+
+The names below are imported on first use, so that ``dupack --version`` or
+``dupack validate`` load only what they need.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from dupack._core import RunError, ScenarioError
 from dupack._core import __commit__ as __commit__
 from dupack._core import __version__ as __version__
-from dupack.api import run
-from dupack.result import RunResult, provenance
-from dupack.scenario import Scenario, load
-from dupack.sweeps import SweepError, SweepResult, sweep
+
+if TYPE_CHECKING:
+    from dupack.api import run
+    from dupack.result import RunResult, provenance
+    from dupack.scenario import Scenario, load
+    from dupack.sweeps import SweepError, SweepResult, sweep
 
 __all__ = [
     "run",
@@ -31,3 +40,29 @@ __all__ = [
     "provenance",
 ]
 
+# name → the module that defines it.
+_LAZY = {
+    "run": "dupack.api",
+    "RunResult": "dupack.result",
+    "provenance": "dupack.result",
+    "Scenario": "dupack.scenario",
+    "load": "dupack.scenario",
+    "SweepError": "dupack.sweeps",
+    "SweepResult": "dupack.sweeps",
+    "sweep": "dupack.sweeps",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dupack' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

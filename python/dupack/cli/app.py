@@ -10,26 +10,28 @@ Every error is one line on stderr starting with ``error:``. To get that for
 typer's and click's own usage errors as well, the root group runs click in
 non-standalone mode and formats every exception itself; ``CliRunner`` goes
 through the same path, so tests see what users see.
+
+typer (with click, and pydantic in recent typer versions) takes longer to
+import than a typical simulation takes to run, so importing this module does
+not import it: the typer app and its classes are made on first use of
+``app``, ``DupackGroup``, ``DupackCommand`` and the like. And :func:`main`
+runs the plainest command lines itself, without typer: ``dupack --version``,
+and ``dupack run`` and ``dupack validate`` with a scenario file and options
+in their plain spelling (``--opt VALUE``, ``--opt=VALUE``, ``-o VALUE``, the
+flags alone). Anything else (help, a spelling it does not know, a mistake
+to report) goes to typer, which gives the same results for those lines as
+well; tests/test_cli_fast.py runs each line both ways.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import traceback
-from collections.abc import Sequence
-from typing import Annotated, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-import typer
-from typer.core import TyperCommand, TyperGroup
-
-# Recent typer versions vendor click (typer._click), older ones use click
-# itself; take the exception classes from wherever typer's own come from.
-_exc = sys.modules[typer.BadParameter.__module__]
-ClickException: type[Exception] = _exc.ClickException
-UsageError: type[Exception] = _exc.UsageError
-Abort: type[BaseException] = typer.Abort
-NoArgsIsHelpError: type[Exception] | None = getattr(_exc, "NoArgsIsHelpError", None)
+if TYPE_CHECKING:
+    import typer
 
 EXIT_USER = 2
 EXIT_RUN = 3
@@ -63,96 +65,39 @@ def _debug() -> bool:
 def _error(message: str) -> None:
     # typer.echo, not rich: messages contain paths like flows[0] that rich
     # would read as markup.
-    typer.echo(f"error: {message}", err=True)
+    from typer import echo
+
+    echo(f"error: {message}", err=True)
 
 
-class DupackGroup(TyperGroup):
-    """The root group; its ``main`` is where every exception ends up."""
+def _failed(e: BaseException) -> int:
+    """Print the one line for the exception ``e`` that ended a command and
+    return the exit code (anything but an Exception is raised again)."""
+    from dupack._core import RunError, ScenarioError
 
-    def main(  # type: ignore[override]
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        **extra: Any,
-    ) -> Any:
-        code = self._run(args, prog_name or "dupack", complete_var, extra)
-        if standalone_mode:
-            sys.exit(code)
-        return code
+    if isinstance(e, _PipeClosed | BrokenPipeError):
+        return _pipe_closed()
+    if isinstance(e, CliError):
+        _error(str(e))
+        return e.exit_code
+    if isinstance(e, _Interrupted | KeyboardInterrupt):  # Ctrl-C
+        _error("aborted")
+        return EXIT_INTERRUPTED
+    if isinstance(e, ScenarioError):
+        _error(str(e))
+        return EXIT_USER
+    if isinstance(e, RunError):
+        _error(f"the simulation failed: {e}")
+        return EXIT_RUN
+    if not isinstance(e, Exception):
+        raise e
+    # A bug in dupack, not the user's mistake.
+    if _debug():
+        import traceback
 
-    def invoke(self, ctx: Any) -> Any:
-        # Every subcommand (and its argument parsing) runs in here.
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            raise _Interrupted() from None
-        except BrokenPipeError:
-            raise _PipeClosed() from None
-
-    def _run(self, args: Sequence[str] | None, prog_name: str, complete_var: str | None, extra: dict[str, Any]) -> int:
-        from dupack._core import RunError, ScenarioError
-
-        try:
-            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra)
-            return rv if isinstance(rv, int) else 0
-        except (_PipeClosed, BrokenPipeError):
-            return _pipe_closed()
-        except SystemExit as e:
-            # click's own answer to EPIPE outside a command (e.g. `dupack
-            # --help | true`) is sys.exit(1), raised while handling the error.
-            if isinstance(e.__context__, BrokenPipeError):
-                return _pipe_closed()
-            raise
-        except CliError as e:
-            _error(str(e))
-            return e.exit_code
-        except ClickException as e:
-            if NoArgsIsHelpError is not None and isinstance(e, NoArgsIsHelpError):
-                # The help is the message (typer's rich mode has printed it already).
-                text = e.format_message()
-                if text.strip():
-                    typer.echo(text, err=True)
-                return EXIT_USER
-            _error(_click_message(e))
-            return int(getattr(e, "exit_code", EXIT_USER))
-        except (_Interrupted, KeyboardInterrupt, Abort):  # Ctrl-C, or end of input at a prompt
-            _error("aborted")
-            return EXIT_INTERRUPTED
-        except ScenarioError as e:
-            _error(str(e))
-            return EXIT_USER
-        except RunError as e:
-            _error(f"the simulation failed: {e}")
-            return EXIT_RUN
-        except Exception as e:  # a bug in dupack, not the user's mistake
-            if _debug():
-                traceback.print_exc()
-            _error(f"internal error: {type(e).__name__}: {e} (this is a bug in dupack; set DUPACK_DEBUG=1 for the traceback)")
-            return EXIT_BUG
-
-
-class DupackCommand(TyperCommand):
-    """Every subcommand: help that reads the same under the typer versions
-    pyproject.toml allows. Recent ones show a flag as ``--json <bool>``
-    (yet refuse ``--json=true``) and a required argument as ``{FILE}`` in
-    the usage line; here a flag shows no value and the usage names its
-    arguments as they are typed."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        params = super().get_params(ctx)
-        for p in params:
-            if getattr(p, "is_flag", False) and getattr(p, "metavar", None) is None:
-                p.metavar = ""
-        return params
-
-    def collect_usage_pieces(self, ctx: Any) -> list[str]:
-        return [_unbrace(piece) for piece in super().collect_usage_pieces(ctx)]
-
-
-def _unbrace(piece: str) -> str:
-    return piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
+        traceback.print_exception(e)
+    _error(f"internal error: {type(e).__name__}: {e} (this is a bug in dupack; set DUPACK_DEBUG=1 for the traceback)")
+    return EXIT_BUG
 
 
 def _pipe_closed() -> int:
@@ -169,47 +114,160 @@ def _pipe_closed() -> int:
     return EXIT_BROKEN_PIPE
 
 
-def _click_message(e: Exception) -> str:
+# --- the typer app, made on first use ----------------------------------------
+
+
+def _define_classes() -> None:
+    """typer's and click's exception classes and dupack's group and command
+    classes, as module globals."""
+    if "DupackCommand" in globals():
+        return
+    import typer
+    from typer.core import TyperCommand, TyperGroup
+
+    # Recent typer versions vendor click (typer._click), older ones use click
+    # itself; take the exception classes from wherever typer's own come from.
+    _exc = sys.modules[typer.BadParameter.__module__]
+    ClickException: type[Exception] = _exc.ClickException
+    UsageError: type[Exception] = _exc.UsageError
+    Abort: type[BaseException] = typer.Abort
+    NoArgsIsHelpError: type[Exception] | None = getattr(_exc, "NoArgsIsHelpError", None)
+
+    class DupackGroup(TyperGroup):
+        """The root group; its ``main`` is where every exception ends up."""
+
+        def main(  # type: ignore[override]
+            self,
+            args: Sequence[str] | None = None,
+            prog_name: str | None = None,
+            complete_var: str | None = None,
+            standalone_mode: bool = True,
+            **extra: Any,
+        ) -> Any:
+            code = self._run(args, prog_name or "dupack", complete_var, extra)
+            if standalone_mode:
+                sys.exit(code)
+            return code
+
+        def invoke(self, ctx: Any) -> Any:
+            # Every subcommand (and its argument parsing) runs in here.
+            try:
+                return super().invoke(ctx)
+            except KeyboardInterrupt:
+                raise _Interrupted() from None
+            except BrokenPipeError:
+                raise _PipeClosed() from None
+
+        def _run(self, args: Sequence[str] | None, prog_name: str, complete_var: str | None, extra: dict[str, Any]) -> int:
+            try:
+                rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra)
+                return rv if isinstance(rv, int) else 0
+            except SystemExit as e:
+                # click's own answer to EPIPE outside a command (e.g. `dupack
+                # --help | true`) is sys.exit(1), raised while handling the error.
+                if isinstance(e.__context__, BrokenPipeError):
+                    return _pipe_closed()
+                raise
+            except ClickException as e:
+                if NoArgsIsHelpError is not None and isinstance(e, NoArgsIsHelpError):
+                    # The help is the message (typer's rich mode has printed it already).
+                    text = e.format_message()  # type: ignore[attr-defined]
+                    if text.strip():
+                        typer.echo(text, err=True)
+                    return EXIT_USER
+                _error(_click_message(e, UsageError))
+                return int(getattr(e, "exit_code", EXIT_USER))
+            except Abort:  # Ctrl-C, or end of input at a prompt
+                _error("aborted")
+                return EXIT_INTERRUPTED
+            except BaseException as e:  # noqa: BLE001 - _failed sorts them, and raises what is not an Exception
+                return _failed(e)
+
+    class DupackCommand(TyperCommand):
+        """Every subcommand: help that reads the same under the typer versions
+        pyproject.toml allows. Recent ones show a flag as ``--json <bool>``
+        (yet refuse ``--json=true``) and a required argument as ``{FILE}`` in
+        the usage line; here a flag shows no value and the usage names its
+        arguments as they are typed."""
+
+        def get_params(self, ctx: Any) -> list[Any]:
+            params = super().get_params(ctx)
+            for p in params:
+                if getattr(p, "is_flag", False) and getattr(p, "metavar", None) is None:
+                    p.metavar = ""
+            return params
+
+        def collect_usage_pieces(self, ctx: Any) -> list[str]:
+            return [_unbrace(piece) for piece in super().collect_usage_pieces(ctx)]
+
+    globals().update(
+        ClickException=ClickException,
+        UsageError=UsageError,
+        Abort=Abort,
+        NoArgsIsHelpError=NoArgsIsHelpError,
+        DupackGroup=DupackGroup,
+        DupackCommand=DupackCommand,
+    )
+
+
+def _unbrace(piece: str) -> str:
+    return piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
+
+
+def _click_message(e: Exception, usage_error: type[Exception]) -> str:
     msg = e.format_message().strip().replace("\n", " ")  # type: ignore[attr-defined]
     ctx = getattr(e, "ctx", None)
-    if isinstance(e, UsageError) and ctx is not None:
+    if isinstance(e, usage_error) and ctx is not None:
         msg += f" (see '{ctx.command_path} --help')"
     return msg
 
 
-app = typer.Typer(
-    cls=DupackGroup,
-    name="dupack",
-    help="dupack: a deterministic discrete-event simulator for TCP loss recovery.\n\n"
-    "Describe a network and its TCP flows in a TOML scenario, then run it with 'dupack run FILE.toml', "
-    "or over a grid of values and seeds with 'dupack sweep FILE.toml'. "
-    "'dupack reproduce eplr' reruns a paper's experiment and checks its claims.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
 def _version(value: bool) -> None:
     if value:
+        import typer
+
         from dupack import __version__
 
         typer.echo(f"dupack {__version__}")
         raise typer.Exit()
 
 
-@app.callback()
-def root(
-    version: Annotated[
-        bool,
-        typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."),
-    ] = False,
-) -> None:
-    """dupack: a deterministic discrete-event simulator for TCP loss recovery."""
+def _make_app() -> None:
+    """The typer app with every command, as the module global ``app``."""
+    if "app" in globals():
+        return
+    _define_classes()
+    from typing import Annotated
 
+    import typer
+    from typer.core import TyperCommand
 
-def _register() -> None:
+    app = typer.Typer(
+        cls=globals()["DupackGroup"],
+        name="dupack",
+        help="dupack: a deterministic discrete-event simulator for TCP loss recovery.\n\n"
+        "Describe a network and its TCP flows in a TOML scenario, then run it with 'dupack run FILE.toml', "
+        "or over a grid of values and seeds with 'dupack sweep FILE.toml'. "
+        "'dupack reproduce eplr' reruns a paper's experiment and checks its claims.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+    def root(
+        version: Annotated[
+            bool,
+            typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."),
+        ] = False,
+    ) -> None:
+        """dupack: a deterministic discrete-event simulator for TCP loss recovery."""
+
+    # This module's annotations are strings (the __future__ import), which
+    # typer resolves in the module's globals.
+    globals().update(app=app, typer=typer, Annotated=Annotated)
+    app.callback()(root)
+
     from dupack.cli import plot as _plot_cmds
     from dupack.cli import report as _report_cmds
     from dupack.cli import reproduce as _reproduce_cmds
@@ -223,13 +281,126 @@ def _register() -> None:
     _report_cmds.register(app)
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):  # typer's default, set by app.command()
-            info.cls = DupackCommand
+            info.cls = globals()["DupackCommand"]
 
 
-_register()
+_CLASSES = ("ClickException", "UsageError", "Abort", "NoArgsIsHelpError", "DupackGroup", "DupackCommand")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        _make_app()
+    elif name in _CLASSES:
+        _define_classes()
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return globals()[name]
+
+
+if TYPE_CHECKING:
+    app: typer.Typer
+
+
+# --- the plain command lines, without typer ----------------------------------
+
+#: Options of the commands main() runs itself: spelling → (parameter, takes a value).
+_RUN_OPTIONS = {
+    "--seed": ("seed_text", True),
+    "--set": ("overrides", True),
+    "-s": ("overrides", True),
+    "--out": ("out_text", True),
+    "-o": ("out_text", True),
+    "--json": ("json_out", False),
+    "--quiet": ("quiet", False),
+    "-q": ("quiet", False),
+    "--trace": ("trace_text", True),
+    "-t": ("trace_text", True),
+    "--trace-all": ("trace_all", False),
+    "--pcap": ("pcap_specs", True),
+}
+_VALIDATE_OPTIONS = {"--set": ("overrides", True), "-s": ("overrides", True)}
+_REPEATABLE = {"overrides", "trace_text", "pcap_specs"}
+
+
+def _plain_args(args: list[str], options: dict[str, tuple[str, bool]]) -> dict[str, Any] | None:
+    """``FILE`` and ``options`` in their plain spellings → the command's
+    keyword arguments; None for anything else (typer will parse it)."""
+    from pathlib import Path
+
+    kwargs: dict[str, Any] = {}
+    file = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if not arg.startswith("-"):
+            if file is not None or not arg:
+                return None
+            file = arg
+            continue
+        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        spec = options.get(name)
+        if spec is None:
+            return None  # --help, --, a typo, -qo, -sVALUE: typer's to parse or to report
+        param, takes_value = spec
+        if not takes_value:
+            if eq or param in kwargs:
+                return None
+            kwargs[param] = True
+            continue
+        if not eq:
+            if i == len(args) or args[i].startswith("-"):
+                return None
+            value = args[i]
+            i += 1
+        if param in _REPEATABLE:
+            kwargs.setdefault(param, []).append(value)
+        elif param in kwargs:
+            return None
+        else:
+            kwargs[param] = value
+    if file is None:
+        return None
+    return {"file": Path(file), **kwargs}
+
+
+def _plain(args: list[str]) -> Callable[[], None] | None:
+    """The command ``args`` asks for, if main() can run it without typer."""
+    if args in (["--version"], ["-V"]):
+
+        def version() -> None:
+            from dupack import __version__
+
+            sys.stdout.write(f"dupack {__version__}\n")
+            sys.stdout.flush()
+
+        return version
+    if len(args) < 2 or args[0] not in ("run", "validate"):
+        return None
+    kwargs = _plain_args(args[1:], _RUN_OPTIONS if args[0] == "run" else _VALIDATE_OPTIONS)
+    if kwargs is None:
+        return None
+    from dupack.cli import run
+
+    command = run.run_command if args[0] == "run" else run.validate_command
+    return lambda: command(**kwargs)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (``dupack``)."""
-    command = typer.main.get_command(app)
-    command.main(args=argv, prog_name="dupack")
+    command = _plain(list(sys.argv[1:] if argv is None else argv))
+    if command is not None:
+        try:
+            command()
+            code = 0
+        except SystemExit as e:
+            # rich's answer to EPIPE while printing the summary, as in DupackGroup._run.
+            if not isinstance(e.__context__, BrokenPipeError):
+                raise
+            code = _pipe_closed()
+        except BaseException as e:  # noqa: BLE001 - as DupackGroup._run does
+            code = _failed(e)
+        sys.exit(code)
+    from typer.main import get_command
+
+    get_command(__getattr__("app")).main(args=argv, prog_name="dupack")

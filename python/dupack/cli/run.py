@@ -3,40 +3,67 @@
 from __future__ import annotations
 
 import re
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
-
-import typer
 
 from dupack.cli.app import EXIT_RUN, CliError
 
 if TYPE_CHECKING:
+    import typer
+
     from dupack.result import RunResult
     from dupack.scenario import Scenario
 
-ScenarioFile = Annotated[
-    Path,
-    typer.Argument(
-        metavar="FILE.toml",
-        help="Scenario file (TOML). Its format: docs/scenario.md in the source distribution or repository.",
-        show_default=False,
-    ),
-]
-Overrides = Annotated[
-    Optional[list[str]],  # noqa: UP045 - typer reads the annotation at run time
-    typer.Option(
-        "--set",
-        "-s",
-        metavar="PATH=VALUE",
-        help="Change one scenario value before running, e.g. -s run.duration=10s "
-        "or -s flows[0].variant=newreno. VALUE is read as TOML (10, true, \"x\") or else "
-        "taken as text. Repeatable; applied in order.",
-        show_default=False,
-    ),
-]
+    # What the annotations of _typer_names come down to.
+    ScenarioFile = Path
+    Overrides = Optional[list[str]]  # noqa: UP045
+
+
+def _typer_names() -> None:
+    """typer and the parameter types of ``run`` and ``validate``, as module
+    globals. The commands' annotations are strings (the __future__ import)
+    that typer resolves in these globals when :func:`register` hands the
+    commands over; until then this module does without typer, so that
+    ``dupack run`` and ``dupack validate`` can start without importing it
+    (dupack.cli.app's main)."""
+    import typer
+
+    scenario_file = Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE.toml",
+            help="Scenario file (TOML). Its format: docs/scenario.md in the source distribution or repository.",
+            show_default=False,
+        ),
+    ]
+    overrides = Annotated[
+        Optional[list[str]],  # noqa: UP045 - typer reads the annotation at run time
+        typer.Option(
+            "--set",
+            "-s",
+            metavar="PATH=VALUE",
+            help="Change one scenario value before running, e.g. -s run.duration=10s "
+            "or -s flows[0].variant=newreno. VALUE is read as TOML (10, true, \"x\") or else "
+            "taken as text. Repeatable; applied in order.",
+            show_default=False,
+        ),
+    ]
+    globals().update(typer=typer, ScenarioFile=scenario_file, Overrides=overrides)
+
+
+def __getattr__(name: str) -> Any:
+    # ScenarioFile and Overrides are shared with `dupack sweep` (dupack.cli.sweep).
+    if name in ("typer", "ScenarioFile", "Overrides"):
+        _typer_names()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _echo(message: str, err: bool = False) -> None:
+    from typer import echo
+
+    echo(message, err=err)
 
 
 def _load(file: Path, overrides: list[str] | None) -> Scenario:
@@ -154,6 +181,21 @@ def run_cmd(
     with a shared medium) and scenario.json (the scenario after overrides,
     with its hash).
     """
+    run_command(file, seed_text, overrides, out_text, json_out, quiet, trace_text, trace_all, pcap_specs)
+
+
+def run_command(
+    file: Path,
+    seed_text: str | None = None,
+    overrides: list[str] | None = None,
+    out_text: str | None = None,
+    json_out: bool = False,
+    quiet: bool = False,
+    trace_text: list[str] | None = None,
+    trace_all: bool = False,
+    pcap_specs: list[str] | None = None,
+) -> None:
+    """``dupack run``, its options as keyword arguments (see :func:`run_cmd`)."""
     from dupack._core import RunError, ScenarioError
     from dupack.api import run
 
@@ -164,7 +206,12 @@ def run_cmd(
     captures = _parse_pcaps(pcap_specs)
     # Captures are written while the run goes, into a scratch folder that
     # the result directory (named after the seed) takes over afterwards.
-    scratch = Path(tempfile.mkdtemp(prefix="dupack-pcap-")) if captures else None
+    # (shutil and tempfile are imported only for captures: shutil alone loads three compression libraries.)
+    scratch = None
+    if captures:
+        import tempfile
+
+        scratch = Path(tempfile.mkdtemp(prefix="dupack-pcap-"))
     pcap = {spec: scratch / name for spec, name in captures.items()} if scratch else None
     try:
         try:
@@ -186,12 +233,17 @@ def run_cmd(
         directory = out if out is not None else Path("dupack-out") / f"{file.stem}{tag}-seed{result.seed}"
         try:
             result.save(directory)
-            for name in captures.values():
-                shutil.move(str(scratch / name), directory / name)  # type: ignore[operator]
+            if captures:
+                import shutil
+
+                for name in captures.values():
+                    shutil.move(str(scratch / name), directory / name)  # type: ignore[operator]
         except OSError as e:
             raise CliError(f"cannot write results to '{directory}': {e.strerror or e}") from None
     finally:
         if scratch is not None:
+            import shutil
+
             shutil.rmtree(scratch, ignore_errors=True)
     failed = [c for c in result.raw.get("pcap", []) if c.get("error")]
     if failed:
@@ -201,11 +253,11 @@ def run_cmd(
         sys.stdout.write(result.to_json() + "\n")
         sys.stdout.flush()
         if not quiet:
-            typer.echo(f"results saved to {directory}/", err=True)
+            _echo(f"results saved to {directory}/", err=True)
         return
     if not quiet:
         _print_summary(result, file)
-        typer.echo(f"results saved to {directory}/")
+        _echo(f"results saved to {directory}/")
 
 
 def _parse_trace(items: list[str] | None, every: bool, scenario: Scenario) -> tuple[list[str] | None, list[str] | None]:
@@ -262,6 +314,11 @@ def _parse_pcaps(specs: list[str] | None) -> dict[str, str]:
 
 def validate_cmd(file: ScenarioFile, overrides: Overrides = None) -> None:
     """Check a scenario (after overrides) without running it: prints 'ok' or the error."""
+    validate_command(file, overrides)
+
+
+def validate_command(file: Path, overrides: list[str] | None = None) -> None:
+    """``dupack validate``, its options as keyword arguments."""
     from dupack._core import ScenarioError
 
     scenario = _load(file, overrides)
@@ -269,7 +326,8 @@ def validate_cmd(file: ScenarioFile, overrides: Overrides = None) -> None:
         scenario.validate()
     except ScenarioError as e:
         raise _validation_error(file, e) from None
-    typer.echo("ok")
+    sys.stdout.write("ok\n")  # as typer.echo writes it, without importing typer for it
+    sys.stdout.flush()
 
 
 # --- summary -----------------------------------------------------------------
@@ -365,5 +423,6 @@ def _print_summary(result: RunResult, file: Path) -> None:
 
 
 def register(app: typer.Typer) -> None:
+    _typer_names()
     app.command("run", no_args_is_help=True)(run_cmd)
     app.command("validate", no_args_is_help=True)(validate_cmd)

@@ -1,0 +1,152 @@
+"""`dupack --version`, `dupack run` and `dupack validate` in their plain
+spellings run without typer (dupack.cli.app.main); every such command line
+must do exactly what it does through typer: the same exit code, output,
+error line and files."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dupack.cli.app import _plain, _plain_args, _RUN_OPTIONS
+from tests.conftest import QUICKSTART, ROOT
+
+DUMBBELL = ROOT / "scenarios" / "unfairness-dumbbell.toml"
+
+FAST = "import sys\nfrom dupack.cli.app import main\nmain(sys.argv[1:])\n"
+TYPER = (
+    "import sys\nfrom typer.main import get_command\nfrom dupack.cli.app import app\n"
+    "get_command(app).main(args=sys.argv[1:], prog_name='dupack')\n"
+)
+
+
+def run(code: str, args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "DUPACK_DEBUG"}
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL, cwd=cwd, env=env, timeout=600
+    )
+
+
+def unclocked(text: str) -> str:
+    """Output without what differs from run to run: the wall time and the
+    scratch folder of the captures."""
+    text = re.sub(r'("wall_time_s": )[0-9.e-]+', r"\1T", text)
+    text = re.sub(r"dupack-pcap-[^/]+", "dupack-pcap-X", text)
+    return re.sub(r"[0-9.]+ s wall time", "T s wall time", text)
+
+
+def files(directory: Path) -> dict[str, bytes]:
+    if not directory.is_dir():
+        return {}
+    return {p.name: unclocked(p.read_text()).encode() if p.suffix == ".json" else p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+LINES = [
+    ["--version"],
+    ["-V"],
+    ["validate", str(QUICKSTART)],
+    ["validate", str(QUICKSTART), "-s", "run.duration=5s", "--set=tcp.variant=sack"],
+    ["validate", str(QUICKSTART), "-s", "tcp.variant=nosuch"],
+    ["validate", str(QUICKSTART), "-s", "no equals sign"],
+    ["validate", "no-such-file.toml"],
+    ["validate", str(ROOT / "tests")],
+    ["run", str(QUICKSTART), "-s", "run.duration=2s", "-q", "-o", "OUT"],
+    ["run", str(QUICKSTART), "--set", "run.duration=2s", "--seed=7", "--out=OUT"],
+    ["run", str(QUICKSTART), "-s", "run.duration=2s", "--json", "-o", "OUT"],
+    ["run", str(QUICKSTART), "-s", "run.duration=2s", "--json", "--quiet", "-o", "OUT"],
+    ["run", str(DUMBBELL), "-s", "run.duration=2s", "-s", "topology.senders=2", "-t", "f0", "--pcap", "bottleneck:fwd", "-q", "-o", "OUT"],
+    ["run", str(DUMBBELL), "-s", "run.duration=2s", "-s", "topology.senders=2", "--trace-all", "-q", "-o", "OUT"],
+    ["run", str(DUMBBELL), "-s", "run.duration=2s", "--trace", "nosuch", "-o", "OUT"],
+    ["run", str(DUMBBELL), "-s", "run.duration=2s", "--pcap", "nosuch", "-o", "OUT"],
+    ["run", str(QUICKSTART), "--seed", "x", "-o", "OUT"],
+    ["run", str(QUICKSTART), "--seed=-1", "-o", "OUT"],
+    ["run", str(QUICKSTART), "--out=", "-q"],
+    ["run", "no-such-file.toml", "-q", "-o", "OUT"],
+    ["run", str(QUICKSTART), "-s", "run.duration=-1s", "-q", "-o", "OUT"],
+]
+
+
+@pytest.mark.parametrize("line", LINES, ids=lambda a: " ".join(Path(x).name if "/" in x else x for x in a))
+def test_plain_lines_do_what_typer_does(line: list[str], tmp_path: Path) -> None:
+    assert _plain(line) is not None, "main() should run this line itself"
+    results = {}
+    for way, code in (("fast", FAST), ("typer", TYPER)):
+        cwd = tmp_path / way
+        cwd.mkdir()
+        args = [str(cwd / "o") if a == "OUT" else a for a in line]
+        p = run(code, args, cwd)
+        text = (p.returncode, unclocked(p.stdout).replace(str(cwd), "DIR"), p.stderr.replace(str(cwd), "DIR"))
+        results[way] = (text, files(cwd / "o"), sorted(x.name for x in cwd.iterdir()))
+    fast, typer = results["fast"], results["typer"]
+    assert fast[0] == typer[0]
+    assert fast[2] == typer[2]
+    assert sorted(fast[1]) == sorted(typer[1])
+    assert [n for n in fast[1] if fast[1][n] != typer[1][n]] == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        [],
+        ["--help"],
+        ["run"],
+        ["run", "--help"],
+        ["run", str(QUICKSTART), "-h"],
+        ["run", str(QUICKSTART), "--"],
+        ["run", str(QUICKSTART), "-qo", "x"],
+        ["run", str(QUICKSTART), "-sx=1"],
+        ["run", str(QUICKSTART), "-s"],
+        ["run", str(QUICKSTART), "-o", "-q"],
+        ["run", str(QUICKSTART), "-q", "-q"],
+        ["run", str(QUICKSTART), "--json=yes"],
+        ["run", str(QUICKSTART), "--seed", "1", "--seed", "2"],
+        ["run", str(QUICKSTART), str(QUICKSTART)],
+        ["run", ""],
+        ["run", str(QUICKSTART), "--no-such-option"],
+        ["validate", str(QUICKSTART), "-q"],
+        ["sweep", str(QUICKSTART)],
+        ["--version", "run"],
+    ],
+)
+def test_other_lines_go_to_typer(line: list[str]) -> None:
+    assert _plain(line) is None
+
+
+def test_the_plain_spellings() -> None:
+    got = _plain_args(["F", "-s", "a=1", "--set=b=2", "--set", "c=3", "--seed=4", "-q", "--json", "-o", "d", "--trace-all"], _RUN_OPTIONS)
+    assert got == {
+        "file": Path("F"),
+        "overrides": ["a=1", "b=2", "c=3"],
+        "seed_text": "4",
+        "quiet": True,
+        "json_out": True,
+        "out_text": "d",
+        "trace_all": True,
+    }
+    assert _plain_args(["-t", "f0,f1", "F", "-t", "link:l", "--pcap", "l:rev"], _RUN_OPTIONS) == {
+        "file": Path("F"),
+        "trace_text": ["f0,f1", "link:l"],
+        "pcap_specs": ["l:rev"],
+    }
+
+
+def test_plain_lines_import_no_typer(tmp_path: Path) -> None:
+    code = (
+        "import sys\nfrom dupack.cli.app import main\n"
+        "for args in (['--version'], ['validate', sys.argv[1]], ['run', sys.argv[1], '-s', 'run.duration=2s', '-q', '-o', sys.argv[2]]):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit as e:\n"
+        "        assert e.code == 0, (args, e.code)\n"
+        "heavy = ('typer', 'click', 'rich', 'pydantic', 'pandas', 'pyarrow', 'numpy', 'hashlib')\n"
+        "print(','.join(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
+    )
+    p = run(code, [str(QUICKSTART), str(tmp_path / "o")], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == ""
+    assert p.stdout.splitlines() == [f"dupack {__import__('dupack').__version__}", "ok"]
