@@ -68,6 +68,11 @@ pub struct Rack {
     tlp_timer: Option<SimTime>,
     /// A probe is out; no other until an ACK.
     probe_out: bool,
+    /// §7.4 TLP.end_seq: `snd_max` when the probe left. The TLP episode
+    /// lasts until a cumulative ACK covers it (or a timeout): no new probe
+    /// before, so that probes elicited by their own ACKs cannot keep
+    /// restarting the RTO while an earlier segment is missing.
+    tlp_end: Option<u64>,
     /// Tail loss probes sent (for tests and traces).
     pub probes: u64,
 }
@@ -195,7 +200,7 @@ impl Rack {
 
     fn arm_tlp(&mut self, v: &View) {
         self.tlp_timer = None;
-        if self.in_recovery || self.probe_out || v.snd_max == v.snd_una {
+        if self.in_recovery || self.probe_out || self.tlp_end.is_some() || v.snd_max == v.snd_una {
             return;
         }
         let Some(srtt) = v.srtt else { return };
@@ -232,6 +237,7 @@ impl Rack {
         self.reo_timer = None;
         self.tlp_timer = None;
         self.probe_out = false;
+        self.tlp_end = None;
     }
 }
 
@@ -249,6 +255,9 @@ impl LossRecovery for Rack {
 
     fn on_new_ack(&mut self, v: &View, _acked: u64, sb: &mut Scoreboard) -> Response {
         self.probe_out = false;
+        if self.tlp_end.is_some_and(|e| v.snd_una >= e) {
+            self.tlp_end = None; // §7.4: the episode is over
+        }
         self.update(v, sb);
         self.detect(v, sb);
         self.lost.retain(|&(s, _)| s >= v.snd_una && !sb.is_sacked(s));
@@ -316,10 +325,12 @@ impl LossRecovery for Rack {
             let new_len = v.mss.min(v.app_end.saturating_sub(v.snd_nxt));
             let seq = if new_len > 0 && v.snd_nxt + new_len <= v.snd_una + v.rwnd && v.snd_nxt == v.snd_max {
                 self.mark_sent(v, v.snd_nxt, new_len, false);
+                self.tlp_end = Some(v.snd_nxt + new_len);
                 v.snd_nxt
             } else {
                 let last = (v.snd_max - 1) / v.mss * v.mss;
                 self.mark_sent(v, last, v.snd_max - last, true);
+                self.tlp_end = Some(v.snd_max);
                 last
             };
             return Response { retransmit: Some(seq), ..Response::default() };
