@@ -711,22 +711,8 @@ const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "acc
 const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink", "medium"];
 const CHAIN_KEYS: &[&str] = &["kind", "hops"];
 const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links", "media"];
-const CUSTOM_LINK_KEYS: &[&str] = &[
-    "name",
-    "a",
-    "b",
-    "rate",
-    "delay",
-    "queue",
-    "fwd_error",
-    "rev_error",
-    "fwd_jitter",
-    "rev_jitter",
-    "fwd_trace",
-    "rev_trace",
-    "arq",
-    "snoop",
-];
+/// A custom topology's link: its name and ends, then a link's own keys.
+const CUSTOM_LINK_ENDS: [&str; 3] = ["name", "a", "b"];
 const ARQ_KEYS: &[&str] =
     &["preset", "directions", "retry_limit", "nak_bytes", "in_order", "nak_timeout", "window", "discard", "poll"];
 const SNOOP_KEYS: &[&str] = &["min_timeout", "initial_timeout", "local_rexmit"];
@@ -1521,7 +1507,8 @@ fn build_custom(t: &Table, topo: &mut Topo) -> R<()> {
     for (i, item) in links.iter().enumerate() {
         let ipath = index_path(&lpath, i);
         let l = table(item, &ipath)?;
-        l.allow(CUSTOM_LINK_KEYS)?;
+        let allowed: Vec<&str> = CUSTOM_LINK_ENDS.iter().chain(LINK_KEYS).copied().collect();
+        l.allow(&allowed)?;
         let name = l.opt("name", v_name)?;
         let a = l.req("a", "the name of a node", |v, p| v_str(v, p).map(str::to_string))?;
         let b = l.req("b", "the name of a node", |v, p| v_str(v, p).map(str::to_string))?;
