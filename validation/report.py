@@ -823,13 +823,10 @@ and so from dupack, in ways no attribute removes:
 - the Reno-friendly estimate: ns-3 grows it by one segment per 15·cwnd/8 ACKs (Linux's scale ⌊8·1.7/(3·0.3)⌋ =
   15; α ≈ 0.533, RFC 9438: 0.529), and keeps that α above W_max, where RFC 9438 §4.3 (and dupack) switch to
   α = 1.
-- after a timeout ns-3 forgets W_max (K = 0, the origin at the window where congestion avoidance resumes, as
-  RFC 9438 §4.8 describes the first epoch after a timeout) and, as before the first loss, grows by at least one
-  segment per 20 ACKs (about 5 % per RTT, Linux's `cnt` clamp); dupack treats a timeout like any other
-  congestion event, with W_max from the window at the timeout and K from it.
-- fast convergence: ns-3 compares the window at the loss with the previous W_max (as RFC 9438 §4.7 writes it);
-  dupack compares it with the window at the previous loss, which is at least that W_max, so dupack lowers W_max
-  (to W·(1 + β)/2) at more losses.
+- after a timeout both forget W_max (K = 0, the origin at the window where congestion avoidance resumes, as
+  RFC 9438 §4.8 describes the first epoch after a timeout); ns-3 also grows, as before the first loss, by at
+  least one segment per 20 ACKs (about 5 % per RTT, Linux's `cnt` clamp), which dupack does not.
+- fast convergence: both compare the window at the loss with the W_max in force (RFC 9438 §4.7).
 - no HyStart in either (ns-3's `HyStart` false); slow start is RFC 5681's in both (ns-3 adds a segment per
   segment ACKed, the same with an ACK per segment).
 """
@@ -888,8 +885,7 @@ def cubic_reading(s2, s3) -> list[str]:
         "- Causes that fit: of the differences listed above, ns-3's whole-segment ssthresh and W_max and its "
         "Reno-friendly α ≈ 0.53 above W_max make ns-3's windows smaller than dupack's; they weigh most on the lossy "
         "link, where one flow alone has windows of 10 to 20 segments and spends most of each epoch in the "
-        "Reno-friendly region (K is 2 to 3 s there, 20 to 30 RTTs at 100 ms). dupack's more frequent fast "
-        "convergence works the other way. On the dumbbell the window of one flow among ten varies much from seed to "
+        "Reno-friendly region (K is 2 to 3 s there, 20 to 30 RTTs at 100 ms). On the dumbbell the window of one flow among ten varies much from seed to "
         "seed (see the intervals) and the sums agree. These causes are read from the code and fit the sign of the "
         "lossy-link gaps; they have not been isolated one by one.")
     L.append("")
