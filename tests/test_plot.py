@@ -67,8 +67,24 @@ def test_tsg_draws_sends_retransmissions_ack_sack_losses_and_events(run_dir: Pat
     run = load(run_dir)
     fig = plot("tsg", [run])
     labels = _labels(fig)
-    assert {"send", "retransmission", "ACK (snd_una)", "fast retransmit", "lost (queue drop)"} <= labels
-    assert "SACKed (bytes above the ACK)" in labels  # a SACK flow's scoreboard
+    assert {"send", "retransmission", "ACK", "SACK block", "fast retransmit", "lost (queue drop)"} <= labels
+    t = run.trace
+    t = t[t["flow"].astype(str) == FLOW]
+    # The ACK line passes through every cumulative ACK that reached the
+    # sender, and each SACK block is one tick over exactly its bytes.
+    ack = next(line for line in fig.axes[0].get_lines() if line.get_label() == "ACK")
+    acks = t[t["kind"] == "ack"]
+    assert list(ack.get_ydata()) == [float(x) for x in acks["seq"]]
+    ticks = next(c for c in fig.axes[0].collections if c.get_label() == "SACK block")
+    blocks = t[t["kind"] == "sack"]
+    segs = ticks.get_segments()
+    assert len(segs) == len(blocks) > 0
+    assert [(s[0][1], s[1][1]) for s in segs] == [
+        (float(a), float(a + n)) for a, n in zip(blocks["seq"], blocks["len"], strict=True)
+    ]
+    # A block lies above the cumulative ACK it came with.
+    ack_before = acks["seq"].reindex(t.index).ffill().loc[blocks.index]
+    assert (blocks["seq"].astype("float64") > ack_before.astype("float64")).all()
     t = run.trace
     send = next(line for line in fig.axes[0].get_lines() if line.get_label() == "send")
     assert len(send.get_xdata()) == int((t["kind"] == "send").sum())

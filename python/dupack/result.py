@@ -147,6 +147,8 @@ TRACE_KINDS = (
     "retransmit",
     "drop_error",
     "drop_queue",
+    "ack",
+    "sack",
     "fast_retransmit",
     "timeout",
     "recovery_exit",

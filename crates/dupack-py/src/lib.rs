@@ -294,28 +294,15 @@ fn traced_flows(py: Python<'_>, scenario: &dupack_sim::Scenario, names: &[String
 }
 
 /// One JSON object per trace record: `time_s`, `flow` (name), `kind`, `seq`
-/// (byte offset of the segment; the cumulative ACK for `recovery_exit`;
-/// null for `ecn_reduction`) and `len` (payload bytes; 0 for events that
-/// are not packets). Sender events carry no packet, so they are stamped
-/// with their own instant.
+/// (byte offset of the segment; the cumulative ACK for `ack` and
+/// `recovery_exit`; the block's first byte for `sack`; null for
+/// `ecn_reduction`) and `len` (payload bytes; a `sack` block's bytes; 0 for
+/// the other events, which are not packets). An ACK that reaches the sender
+/// is one `ack` row followed by one `sack` row per SACK block, in the order
+/// the receiver sent them (the most recent first, RFC 2018 §4). Sender
+/// events carry no packet, so they are stamped with their own instant.
 fn trace_json(scenario: &dupack_sim::Scenario, records: &[dupack_sim::TraceRecord]) -> serde_json::Value {
-    use dupack_sim::tcp::sender::SenderEvent;
-    use dupack_sim::TraceRecord;
-    let rows = records.iter().map(|r| {
-        let (at, flow, kind, seq, len) = match *r {
-            TraceRecord::Send { at, flow, seq, len, retransmit } => {
-                (at, flow, if retransmit { "retransmit" } else { "send" }, Some(seq), len)
-            }
-            TraceRecord::Drop { at, flow, seq, queue } => {
-                (at, flow, if queue { "drop_queue" } else { "drop_error" }, Some(seq), 0)
-            }
-            TraceRecord::Sender { flow, event } => match event {
-                SenderEvent::FastRetransmit { at, seq, .. } => (at, flow, "fast_retransmit", Some(seq), 0),
-                SenderEvent::Timeout { at, seq, .. } => (at, flow, "timeout", Some(seq), 0),
-                SenderEvent::RecoveryExit { at, ack } => (at, flow, "recovery_exit", Some(ack), 0),
-                SenderEvent::EcnReduction { at, .. } => (at, flow, "ecn_reduction", None, 0),
-            },
-        };
+    let rows = records.iter().flat_map(|r| trace_rows(r)).map(|(at, flow, kind, seq, len)| {
         serde_json::json!({
             "time_s": at.as_secs_f64(),
             "time_ns": at.as_nanos(),
@@ -326,6 +313,31 @@ fn trace_json(scenario: &dupack_sim::Scenario, records: &[dupack_sim::TraceRecor
         })
     });
     serde_json::Value::Array(rows.collect())
+}
+
+/// The rows of one trace record: (time, flow, kind, seq, len); see [`trace_json`].
+pub(crate) fn trace_rows(
+    r: &dupack_sim::TraceRecord,
+) -> Vec<(dupack_sim::time::SimTime, u32, &'static str, Option<u64>, u64)> {
+    use dupack_sim::tcp::sender::SenderEvent;
+    use dupack_sim::TraceRecord;
+    match *r {
+        TraceRecord::Send { at, flow, seq, len, retransmit } => {
+            vec![(at, flow, if retransmit { "retransmit" } else { "send" }, Some(seq), len as u64)]
+        }
+        TraceRecord::Drop { at, flow, seq, queue } => {
+            vec![(at, flow, if queue { "drop_queue" } else { "drop_error" }, Some(seq), 0)]
+        }
+        TraceRecord::Ack { at, flow, ack, sack } => std::iter::once((at, flow, "ack", Some(ack), 0))
+            .chain(sack.as_slice().iter().map(|b| (at, flow, "sack", Some(b.left), b.right - b.left)))
+            .collect(),
+        TraceRecord::Sender { flow, event } => vec![match event {
+            SenderEvent::FastRetransmit { at, seq, .. } => (at, flow, "fast_retransmit", Some(seq), 0),
+            SenderEvent::Timeout { at, seq, .. } => (at, flow, "timeout", Some(seq), 0),
+            SenderEvent::RecoveryExit { at, ack } => (at, flow, "recovery_exit", Some(ack), 0),
+            SenderEvent::EcnReduction { at, .. } => (at, flow, "ecn_reduction", None, 0),
+        }],
+    }
 }
 
 /// entities(scenario_json) -> (flow names, link names)

@@ -128,8 +128,9 @@ def _names(names: Sequence[str], most: int = 10) -> str:
 
 def tsg(run: Run, flow: str | None = None, start: float | None = None, end: float | None = None) -> Figure:
     """Time–sequence graph of one flow: the segments it sent and
-    retransmitted (at their last byte), the cumulative ACK (``snd_una``),
-    the bytes SACKed above it, the segments lost (to an error model or a
+    retransmitted (at their last byte), the cumulative ACKs as they reached
+    the sender and the SACK blocks they carried (one vertical tick per
+    block, over the bytes it covers), the segments lost (to an error model or a
     queue), and its fast retransmits and timeouts."""
     import numpy as np
 
@@ -149,7 +150,18 @@ def tsg(run: Run, flow: str | None = None, start: float | None = None, end: floa
         return t[t["kind"] == k]
 
     ends = t.assign(top=t["seq"].astype("float64") + t["len"].astype("float64"))
-    if run.series is not None and flow in run.series_flows:
+    acks = kind("ack")
+    if len(acks):
+        # The ACKs as they reached the sender (tcptrace's ACK line) and each
+        # SACK block they carried as a vertical tick over the bytes it covers.
+        ax.step(acks["time_s"], acks["seq"].astype("float64"), where="post", color=_C_ACK, lw=1.2, label="ACK")
+        blocks = kind("sack")
+        if len(blocks):
+            left = blocks["seq"].astype("float64")
+            ax.vlines(blocks["time_s"], left, left + blocks["len"].astype("float64"), color=_C_SACK, lw=2.0,
+                      label="SACK block")
+    elif run.series is not None and flow in run.series_flows:
+        # Results traced before ACKs were recorded: the ACK from snd_una, the SACKed amount above it.
         stop = _run_end(run, hi)
         una = run.flow_series(flow, "snd_una")
         xs, ys = _steps(una, lo, hi, stop)

@@ -190,6 +190,9 @@ pub enum TraceRecord {
     Sender { flow: FlowId, event: SenderEvent },
     /// A data segment of the flow was lost on a link (error model or queue).
     Drop { at: SimTime, flow: FlowId, seq: u64, queue: bool },
+    /// An ACK reached the sender: its cumulative ACK and SACK blocks, as a
+    /// time-sequence graph draws them (tcptrace's ACK line and SACK ticks).
+    Ack { at: SimTime, flow: FlowId, ack: u64, sack: crate::tcp::segment::SackBlocks },
 }
 
 impl World {
@@ -635,6 +638,10 @@ impl World {
             self.pool.free(r);
             self.service(fi, true, now);
         } else {
+            if self.traced[fi as usize] {
+                let (ack, sack) = (p.seg.ack, p.seg.sack);
+                self.trace.push(TraceRecord::Ack { at: now, flow: fi, ack, sack });
+            }
             f.sender.on_segment(&p.seg, now);
             self.pool.free(r);
             self.service(fi, false, now);
