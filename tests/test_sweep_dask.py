@@ -243,3 +243,13 @@ def test_workers_running_another_dupack_are_refused(client: Any, monkeypatch) ->
     monkeypatch.setattr(dupack.result, "provenance", lambda: {"version": "0.0.1", "commit": "feedfacecafe"})
     with pytest.raises(ExecutorError, match=r"a Dask worker runs dupack .* and this is dupack 0\.0\.1 \(commit feedfacecafe\)"):
         dupack.sweep(base(), GRID, SEEDS, client=client, progress=False)
+
+
+def test_a_dask_sweep_records_the_same_series_and_trace(client: Any, tmp_path: Path) -> None:
+    watch = {"series": ["f3", "bottleneck"], "trace": ["f3"]}
+    here = dupack.sweep(base(), GRID, SEEDS, workers=2, progress=False, **watch)
+    there = dupack.sweep(base(), GRID, SEEDS, client=client, out=tmp_path / "sw", progress=False, **watch)
+    assert len(here.series) and len(here.trace)
+    for t in ("series", "trace"):
+        pd.testing.assert_frame_equal(here.tables[t], there.tables[t])
+        pd.testing.assert_frame_equal(here.tables[t], dupack.SweepResult.load(tmp_path / "sw").tables[t])

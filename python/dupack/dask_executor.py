@@ -115,7 +115,11 @@ def _portable(x: Any) -> Any:
 
 
 def run_batch(
-    docs: list[str], jobs: list[tuple[int, int, int | None]], made_by: dict[str, str], fail_job: int | None = None
+    docs: list[str],
+    jobs: list[tuple[int, int, int | None]],
+    made_by: dict[str, str],
+    fail_job: int | None = None,
+    observe: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One task: run ``jobs`` (job id, index into ``docs``, seed) on this
     thread; return their tables as bytes (``parts``), the seconds it took
@@ -132,7 +136,10 @@ def run_batch(
     t0 = time.perf_counter()
     try:
         # One chunk, at the end (or at a failure): the interval is never reached.
-        _core.sweep(docs, jobs, 1, lambda _jobs, part: parts.append(_portable(part)), 1e9, fail_job, False, True)
+        _core.sweep(
+            docs, jobs, 1, lambda _jobs, part: parts.append(_portable(part)), 1e9, fail_job, False, True,
+            **(observe or {}),
+        )
     except RunError as e:
         error = ("run", str(e), getattr(e, "job", None), getattr(e, "seed", None))
     except ScenarioError as e:
@@ -181,10 +188,13 @@ def run_jobs(
     write: Callable[[dict[str, pa.Table]], None],
     chunk_seconds: float,
     fail_job: int | None = None,
+    observe: dict[str, Any] | None = None,
 ) -> int:
     """Run ``jobs`` (job id, index into ``docs``, seed) on the cluster of
     ``client``; hand the finished runs' tables, with ``ids``'s columns in
     front, to ``write`` a chunk at a time. Returns the number of runs.
+    ``observe`` (``series``, ``trace``, ``series_max``) is what every run
+    records, as in :func:`dupack.sweep`.
 
     A failed run raises RunError (with ``job`` and ``seed``) after the runs
     finished before are written, as the local executor does; so does an
@@ -227,7 +237,7 @@ def run_jobs(
             local = {p: i for i, p in enumerate(points)}
             task = [(j, local[p], s) for j, p, s in batch]
             fut = client.submit(
-                _run_batch_there, [docs[p] for p in points], task, made_by, fail_job, pure=False,
+                _run_batch_there, [docs[p] for p in points], task, made_by, fail_job, observe, pure=False,
                 key=f"dupack-batch-{batch[0][0]}-{batch[-1][0]}-{time.time_ns()}",
             )
             in_flight[fut] = batch

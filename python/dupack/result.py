@@ -169,12 +169,17 @@ RUN_COLUMNS = tuple(_RUN_DTYPES)
 TRACE_COLUMNS = tuple(_TRACE_DTYPES)
 LINK_COLUMNS = tuple(_LINK_DTYPES)
 MEDIUM_COLUMNS = tuple(_MEDIUM_DTYPES)
+#: The long-format time series (a run's ``series.parquet``, a sweep's ``series`` table).
+_SERIES_DTYPES: dict[str, str] = {"time_s": "float64", "entity": "str", "variable": "str", "value": "float64"}
+SERIES_COLUMNS = tuple(_SERIES_DTYPES)
 #: Table name → column → dtype, for the tables a sweep returns and stores.
 TABLE_DTYPES: dict[str, dict[str, str]] = {
     "runs": _RUN_DTYPES,
     "flows": _FLOW_DTYPES,
     "links": _LINK_DTYPES,
     "media": _MEDIUM_DTYPES,
+    "series": _SERIES_DTYPES,
+    "trace": _TRACE_DTYPES,
 }
 
 

@@ -23,6 +23,7 @@ import math
 import os
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from os import PathLike
 from pathlib import Path
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 __all__ = ["sweep", "SweepResult", "SweepError", "TABLES", "SWEEP_FILE", "RUN_METRICS"]
 
 #: The tables of a sweep, in the order of RunResult's (runs = ``RunResult.run``).
-TABLES = ("runs", "flows", "links", "media")
+TABLES = ("runs", "flows", "links", "media", "series", "trace")
 #: The file in a sweep directory that says which sweep it holds.
 SWEEP_FILE = "sweep.json"
 FORMAT = "dupack-sweep/1"
@@ -68,6 +69,9 @@ def _sweep(
     chunk_seconds: float = 0.5,
     mixed_versions: bool = False,
     client: Any = None,
+    series: Iterable[str] | None = None,
+    trace: Iterable[str] | None = None,
+    series_max: int | None = None,
     _fail_job: int | None = None,
     _discard_results: bool = False,
 ) -> SweepResult:
@@ -107,6 +111,15 @@ def _sweep(
     :class:`dupack.dask_executor.ExecutorError` is raised (after the runs
     that finished are stored).
 
+    ``series`` and ``trace`` make every run record what :func:`dupack.run`
+    records with the same arguments: the time series of these flows and
+    links (``"*"``: all) and the packet trace of these flows, at most
+    ``series_max`` series records a run. They fill the ``series`` and
+    ``trace`` tables (long format, as a run's ``series.parquet`` and
+    ``trace.parquet``, with the job, grid and seed columns in front);
+    without them those tables are empty and cost nothing. A stored sweep
+    remembers them: resuming with others is refused.
+
     ``progress(done, total)`` is called at the start and after every chunk.
     By default (``progress=None``) a progress bar shows the runs done: on
     stderr in a terminal, below the cell in Jupyter, nowhere else;
@@ -125,6 +138,7 @@ def _sweep(
     if client is not None and _discard_results:
         raise ValueError("_discard_results is for the local executor only")
     nworkers = _check_workers(workers)
+    observe = _check_observe(series, trace, series_max)
     if not (isinstance(chunk_seconds, int | float) and math.isfinite(chunk_seconds) and chunk_seconds >= 0):
         raise ValueError(f"chunk_seconds must be a number >= 0, got {chunk_seconds!r}")
     points = list(itertools.product(*values))
@@ -141,7 +155,11 @@ def _sweep(
     ids = _Ids(paths, values, seed_list)
     total = len(points) * len(seed_list)
 
-    store = _Store.open(Path(out), base, grid_doc, seed_list, total, resume, mixed_versions) if out is not None else None
+    store = (
+        _Store.open(Path(out), base, grid_doc, seed_list, total, resume, mixed_versions, observe)
+        if out is not None
+        else None
+    )
     done = store.done if store is not None else set()
     jobs = [
         (j, j // len(seed_list), seed_list[j % len(seed_list)]) for j in range(total) if j not in done
@@ -179,12 +197,21 @@ def _sweep(
         try:
             if client is None:
                 executed, everything = _core.sweep(
-                    docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results, store is not None
+                    docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results, store is not None,
+                    **observe,
                 )
+                cut = everything.get("series_truncated", 0) if everything else 0
+                if cut:
+                    warnings.warn(
+                        f"the time series of {cut} run(s) reached the limit of "
+                        f"{observe.get('series_max') or 'the default number of'} records a run; later records "
+                        "were not kept (raise series_max, or trace fewer flows and links)",
+                        stacklevel=3,
+                    )
             else:
                 from dupack.dask_executor import run_jobs
 
-                executed = run_jobs(client, docs, jobs, ids, on_tables, float(chunk_seconds), _fail_job)
+                executed = run_jobs(client, docs, jobs, ids, on_tables, float(chunk_seconds), _fail_job, observe)
         except ScenarioError as e:
             point = getattr(e, "point", None)
             if point is None or not paths:
@@ -328,6 +355,20 @@ class SweepResult:
     @property
     def media(self) -> pd.DataFrame:
         return self.tables["media"]
+
+    @property
+    def series(self) -> pd.DataFrame:
+        """The time series of the runs (``dupack.sweep(..., series=[...])``):
+        ``time_s``, ``entity``, ``variable``, ``value`` per record, after the
+        job, grid and seed columns; empty if the sweep recorded none."""
+        return self.tables["series"]
+
+    @property
+    def trace(self) -> pd.DataFrame:
+        """The packet traces of the runs (``dupack.sweep(..., trace=[...])``),
+        with the columns of :attr:`RunResult.trace` after the job, grid and
+        seed columns; empty if the sweep recorded none."""
+        return self.tables["trace"]
 
     @classmethod
     def load(cls, directory: str | PathLike[str]) -> SweepResult:
@@ -670,6 +711,31 @@ def _check_seeds(seeds: Iterable[int] | None) -> list[int | None]:
     return out
 
 
+def _names(what: str, names: Iterable[str] | None) -> list[str] | None:
+    if names is None:
+        return None
+    if isinstance(names, str):
+        names = [names]
+    out = list(names)
+    if not out or not all(isinstance(n, str) and n for n in out):
+        raise ValueError(f"{what} must be a list of flow or link names, got {out!r}")
+    return out
+
+
+def _check_observe(series: Iterable[str] | None, trace: Iterable[str] | None, series_max: int | None) -> dict[str, Any]:
+    """The sweep's ``series``, ``trace`` and ``series_max`` as keyword arguments of the core's sweep."""
+    out: dict[str, Any] = {}
+    if (s := _names("series", series)) is not None:
+        out["series"] = s
+    if (t := _names("trace", trace)) is not None:
+        out["trace"] = t
+    if series_max is not None:
+        if isinstance(series_max, bool) or not isinstance(series_max, int) or series_max < 1:
+            raise ValueError(f"series_max must be an integer >= 1, got {series_max!r}")
+        out["series_max"] = series_max
+    return out
+
+
 def _check_workers(workers: object) -> int:
     if workers is None:
         try:
@@ -957,6 +1023,7 @@ class _Store:
         total: int,
         resume: bool,
         mixed_versions: bool = False,
+        observe: dict[str, Any] | None = None,
     ) -> _Store:
         if not str(root).strip():
             raise SweepError(f"the output directory is an empty path {str(root)!r}")
@@ -972,6 +1039,9 @@ class _Store:
             "scenario": base.to_dict(),
             "dupack": provenance(),
         }
+        if observe:
+            # Only when asked: a sweep that observes nothing describes itself as before.
+            doc["observe"] = observe
         # The stored description after a JSON round trip (tuples → lists, …).
         doc = json.loads(json.dumps(doc, ensure_ascii=False))
         meta = root / SWEEP_FILE
@@ -1002,12 +1072,19 @@ class _Store:
             tmp.unlink()
         if meta.exists():
             old = _read_meta(root)
-            for key, what in (("scenario_hash", "scenario"), ("grid", "grid"), ("seeds", "seeds")):
-                if old.get(key) != doc[key]:
+            for key, what in (
+                ("scenario_hash", "scenario"),
+                ("grid", "grid"),
+                ("seeds", "seeds"),
+                ("observe", "recording (series and trace)"),
+            ):
+                if old.get(key) != doc.get(key):
                     if key == "scenario_hash":  # the documents are long: their hashes say enough
                         there, here = f"hash {str(old.get(key))[:12]}", f"hash {doc[key][:12]}, after overrides"
+                    elif key == "observe":
+                        there, here = (_brief(x) if x else "nothing recorded" for x in (old.get(key), doc.get(key)))
                     else:
-                        there, here = _brief(old.get(key)), _brief(doc[key])
+                        there, here = _brief(old.get(key)), _brief(doc.get(key))
                     raise SweepError(
                         f"'{root}' holds another sweep (its {what} differs: {there} there, {here} here); "
                         "choose another directory to start a new sweep, or rerun the same sweep to resume it"
@@ -1070,7 +1147,7 @@ class _Store:
         n = self.next_part
         self.next_part += 1
         name = f"part-{n:05d}.parquet"
-        for t in ("flows", "links", "media", "runs"):  # runs last: it marks the chunk as stored
+        for t in ("flows", "links", "media", "series", "trace", "runs"):  # runs last: it marks the chunk as stored
             table = parts[t]
             if table.num_rows == 0 and t != "runs":
                 continue

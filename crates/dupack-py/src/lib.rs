@@ -215,7 +215,7 @@ fn run(
 /// Names of flows and links → (flow indices, link indices). `flow:NAME` and
 /// `link:NAME` say which; a bare name may be either, unless both have it;
 /// `*` is every flow and link.
-fn series_entities(scenario: &dupack_sim::Scenario, names: &[String]) -> Result<(Vec<usize>, Vec<usize>), String> {
+pub(crate) fn series_entities(scenario: &dupack_sim::Scenario, names: &[String]) -> Result<(Vec<usize>, Vec<usize>), String> {
     let (mut flows, mut links) = (Vec::new(), Vec::new());
     let flow = |n: &str| scenario.flows.iter().position(|f| f.name == n);
     let link = |n: &str| scenario.links.iter().position(|l| l.name == n);
@@ -276,18 +276,18 @@ fn series_json(s: &dupack_sim::Series) -> serde_json::Value {
 
 /// Flow names → indices; an unknown name is a ScenarioError naming it and the flows there are.
 fn traced_flows(py: Python<'_>, scenario: &dupack_sim::Scenario, names: &[String]) -> PyResult<Vec<usize>> {
+    flow_indices(scenario, names)
+        .map_err(|message| scenario_error(py, dupack_sim::ScenarioError { path: "trace".into(), message }))
+}
+
+/// Flow names → indices, or the message naming the unknown one and the flows there are.
+pub(crate) fn flow_indices(scenario: &dupack_sim::Scenario, names: &[String]) -> Result<Vec<usize>, String> {
     names
         .iter()
         .map(|n| {
             scenario.flows.iter().position(|f| &f.name == n).ok_or_else(|| {
                 let known: Vec<&str> = scenario.flows.iter().map(|f| f.name.as_str()).collect();
-                scenario_error(
-                    py,
-                    dupack_sim::ScenarioError {
-                        path: "trace".into(),
-                        message: format!("no flow named {n:?}; the flows are {known:?}"),
-                    },
-                )
+                format!("no flow named {n:?}; the flows are {known:?}")
             })
         })
         .collect()

@@ -24,6 +24,58 @@ use crate::buffer::{Buffer, Owned};
 use crate::columns::{Column, Table, Values};
 use crate::{panic_message, parse_plain, run_error, scenario_error};
 
+/// The tables a sweep makes, in this order (`series` and `trace` stay
+/// empty unless the sweep observes flows or links).
+const TABLE_NAMES: [&str; TABLES] = ["runs", "flows", "links", "media", "series", "trace"];
+const TABLES: usize = 6;
+
+/// What to observe in every run of one scenario: its time series and
+/// packet trace (see `dupack_sim::Observe`).
+#[derive(Clone, Default)]
+pub(crate) struct Watch {
+    series_flows: Vec<usize>,
+    series_links: Vec<usize>,
+    trace_flows: Vec<usize>,
+    series_max: Option<usize>,
+}
+
+impl Watch {
+    fn is_empty(&self) -> bool {
+        self.series_flows.is_empty() && self.series_links.is_empty() && self.trace_flows.is_empty()
+    }
+
+    fn observe(&self) -> dupack_sim::Observe {
+        let mut obs = dupack_sim::Observe::default();
+        obs.series_flows = self.series_flows.clone();
+        obs.series_links = self.series_links.clone();
+        obs.trace_flows = self.trace_flows.clone();
+        if let Some(max) = self.series_max {
+            obs.series_max_records = max;
+        }
+        obs
+    }
+}
+
+/// One row of the `series` table (the long format of a run's `series.parquet`).
+#[derive(serde::Serialize)]
+struct SeriesRow<'a> {
+    time_s: f64,
+    entity: &'a str,
+    variable: &'static str,
+    value: f64,
+}
+
+/// One row of the `trace` table (as a run's `trace.parquet`).
+#[derive(serde::Serialize)]
+struct TraceRow<'a> {
+    time_s: f64,
+    time_ns: u64,
+    flow: &'a str,
+    kind: &'static str,
+    seq: Option<u64>,
+    len: u64,
+}
+
 /// How often the coordinating thread looks for Ctrl-C.
 const SIGNAL_CHECK: Duration = Duration::from_millis(20);
 
@@ -117,12 +169,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 struct Batch {
     results: Results,
     /// Per run: its position in the job list and where its rows end, per table.
-    runs: Vec<(usize, [usize; 4])>,
+    runs: Vec<(usize, [usize; TABLES])>,
 }
 
 impl Batch {
-    fn add(&mut self, pos: usize, job: u64, r: &dupack_sim::RunResult) -> Result<(), crate::columns::Error> {
-        self.results.add(job, r)?;
+    fn add(
+        &mut self,
+        pos: usize,
+        job: u64,
+        r: &dupack_sim::RunResult,
+        observed: Option<(&dupack_sim::Scenario, &dupack_sim::Observed)>,
+    ) -> Result<(), crate::columns::Error> {
+        self.results.add(job, r, observed)?;
         self.runs.push((pos, self.results.rows()));
         Ok(())
     }
@@ -145,7 +203,7 @@ impl Pending {
     }
 }
 
-/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False, parts=False) -> (int, tables)
+/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False, parts=False, series=None, trace=None, series_max=None) -> (int, tables)
 ///
 /// `scenarios`: scenario documents as JSON text; `jobs`: (job id, index
 /// into `scenarios`, seed or None for the scenario's `run.seed`). Runs
@@ -155,6 +213,11 @@ impl Pending {
 /// see `chunk_interval`): `jobs` their job ids, `part` their tables if
 /// `parts` (for the store) or None. Returns the number of runs finished and
 /// the tables of them all. See `_core.pyi` for the layout of the tables.
+/// `series` and `trace` name what every run observes, as in `run`: its
+/// time series (flows and links) and its packet trace (flows), at most
+/// `series_max` series records a run; they fill the `series` and `trace`
+/// tables, and the returned tables' `series_truncated` counts the runs
+/// whose series reached that limit.
 /// `fail_job` makes that job panic (for testing the error path). With
 /// `discard_results` every result is dropped by the worker that made it,
 /// `on_chunk` is never called and the tables are empty: the same runs on
@@ -168,7 +231,7 @@ impl Pending {
 /// In the first two cases, and after Ctrl-C, `on_chunk` is first called
 /// once more with every run that had finished, so nothing done is lost.
 #[pyfunction]
-#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=false, parts=false))]
+#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=false, parts=false, series=None, trace=None, series_max=None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn sweep(
     py: Python<'_>,
@@ -180,6 +243,9 @@ pub fn sweep(
     fail_job: Option<u64>,
     discard_results: bool,
     parts: bool,
+    series: Option<Vec<String>>,
+    trace: Option<Vec<String>>,
+    series_max: Option<usize>,
 ) -> PyResult<(usize, PyObject)> {
     if workers < 1 {
         return Err(PyValueError::new_err(format!("workers must be at least 1, got {workers}")));
@@ -205,6 +271,30 @@ pub fn sweep(
             }
         }
     }
+    let mut watches = Vec::with_capacity(models.len());
+    for (i, m) in models.iter().enumerate() {
+        let mut w = Watch { series_max, ..Watch::default() };
+        let found = series
+            .as_deref()
+            .map(|names| crate::series_entities(m, names).map_err(|msg| ("series", msg)))
+            .transpose()
+            .and_then(|sl| {
+                let t = trace.as_deref().map(|names| crate::flow_indices(m, names).map_err(|msg| ("trace", msg)));
+                Ok((sl, t.transpose()?))
+            });
+        match found {
+            Ok((sl, t)) => {
+                (w.series_flows, w.series_links) = sl.unwrap_or_default();
+                w.trace_flows = t.unwrap_or_default();
+            }
+            Err((path, message)) => {
+                let err = scenario_error(py, dupack_sim::ScenarioError { path: path.into(), message });
+                err.value_bound(py).setattr("point", i)?;
+                return Err(err);
+            }
+        }
+        watches.push(w);
+    }
     let interval = Duration::from_secs_f64(chunk_seconds);
     let mut coord = Coordinator {
         jobs: &jobs,
@@ -216,11 +306,17 @@ pub fn sweep(
         emitted: 0,
         ran: 0,
         results: Results::default(),
-        notified: (0, [0; 4]),
+        notified: (0, [0; TABLES]),
+        watches: &watches,
+        truncated: 0,
     };
     let failure = py.allow_threads(|| coord.run(&models, workers, interval, fail_job, discard_results));
     match failure {
-        None => Ok((coord.ran, coord.results.into_python(py)?)),
+        None => {
+            let tables = coord.results.into_python(py)?;
+            tables.bind(py).set_item("series_truncated", coord.truncated)?;
+            Ok((coord.ran, tables))
+        }
         Some(Failure::Python(e)) => Err(e),
         Some(Failure::Run { job, seed, message }) => Python::with_gil(|py| {
             let err = run_error(py, dupack_sim::RunError(format!("job {job} (seed {seed}): {message}")));
@@ -259,7 +355,11 @@ struct Coordinator<'a> {
     /// The rows of every run emitted so far, in job order.
     results: Results,
     /// Runs and rows per table in `results` when `on_chunk` was last called.
-    notified: (usize, [usize; 4]),
+    notified: (usize, [usize; TABLES]),
+    /// What to observe, per scenario (empty: nothing).
+    watches: &'a [Watch],
+    /// Runs whose time series reached its record limit.
+    truncated: usize,
 }
 
 impl Coordinator<'_> {
@@ -272,7 +372,8 @@ impl Coordinator<'_> {
         fail_job: Option<u64>,
         discard_results: bool,
     ) -> Option<Failure> {
-        let jobs = self.jobs;
+        let (jobs, watches) = (self.jobs, self.watches);
+        let truncated = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
         let next = AtomicUsize::new(0);
         // Workers leave their outcomes here and wake the coordinator only
@@ -285,7 +386,7 @@ impl Coordinator<'_> {
         let mut failure: Option<Failure> = None;
         std::thread::scope(|s| {
             for batch in &batches {
-                let (stop, next, mailbox, wake) = (&stop, &next, &mailbox, &wake);
+                let (stop, next, mailbox, wake, truncated) = (&stop, &next, &mailbox, &wake, &truncated);
                 s.spawn(move || {
                     let (mut mine, mut last_run) = (0..0, None);
                     loop {
@@ -309,16 +410,27 @@ impl Coordinator<'_> {
                                 panic!("deliberate failure of job {job} (fail_job)");
                             }
                             let seed = seed.unwrap_or(models[sc].seed);
-                            dupack_sim::run_interruptible(&models[sc], seed, || stop.load(Ordering::Relaxed))
+                            let interrupted = || stop.load(Ordering::Relaxed);
+                            match watches.get(sc).filter(|w| !w.is_empty()) {
+                                None => dupack_sim::run_interruptible(&models[sc], seed, interrupted).map(|r| (r, None)),
+                                Some(w) => dupack_sim::run_observed(&models[sc], seed, w.observe(), interrupted)
+                                    .map(|(r, o)| (r, Some(o))),
+                            }
                         }));
                         let outcome = match outcome {
                             Ok(Ok(_)) if discard_results => Outcome::Discarded,
-                            Ok(Ok(r)) => match lock(batch).add(i, job, &r) {
-                                Ok(()) => Outcome::Done,
-                                Err(e) => Outcome::Failed(format!(
-                                    "cannot turn the result into columns (a bug in dupack): {e}"
-                                )),
-                            },
+                            Ok(Ok((r, observed))) => {
+                                if observed.as_ref().and_then(|o| o.series.as_ref()).is_some_and(|s| s.truncated) {
+                                    truncated.fetch_add(1, Ordering::Relaxed);
+                                }
+                                let observed = observed.as_ref().map(|o| (&models[sc], o));
+                                match lock(batch).add(i, job, &r, observed) {
+                                    Ok(()) => Outcome::Done,
+                                    Err(e) => Outcome::Failed(format!(
+                                        "cannot turn the result into columns (a bug in dupack): {e}"
+                                    )),
+                                }
+                            }
                             Ok(Err(_)) if stop.load(Ordering::Relaxed) => Outcome::Stopped,
                             Ok(Err(e)) => Outcome::Failed(e.to_string()),
                             Err(panic) => Outcome::Failed(format!(
@@ -403,6 +515,7 @@ impl Coordinator<'_> {
                 failure.get_or_insert(Failure::Python(e));
             }
         }
+        self.truncated += truncated.into_inner();
         failure
     }
 
@@ -437,7 +550,7 @@ impl Coordinator<'_> {
                 while p.batch.runs.get(last + 1).is_some_and(|r| r.0 == p.batch.runs[last].0 + 1) {
                     last += 1;
                 }
-                let start = if first == 0 { [0; 4] } else { p.batch.runs[first - 1].1 };
+                let start = if first == 0 { [0; TABLES] } else { p.batch.runs[first - 1].1 };
                 let end = p.batch.runs[last].1;
                 self.results.append_runs(&p.batch.results, first..last + 1, start, end).map_err(|e| {
                     PyValueError::new_err(format!("cannot merge the results' columns (a bug in dupack): {e}"))
@@ -489,7 +602,7 @@ impl Coordinator<'_> {
 struct Results {
     /// The runs' jobs, in order.
     jobs: Vec<u64>,
-    tables: [Rows; 4],
+    tables: [Rows; TABLES],
 }
 
 struct Rows {
@@ -531,23 +644,42 @@ impl Rows {
 
 impl Default for Results {
     fn default() -> Results {
-        Results { jobs: Vec::new(), tables: ["runs", "flows", "links", "media"].map(Rows::new) }
+        Results { jobs: Vec::new(), tables: TABLE_NAMES.map(Rows::new) }
     }
 }
 
 impl Results {
     /// Rows so far, per table.
-    fn rows(&self) -> [usize; 4] {
+    fn rows(&self) -> [usize; TABLES] {
         self.tables.each_ref().map(|t| t.table.rows)
     }
 
     /// Append one run's rows.
-    fn add(&mut self, job: u64, r: &dupack_sim::RunResult) -> Result<(), crate::columns::Error> {
-        let [run, flows, links, media] = &mut self.tables;
+    fn add(
+        &mut self,
+        job: u64,
+        r: &dupack_sim::RunResult,
+        observed: Option<(&dupack_sim::Scenario, &dupack_sim::Observed)>,
+    ) -> Result<(), crate::columns::Error> {
+        let [run, flows, links, media, series, trace] = &mut self.tables;
         run.add(job, r.seed, std::slice::from_ref(&r.run))?;
         flows.add(job, r.seed, &r.flows)?;
         links.add(job, r.seed, &r.links)?;
         media.add(job, r.seed, &r.media)?;
+        if let Some((scenario, o)) = observed {
+            if let Some(s) = &o.series {
+                for (at, entity, variable, value) in s.rows() {
+                    series.add(job, r.seed, &[SeriesRow { time_s: at.as_secs_f64(), entity, variable, value }])?;
+                }
+            }
+            for rec in &o.trace {
+                for (at, flow, kind, seq, len) in crate::trace_rows(rec) {
+                    let flow = scenario.flows[flow as usize].name.as_str();
+                    let row = TraceRow { time_s: at.as_secs_f64(), time_ns: at.as_nanos(), flow, kind, seq, len };
+                    trace.add(job, r.seed, &[row])?;
+                }
+            }
+        }
         self.jobs.push(job);
         Ok(())
     }
@@ -557,8 +689,8 @@ impl Results {
         &mut self,
         other: &Results,
         runs: std::ops::Range<usize>,
-        start: [usize; 4],
-        end: [usize; 4],
+        start: [usize; TABLES],
+        end: [usize; TABLES],
     ) -> Result<(), crate::columns::Error> {
         for (i, (t, o)) in self.tables.iter_mut().zip(&other.tables).enumerate() {
             t.append_rows(o, start[i]..end[i])?;
@@ -578,7 +710,7 @@ impl Results {
     }
 
     /// A copy of what was added after `self` had `jobs` runs and `rows` rows.
-    fn copy_since(&self, jobs: usize, rows: [usize; 4]) -> Results {
+    fn copy_since(&self, jobs: usize, rows: [usize; TABLES]) -> Results {
         Results {
             jobs: self.jobs[jobs..].to_vec(),
             tables: std::array::from_fn(|i| self.tables[i].copy_from_row(rows[i])),

@@ -14,7 +14,7 @@ import typer
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
 from dupack.cli.progress import Progress
-from dupack.cli.run import Overrides, ScenarioFile, _load, _num, _parse_out, _validation_error
+from dupack.cli.run import Overrides, ScenarioFile, _load, _num, _parse_out, _parse_trace, _validation_error
 
 if TYPE_CHECKING:
     from dupack.scenario import Scenario
@@ -190,7 +190,7 @@ def sweep_cmd(
             "-o",
             metavar="DIR",
             help="Directory for the results: a Parquet dataset per table (DIR/runs, DIR/flows, "
-            "DIR/links, DIR/media) and DIR/sweep.json. Required. Running the same sweep into it again runs only "
+            "DIR/links, DIR/media; DIR/series and DIR/trace with --trace) and DIR/sweep.json. Required. Running the same sweep into it again runs only "
             "the jobs not yet stored.",
             show_default=False,
         ),
@@ -223,6 +223,22 @@ def sweep_cmd(
             help="Resume a sweep that another dupack build (version or commit) wrote; by default that is refused, "
             "as the results of the two could not be told apart.",
         ),
+    ] = False,
+    trace_text: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--trace",
+            "-t",
+            metavar="NAMES",
+            help="In every run, record the time series of these flows and links and the packet trace of "
+            "these flows, as 'dupack run --trace' does: comma-separated names, flow:NAME or link:NAME where a "
+            "name is both. Stored as DIR/series and DIR/trace. Repeatable.",
+            show_default=False,
+        ),
+    ] = None,
+    trace_all: Annotated[
+        bool,
+        typer.Option("--trace-all", help="--trace every flow and link (the tables grow with the runs' packets)."),
     ] = False,
 ) -> None:
     """Run a scenario for every combination of --vary values and every seed.
@@ -263,13 +279,18 @@ def sweep_cmd(
     if npoints * len(seeds or [None]) > MAX_JOBS:
         raise CliError(f"--vary and --seeds give {npoints * len(seeds or [None]):,} jobs; at most {MAX_JOBS:,} are allowed")
 
+    series, traced = _parse_trace(trace_text, trace_all, base)
+    observe = {"series": series, "trace": traced}
+
     _check_resumed_seeds(out, seeds, base, grid, no_resume)
 
     if scheduler is None:
-        result, wall = _run_sweep(file, base, grid, seeds, workers, out, no_resume, quiet, mixed_versions, None)
+        result, wall = _run_sweep(file, base, grid, seeds, workers, out, no_resume, quiet, mixed_versions, None, observe)
     else:
         with _dask_client(scheduler, executor_text) as client:
-            result, wall = _run_sweep(file, base, grid, seeds, None, out, no_resume, quiet, mixed_versions, client)
+            result, wall = _run_sweep(
+                file, base, grid, seeds, None, out, no_resume, quiet, mixed_versions, client, observe
+            )
     if not quiet:
         _print_summary(result, file, wall)
 
@@ -304,6 +325,7 @@ def _run_sweep(
     quiet: bool,
     mixed_versions: bool,
     client: Any,
+    observe: dict[str, list[str] | None],
 ) -> tuple[SweepResult, float]:
     from dupack._core import RunError, ScenarioError
     from dupack.sweeps import SweepError, sweep
@@ -314,7 +336,7 @@ def _run_sweep(
         with progress:
             result = sweep(
                 base, grid, seeds, workers=workers, out=out, resume=not no_resume, progress=progress.update,
-                mixed_versions=mixed_versions, client=client,
+                mixed_versions=mixed_versions, client=client, **observe,
             )
     except SweepError as e:
         raise CliError(f"--out: {e}") from None
