@@ -37,6 +37,9 @@ def sweep(
     fail_job: int | None = None,
     discard_results: bool = False,
     parts: bool = False,
+    series: list[str] | None = None,
+    trace: list[str] | None = None,
+    series_max: int | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """Run many jobs on ``workers`` OS threads without the GIL; return how
     many finished and the tables of them all.
@@ -50,9 +53,14 @@ def sweep(
     true, else None. The tables (returned, and ``part``) are::
 
         {"jobs": buffer,                      # u64 job ids of the runs
-         "runs" | "flows" | "links" | "media":
+         "runs" | "flows" | "links" | "media" | "series" | "trace":
              (rows, job buffer, seed buffer,  # u64 per row
               {column: (kind, data, valid, width)})}
+
+    ``series`` and ``trace`` (names, as in :func:`run`) make every run
+    record its time series and packet trace into the ``series`` and
+    ``trace`` tables, at most ``series_max`` series records a run; the
+    returned tables' ``series_truncated`` counts the runs that reached it.
 
     ``kind`` is ``"u64"``, ``"i64"``, ``"f64"`` (little-endian values),
     ``"bool"`` (a byte each), ``"str"`` (``data = (i64 offsets, UTF-8
