@@ -559,6 +559,12 @@ pub enum RtoMode {
     /// BSD slow timer (efr §2.1, FreeBSD 2.2): RTT measured in whole ticks,
     /// the timer fires on tick boundaries of a global clock of period `tick`.
     Coarse { tick: SimDuration },
+    /// ns-2.35's `Agent/TCP` estimator (`rtt_update`, `rtt_timeout`,
+    /// `rtt_backoff` in tcp.cc): samples in whole ticks of `tick`
+    /// (`tcpTick_`) counted from a clock whose phase within a tick is
+    /// `phase` (ns-2's `boot_time_`), Jacobson's fixed-point averages, and
+    /// a timer that fires `rto()` after it is armed.
+    Ns2 { tick: SimDuration, phase: SimDuration },
 }
 
 /// Receiver parameters (`[receiver]`, overridable per flow).

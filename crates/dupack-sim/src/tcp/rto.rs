@@ -12,6 +12,8 @@
 //!   deltas computed with `TCP_DELTA_SHIFT` = 2 extra fraction bits,
 //!   `TCP_REXMTVAL = ((srtt >> (5 - 2)) + rttvar) >> 2` ticks, and
 //!   `TCPT_RANGESET(value, lo, hi)` = value clamped to `[lo, hi]`.
+//! - ns-2.35's `Agent/TCP` estimator (`timer = "ns2"`), for packet-exact
+//!   comparisons with ns-2 (see [`Ns2`]).
 //!
 //! Which segments may give a sample (Karn: never a retransmitted one) is the
 //! sender's business; this module believes every sample it is given.
@@ -107,10 +109,85 @@ impl Coarse {
     }
 }
 
+/// `T_SRTT_BITS`: ns-2 keeps `t_srtt_` scaled by 8.
+const NS2_SRTT_BITS: u32 = 3;
+/// `T_RTTVAR_BITS`: ns-2 keeps `t_rttvar_` scaled by 4.
+const NS2_RTTVAR_BITS: u32 = 2;
+/// `rttvar_exp_`: the RTO is srtt + 2^2 · rttvar.
+const NS2_RTTVAR_EXP: u32 = 2;
+/// ns-2 clobbers srtt once the backoff factor exceeds 8 (`rtt_backoff`).
+const NS2_CLOBBER_SHIFT: u32 = 3;
+
+/// ns-2.35's estimator, as its `TcpAgent` computes it (tcp.cc), in ticks of
+/// `tcpTick_` (all times in nanoseconds here):
+/// - a sample counts the tick boundaries between the send and the ACK on a
+///   clock offset by `boot_time_` (`t_rtt_ = int((tao + fmod(sendtime +
+///   boot_time_, tick)) / tick)`), at least 1;
+/// - the first sample sets `t_srtt_ = m << 3`, `t_rttvar_ = m << 1`; later
+///   ones `delta = m − (t_srtt_ >> 3)`, `t_srtt_ += delta`, `t_rttvar_ +=
+///   |delta| − (t_rttvar_ >> 2)`, each kept ≥ 1;
+/// - `t_rtxcur_ = ((t_rttvar_ << 3) + t_srtt_) >> 3` ticks (srtt + 4·rttvar);
+///   before any sample, the initial RTO (`rtxcur_init_`);
+/// - the timer (`rtt_timeout`, with ns-2's default `rfc2988_`): `min ·
+///   backoff` if `t_rtxcur_ < min`, else `t_rtxcur_ · backoff`, then at most
+///   `max` and at least two ticks; it fires that long after it is armed
+///   (ns-2 reschedules a timer in continuous time, not on tick boundaries);
+/// - a backoff beyond 8 (`rtt_backoff`) moves srtt into rttvar and zeroes
+///   srtt, so the next sample starts the averages afresh (`t_rtxcur_` keeps
+///   its value until then).
+///
+/// Not modelled: ns-2 holds `delta` in a 16-bit `short`, which would wrap
+/// for a sample more than 32767 ticks away from srtt (33 s at 1 ms ticks).
+/// ns-2 draws `boot_time_` from its default generator for every agent; the
+/// scenario's `clock_phase` sets it (0 by default).
+#[derive(Clone, Debug)]
+struct Ns2 {
+    tick: u64,
+    phase: u64,
+    /// `t_srtt_`, scaled by 8; 0 = no sample since the start or a clobber.
+    t_srtt: i64,
+    /// `t_rttvar_`, scaled by 4.
+    t_rttvar: i64,
+    /// `t_rtxcur_` in ticks; `None` before the first sample.
+    t_rtxcur: Option<u64>,
+}
+
+impl Ns2 {
+    fn sample(&mut self, sent: SimTime, now: SimTime) {
+        let boundary = |t: SimTime| t.0.saturating_add(self.phase) / self.tick;
+        let m = (boundary(now).saturating_sub(boundary(sent)) as i64).max(1);
+        if self.t_srtt != 0 {
+            let mut delta = m - (self.t_srtt >> NS2_SRTT_BITS);
+            self.t_srtt += delta;
+            if self.t_srtt <= 0 {
+                self.t_srtt = 1;
+            }
+            delta = delta.abs() - (self.t_rttvar >> NS2_RTTVAR_BITS);
+            self.t_rttvar += delta;
+            if self.t_rttvar <= 0 {
+                self.t_rttvar = 1;
+            }
+        } else {
+            self.t_srtt = m << NS2_SRTT_BITS;
+            self.t_rttvar = m << (NS2_RTTVAR_BITS - 1);
+        }
+        let v = ((self.t_rttvar << (NS2_RTTVAR_EXP + NS2_SRTT_BITS - NS2_RTTVAR_BITS)) + self.t_srtt) >> NS2_SRTT_BITS;
+        self.t_rtxcur = Some(v.max(0) as u64);
+    }
+
+    /// `rtt_timeout()` with the backoff factor 2^shift.
+    fn timeout(&self, initial: SimDuration, min: SimDuration, max: SimDuration, shift: u32) -> SimDuration {
+        let rtxcur = self.t_rtxcur.map_or(initial.0, |t| t.saturating_mul(self.tick));
+        let base = if rtxcur < min.0 { min.0 } else { rtxcur };
+        SimDuration(shifted(base, shift)).min(max).max(SimDuration(2 * self.tick))
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Mode {
     Fine(Fine),
     Coarse(Coarse),
+    Ns2(Ns2),
 }
 
 /// Retransmission-timeout estimator; see the module docs.
@@ -174,6 +251,10 @@ impl RtoEstimator {
                     max_ticks,
                     initial_ticks: up(cfg.initial),
                 })
+            }
+            RtoMode::Ns2 { tick, phase } => {
+                assert!(tick.as_nanos() > 0, "ns2 RTO mode needs a non-zero tick");
+                Mode::Ns2(Ns2 { tick: tick.as_nanos(), phase: phase.as_nanos(), t_srtt: 0, t_rttvar: 0, t_rtxcur: None })
             }
         };
         RtoEstimator {
@@ -252,6 +333,8 @@ impl RtoEstimator {
                 let v = c.rexmtval();
                 c.t_rxtcur = if v < lo { lo } else { v.min(c.max_ticks) };
             }
+            // ns-2 clears t_backoff_ where it takes the sample (newack).
+            Mode::Ns2(n) => n.sample(sent, now),
         }
         self.shift = 0;
     }
@@ -270,6 +353,7 @@ impl RtoEstimator {
                 SimDuration(shifted(base.0, self.shift)).min(self.max)
             }
             Mode::Coarse(c) => SimDuration(c.rto_ticks(self.shift).saturating_mul(c.tick)),
+            Mode::Ns2(n) => n.timeout(self.initial, self.min, self.max, self.shift),
         }
     }
 
@@ -277,7 +361,7 @@ impl RtoEstimator {
     /// Coarse: the k-th tick boundary strictly after `now`, k = rto()/tick.
     pub fn deadline(&self, now: SimTime) -> SimTime {
         match &self.mode {
-            Mode::Fine(_) => now + self.rto(),
+            Mode::Fine(_) | Mode::Ns2(_) => now + self.rto(),
             Mode::Coarse(c) => {
                 let k = c.rto_ticks(self.shift).max(1);
                 let first = (now.0 / c.tick).saturating_add(1).saturating_mul(c.tick);
@@ -289,6 +373,14 @@ impl RtoEstimator {
     /// Timer expired: shift += 1, capped at `max_backoff_shift` (RFC 6298 §5.5).
     pub fn backoff(&mut self) {
         self.shift = (self.shift + 1).min(self.max_backoff_shift);
+        if let Mode::Ns2(n) = &mut self.mode {
+            if self.shift > NS2_CLOBBER_SHIFT {
+                // rtt_backoff: "if backed off this far, clobber the srtt
+                // value, storing it in the mean deviation instead".
+                n.t_rttvar += n.t_srtt >> NS2_SRTT_BITS;
+                n.t_srtt = 0;
+            }
+        }
     }
 
     /// Forget the backoff without a new sample (progress made, but Karn's
@@ -308,6 +400,7 @@ impl RtoEstimator {
         match &self.mode {
             Mode::Fine(f) => f.srtt,
             Mode::Coarse(c) => (c.t_srtt != 0).then(|| fixed_to_duration(c.t_srtt, TCP_RTT_SHIFT, c.tick)),
+            Mode::Ns2(n) => (n.t_srtt != 0).then(|| fixed_to_duration(n.t_srtt, NS2_SRTT_BITS, n.tick)),
         }
     }
 
@@ -316,6 +409,7 @@ impl RtoEstimator {
         match &self.mode {
             Mode::Fine(f) => f.srtt.map(|_| f.rttvar),
             Mode::Coarse(c) => (c.t_srtt != 0).then(|| fixed_to_duration(c.t_rttvar, TCP_RTTVAR_SHIFT, c.tick)),
+            Mode::Ns2(n) => (n.t_srtt != 0).then(|| fixed_to_duration(n.t_rttvar, NS2_RTTVAR_BITS, n.tick)),
         }
     }
 
@@ -353,6 +447,7 @@ impl RtoEstimator {
         match &self.mode {
             Mode::Fine(f) => f.srtt.is_some(),
             Mode::Coarse(c) => c.t_srtt != 0,
+            Mode::Ns2(n) => n.t_rtxcur.is_some(),
         }
     }
 }

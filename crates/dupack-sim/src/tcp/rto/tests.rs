@@ -192,7 +192,7 @@ fn bsd_min_one_second_is_two_ticks() {
             assert_eq!(c.min_ticks, 2);
             assert_eq!(c.max_ticks, 128);
         }
-        Mode::Fine(_) => unreachable!(),
+        Mode::Fine(_) | Mode::Ns2(_) => unreachable!(),
     }
     // Initial 1 s = 2 ticks too.
     assert_eq!(e.rto(), secs(1));
@@ -201,7 +201,7 @@ fn bsd_min_one_second_is_two_ticks() {
     let e = coarse(ms(1200), secs(64));
     match &e.mode {
         Mode::Coarse(c) => assert_eq!(c.min_ticks, 3),
-        Mode::Fine(_) => unreachable!(),
+        Mode::Fine(_) | Mode::Ns2(_) => unreachable!(),
     }
 }
 
@@ -289,4 +289,88 @@ fn karn_one_segment_timed_at_a_time_and_none_across_a_retransmission() {
     e.time_segment(4000, at_ms(1000));
     e.on_cumulative_ack(4000, at_ms(1100));
     assert_eq!((e.samples().count, e.samples().min, e.samples().max), (2, ms(100), ms(100)));
+}
+
+// ---------------------------------------------------------------- ns-2 mode
+
+fn ns2(tick: SimDuration, phase: SimDuration, initial: SimDuration, min: SimDuration) -> RtoEstimator {
+    RtoEstimator::new(&RtoConfig {
+        mode: RtoMode::Ns2 { tick, phase },
+        initial,
+        min,
+        max: secs(60),
+        max_backoff_shift: 6,
+    })
+}
+
+#[test]
+fn ns2_sample_counts_tick_boundaries_on_the_phased_clock() {
+    // tao = 10.5 ms, sent 0.6 ms into the run: 11 boundaries of a 1 ms clock
+    // in phase with the run, 10 on a clock 0.5 ms ahead (tickoff 0.1 ms).
+    for (phase, ticks) in [(us(0), 11), (us(500), 10)] {
+        let mut e = ns2(ms(1), phase, secs(1), ms(1));
+        e.on_rtt_sample(SimTime(us(600).0), SimTime(us(11_100).0));
+        // First sample: srtt = m, rttvar = m/2, RTO = srtt + 4·rttvar = 3m.
+        assert_eq!(e.srtt(), Some(ms(ticks)));
+        assert_eq!(e.rttvar(), Some(us(ticks * 500)));
+        assert_eq!(e.rto(), ms(3 * ticks));
+    }
+    // Less than a tick counts as one.
+    let mut e = ns2(ms(10), us(0), secs(1), ms(1));
+    e.on_rtt_sample(SimTime(us(200).0), SimTime(us(900).0));
+    assert_eq!(e.srtt(), Some(ms(10)));
+}
+
+#[test]
+fn ns2_jacobson_fixed_point_series() {
+    let mut e = ns2(ms(1), us(0), secs(1), ms(200));
+    sample(&mut e, ms(210)); // t_srtt 1680, t_rttvar 420, t_rtxcur (3360 + 1680) >> 3 = 630
+    assert_eq!(e.rto(), ms(630));
+    sample(&mut e, ms(100)); // delta -110: t_srtt 1570; |delta| - 105 = 5: t_rttvar 425
+    // (425 << 3) + 1570 = 4970, >> 3 = 621 ticks (the fraction dropped).
+    assert_eq!(e.rto(), ms(621));
+    assert_eq!(e.srtt(), Some(us(196_250)));
+    assert_eq!(e.rttvar(), Some(us(106_250)));
+}
+
+#[test]
+fn ns2_rtt_timeout_min_before_backoff_cap_and_two_tick_floor() {
+    let mut e = ns2(ms(1), us(0), secs(1), secs(1));
+    sample(&mut e, ms(100)); // t_rtxcur 300 ms < min: min · backoff
+    assert_eq!(e.rto(), secs(1));
+    e.backoff();
+    assert_eq!(e.rto(), secs(2));
+    for _ in 0..5 {
+        e.backoff();
+    }
+    assert_eq!(e.rto(), secs(60), "64 s capped at maxrto_");
+    // Above min the estimate itself is backed off: 630 ms, 1.26 s.
+    let mut e = ns2(ms(1), us(0), secs(1), ms(200));
+    sample(&mut e, ms(210));
+    e.backoff();
+    assert_eq!(e.rto(), ms(1260));
+    // Before any sample: the initial value; never under two ticks.
+    assert_eq!(ns2(ms(10), us(0), ms(1), ms(1)).rto(), ms(20));
+    // The timer fires rto() after it is armed, off the tick grid.
+    let e = ns2(ms(10), us(0), secs(3), ms(200));
+    assert_eq!(e.deadline(SimTime(us(12_345).0)), SimTime(us(3_012_345).0));
+}
+
+#[test]
+fn ns2_backoff_beyond_8_clobbers_srtt_into_rttvar() {
+    let mut e = ns2(ms(1), us(0), secs(1), ms(200));
+    sample(&mut e, ms(210));
+    sample(&mut e, ms(100)); // t_srtt 1570, t_rttvar 425, t_rtxcur 621
+    for _ in 0..3 {
+        e.backoff(); // factor 8: nothing clobbered yet
+    }
+    assert_eq!(e.srtt(), Some(us(196_250)));
+    e.backoff(); // factor 16: t_rttvar += 1570 >> 3 = 196; t_srtt = 0
+    assert_eq!(e.srtt(), None);
+    assert_eq!(e.rto(), ms(621 * 16), "t_rtxcur_ keeps its value until the next sample");
+    assert!(e.has_sample());
+    // The next sample starts the averages afresh and clears the backoff.
+    sample(&mut e, ms(50));
+    assert_eq!(e.srtt(), Some(ms(50)));
+    assert_eq!(e.rto(), ms(200), "150 ms raised to min");
 }
