@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from validation import report, s1_causes, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s6_vegas
+from validation import packets, report, s1_causes, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s6_vegas
 from validation.common import rel
 from validation.peers import PEERS
 
@@ -131,3 +131,38 @@ def test_red_and_ecn_red_agree_on_drops_and_queue_and_behave_alike() -> None:
         assert red[peer]["drop_rate"].mean > 0 and red[peer]["mark_rate"].mean == 0
         assert ecn[peer]["mark_rate"].mean > 0
         assert ecn[peer]["drop_rate"].mean < red[peer]["drop_rate"].mean
+
+
+@pytest.mark.parametrize(("variant", "case"), [("tahoe", "iw2"), ("reno", "queue-drops"), ("newreno", "odd-window")])
+def test_fall_floyd_cases_of_our_own_are_packet_exact_where_ns2_follows_the_rfc(variant: str, case: str) -> None:
+    row = s1_fall_floyd.run_own_case(variant, case, PEERS)
+    v = row.verdicts["ns2"]
+    assert v.exact, v.first
+    if case == "queue-drops":
+        # The losses come from the queue, and Reno needs both its timeouts.
+        d, n = row.series["dupack"], row.series["ns2"]
+        assert d.drops == n.drops and len(d.drops) >= 8
+        assert len(d.timeouts) == len(n.timeouts) == 2
+
+
+def test_reno_leaves_recovery_at_ns2s_unrounded_half_window() -> None:
+    # Window 25 at the loss: ns-2 goes on from cwnd_ = 12.5, RFC 5681 from 12;
+    # with loss_ssthresh = "window" dupack keeps ns-2's 12.5, and only the
+    # exit_increase (one packet time, 10.4 ms on this path) remains.
+    row = s1_fall_floyd.run_own_case("reno", "odd-window", PEERS)
+    d, n = row.series["dupack"], row.series["ns2"]
+    same, dt = packets.same_order(d, n)
+    assert same and dt <= 10.4e-3 + 1e-5, dt
+    assert s1_causes.OWN_DIAGNOSIS[("reno", "odd-window")][0] == "exit_increase"
+
+
+def test_ns2_limited_transmit_resends_old_data_after_go_back_n() -> None:
+    # RFC 3042 sends only new data on the first two dupacks; ns-2's
+    # singledup_ sends t_seqno_, which after Tahoe's go-back-N is old data:
+    # ns-2 retransmits earlier, on a duplicate ACK, than dupack does.
+    row = s1_fall_floyd.run_own_case("tahoe", "limited-transmit", PEERS)
+    d, n = row.series["dupack"], row.series["ns2"]
+    v = row.verdicts["ns2"]
+    a, b = d.sends[v.compared], n.sends[v.compared]
+    assert a.rexmit and b.rexmit and a.seg == b.seg and b.t < a.t, v.first
+    assert s1_causes.OWN_DIAGNOSIS[("tahoe", "limited-transmit")][0] == "lt_old_data"

@@ -244,8 +244,12 @@ def fall_floyd_args(doc: dict[str, Any]) -> dict[str, Any]:
     err = bneck.get("fwd_error", {"model": "none"})
     drops = err.get("packets", []) if err["model"] == "droplist" else []
     assert access["queue"]["limit_packets"] == bneck["queue"]["limit_packets"]
+    variant = flow.get("variant", tcp["variant"])
+    base, lt = (variant[: -len("+lt")], 1) if variant.endswith("+lt") else (variant, 0)
+    timer = rto.get("timer", "fine")
     return {
-        "variant": flow.get("variant", tcp["variant"]),
+        "variant": base,
+        "lt": lt,
         "drops": ",".join(str(d) for d in drops),
         "packets": bench.size(flow["bytes"]) // mss,
         "mss": mss,
@@ -256,7 +260,8 @@ def fall_floyd_args(doc: dict[str, Any]) -> dict[str, Any]:
         "access_delay": bench.seconds(access["delay"]),
         "bneck_rate": bench.rate(bneck["rate"]),
         "bneck_delay": bench.seconds(bneck["delay"]),
-        "tick": bench.seconds(rto["granularity"]),
+        # ns-2's tcpTick_: the fine timer's granularity, or the ns2 timer's tick.
+        "tick": bench.seconds(rto["tick"] if timer == "ns2" else rto["granularity"]),
         "minrto": bench.seconds(rto["min"]),
         "initrto": bench.seconds(rto["initial"]),
         "maxrto": bench.seconds(rto["max"]),

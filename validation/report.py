@@ -125,6 +125,8 @@ def s1_section(rows, peers) -> list[str]:
          "printed precision (six significant digits, 10 µs here).\n"]
     if not others:
         return L + ["ns-2 did not run.\n"]
+    own = [r for r in rows if r.case]
+    rows = [r for r in rows if not r.case]
     for peer in others:
         L.append(f"| variant | drops | dupack sends / FR / TO | {peer} sends / FR / TO | packet-exact | first divergence | same segments in the same order (max Δt) | cause |")
         L.append("|---|---:|---|---|---|---|---|---|")
@@ -158,10 +160,46 @@ def s1_section(rows, peers) -> list[str]:
             "and every first divergence has one of the causes below. (\"same signature\": the case was not traced "
             "variable by variable; its first divergence has the same form as the verified case of that cause.)\n"
         )
+    if own:
+        L += s1_own_section(own, others)
     L.append("Causes:\n")
     for key, text in s1_causes.CAUSES.items():
         L.append(f"- `{key}`: {text}")
     L.append("")
+    return L
+
+
+def s1_own_section(rows, others: list[str]) -> list[str]:
+    from validation.s1_fall_floyd import OWN_CASES
+
+    L = ["### Cases of our own design\n",
+         "The same path and mirror with other drops, windows, queues and options, each chosen to exercise one "
+         "rule where the two tools could part:\n"]
+    for c in OWN_CASES:
+        L.append(f"- `{c.name}`: {c.what}.")
+    L.append("")
+    for peer in others:
+        L.append(f"| case | variant | dupack sends / FR / TO | {peer} sends / FR / TO | packet-exact | first divergence | same segments in the same order (max Δt) | cause |")
+        L.append("|---|---|---|---|---|---|---|---|")
+        for r in rows:
+            d, s = r.series["dupack"], r.series[peer]
+            v = r.verdicts[peer]
+            order, dt = packets.same_order(d, s)
+            cause = "—"
+            if not v.exact:
+                c = s1_causes.OWN_DIAGNOSIS.get((r.variant, r.case))
+                cause = f"`{c[0]}`{'' if c[1] else ' (same signature)'}" if c else "**not yet explained**"
+            L.append(
+                f"| {r.case} | {r.variant} | {len(d.sends)} / {len(d.fast_retransmits)} / {len(d.timeouts)} | "
+                f"{len(s.sends)} / {len(s.fast_retransmits)} / {len(s.timeouts)} | {'**exact**' if v.exact else 'no'} | "
+                f"{v.first or '—'} | {'yes' if order else 'no'}{f' ({dt * 1e6:.0f} µs)' if order else ''} | {cause} |"
+            )
+        L.append("")
+        n_exact = sum(r.verdicts[peer].exact for r in rows)
+        unexplained = [f"{r.case} {r.variant}" for r in rows
+                       if not r.verdicts[peer].exact and (r.variant, r.case) not in s1_causes.OWN_DIAGNOSIS]
+        L.append(f"Packet-exact: {n_exact} of {len(rows)} cases; every other case has its first divergence "
+                 + ("named." if not unexplained else f"named but {', '.join(unexplained)}.") + "\n")
     return L
 
 
@@ -628,14 +666,19 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
 def summary_ns2(results: dict[str, Any]) -> list[str]:
     L: list[str] = []
     if "1" in results:
-        rows = results["1"]
+        own = [r for r in results["1"] if r.case]
+        rows = [r for r in results["1"] if not r.case]
         exact = sum(r.verdicts["ns2"].exact for r in rows)
         lossless = [r for r in rows if r.ndrops == 0]
         L.append(f"- **1. Fall & Floyd:** packet-exact in {exact} of {len(rows)} cases "
                  f"({sum(r.verdicts['ns2'].exact for r in lossless)} of {len(lossless)} without loss); every other "
                  "case is identical up to a first divergence whose cause is named, each a departure of ns-2 from the "
                  "RFC or paper (`ack_size`, `exit_increase`, `fack_restart`); the two model differences allowed by "
-                 "RFC 5681 (`ca_rounding`, `timeout_ssthresh`) are configured away in the mirror.")
+                 "RFC 5681 (`ca_rounding`, `timeout_ssthresh`) are configured away in the mirror."
+                 + (f" Cases of our own design (other drops, an odd window, queue overflow, IW 2, limited transmit): "
+                    f"packet-exact in {sum(r.verdicts['ns2'].exact for r in own)} of {len(own)}, the same segments in "
+                    f"the same order in {sum(packets.same_order(r.series['dupack'], r.series['ns2'])[0] for r in own)}, "
+                    "every first divergence named (`ack_size`, `exit_increase`, `lt_old_data`)." if own else ""))
     if "2" in results:
         rows = [r for r in results["2"] if "ns2" in r.goodput]
         ok = sum(abs(rel(r.goodput["dupack"].mean, r.goodput["ns2"].mean)) <= GOODPUT_TOL for r in rows)

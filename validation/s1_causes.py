@@ -50,7 +50,20 @@ CAUSES: dict[str, str] = {
         "`slowdown()` halves min(cwnd_, window_) in whole packets (RFC 2001 §3, as 4.4BSD), and cwnd_ had already "
         "been cut to 10 by the fast retransmit, giving 5. RFC 5681 asks for ssthresh *no more than* eq. 4, so "
         "both comply. The mirror sets `tcp.loss_ssthresh = \"window\"`; with it Reno with 2–4 drops is "
-        "packet-exact."
+        "packet-exact. The same setting also leaves Reno's fast recovery at ns-2's window: `slowdown()` sets "
+        "`cwnd_` to half the window *unrounded* (and ssthresh to it rounded down), and the deflation zeroes only "
+        "the inflation (`dupwnd_`), so after a window of 25 segments ns-2 goes on from 12.5 where RFC 5681 step 6 "
+        "gives ssthresh = 12. In the odd-window case this takes the largest time difference from 98 ms to one "
+        "packet time (10.4 ms, the `exit_increase` that remains)."
+    ),
+    "lt_old_data": (
+        "**ns-2 departs from the RFC: limited transmit sends old data.** RFC 3042 §2 lets a sender answer each "
+        "of the first two duplicate ACKs with a segment of *previously unsent* data. ns-2's `singledup_` sends "
+        "`t_seqno_`, the next segment in its send sequence, which after the go-back-N of Tahoe's fast retransmit "
+        "or of a timeout is a segment already sent: in slow start after the loss, every duplicate ACK clocks out "
+        "one more retransmission in ns-2 (traced with Tahoe: ns-2 resends segment 55 on the duplicate ACK at "
+        "1.96296 s, dupack with the next window at 2.16464 s). dupack follows the RFC and sends nothing on those "
+        "duplicate ACKs, as snd_nxt is below snd_max."
     ),
 }
 
@@ -64,6 +77,19 @@ DIAGNOSIS: dict[tuple[str, int], tuple[str, bool]] = {
     ("newreno", 2): ("exit_increase", True),
     ("newreno", 3): ("exit_increase", False),
     ("newreno", 4): ("exit_increase", False),
+}
+
+# The cases of our own design (validation/s1_fall_floyd.py OWN_CASES):
+# (variant, case name) -> (cause, verified), as DIAGNOSIS.
+OWN_DIAGNOSIS: dict[tuple[str, str], tuple[str, bool]] = {
+    **{(v, c): ("ack_size", False) for v in ("sack", "fack")
+       for c in ("odd-window", "back-to-back", "queue-drops", "iw2", "limited-transmit")},
+    ("reno", "odd-window"): ("exit_increase", False),
+    ("reno", "iw2"): ("exit_increase", False),
+    ("newreno", "back-to-back"): ("exit_increase", False),
+    ("tahoe", "limited-transmit"): ("lt_old_data", True),
+    ("reno", "limited-transmit"): ("lt_old_data", False),
+    ("newreno", "limited-transmit"): ("lt_old_data", False),
 }
 
 LATER: dict[tuple[str, int], list[str]] = {

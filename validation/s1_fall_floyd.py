@@ -1,7 +1,8 @@
-"""Scenario 1: Fall & Floyd 1996, one to four drops from one window.
+"""Scenario 1: Fall & Floyd 1996, one to four drops from one window, and
+cases of our own design on the same path (`OWN_CASES`).
 
-Every variant and drop count runs once through each peer with a
-`fall_floyd` method; the packet series are compared send by send.
+Every variant and case runs once through each peer with a `fall_floyd`
+method; the packet series are compared send by send.
 """
 
 from __future__ import annotations
@@ -17,6 +18,47 @@ from validation.peers import Peer, supports
 VARIANTS = ("tahoe", "reno", "newreno", "sack", "fack")
 DROPS = (41, 43, 45, 47)
 QUICK = [("reno", 0), ("reno", 1), ("newreno", 3), ("sack", 4)]
+
+
+@dataclass(frozen=True)
+class Case:
+    """A case of our own design: the Fall & Floyd path with other drops,
+    windows, queues or options, each chosen to exercise one rule where
+    dupack and ns-2 could part."""
+
+    name: str
+    what: str
+    drops: tuple[int, ...] = ()
+    window: int = 20
+    queue: int = 100
+    iw: int = 1
+    lt: bool = False
+
+
+OWN_CASES = (
+    Case("odd-window", "receiver window 25 segments, packet 41 lost: the window halves to 12.5 segments "
+         "(ns-2's unrounded `halfwin`)", drops=(41,), window=25),
+    Case("back-to-back", "packets 30 and 31 lost: two consecutive segments of one window", drops=(30, 31)),
+    Case("queue-drops", "no scripted loss; 8-packet queues and a 40-segment window: slow start overflows the "
+         "bottleneck queue and loses every other segment of a burst", window=40, queue=8),
+    Case("iw2", "ns-2's default initial window of 2 segments, packet 41 lost", drops=(41,), iw=2),
+    Case("limited-transmit", "limited transmit (RFC 3042; dupack `+lt`, ns-2 `singledup_ 1`) on the "
+         "queue-drops case", window=40, queue=8, lt=True),
+)
+OWN_QUICK = [("reno", "odd-window"), ("newreno", "queue-drops"), ("tahoe", "iw2")]
+
+
+def own_doc(variant: str, case: Case) -> dict[str, Any]:
+    d = doc(variant + ("+lt" if case.lt else ""), 0)
+    if case.drops:
+        d["topology"]["hops"][1]["fwd_error"] = {
+            "model": "droplist", "flow": "f0", "packets": list(case.drops), "applies_to": "data",
+        }
+    d["receiver"]["window"] = f"{case.window * 1000}B"
+    for hop in d["topology"]["hops"]:
+        hop["queue"]["limit_packets"] = case.queue
+    d["tcp"]["initial_window"] = case.iw
+    return d
 
 
 def doc(variant: str, ndrops: int) -> dict[str, Any]:
@@ -36,19 +78,32 @@ class Row:
     ndrops: int
     series: dict[str, packets.Series]
     verdicts: dict[str, packets.Verdict]  # peer name -> dupack against that peer
+    case: str = ""  # a name of OWN_CASES, or "" for the paper's drops
 
 
 def cases(quick: bool) -> list[tuple[str, int]]:
     return list(QUICK) if quick else [(v, n) for v in VARIANTS for n in range(0, 5)]
 
 
-def run_case(variant: str, ndrops: int, peers: dict[str, Peer]) -> Row:
-    d = doc(variant, ndrops)
+def own_cases(quick: bool) -> list[tuple[str, str]]:
+    return list(OWN_QUICK) if quick else [(v, c.name) for c in OWN_CASES for v in VARIANTS]
+
+
+def _row(variant: str, ndrops: int, d: dict[str, Any], peers: dict[str, Peer], case: str = "") -> Row:
     series = {name: p.fall_floyd(d) for name, p in peers.items() if supports(p, "fall_floyd")}
     ref = series["dupack"]
     verdicts = {name: packets.compare(ref, s) for name, s in series.items() if name != "dupack"}
-    return Row(variant, ndrops, series, verdicts)
+    return Row(variant, ndrops, series, verdicts, case)
+
+
+def run_case(variant: str, ndrops: int, peers: dict[str, Peer]) -> Row:
+    return _row(variant, ndrops, doc(variant, ndrops), peers)
+
+
+def run_own_case(variant: str, name: str, peers: dict[str, Peer]) -> Row:
+    case = next(c for c in OWN_CASES if c.name == name)
+    return _row(variant, len(case.drops), own_doc(variant, case), peers, name)
 
 
 def run(peers: dict[str, Peer], quick: bool) -> list[Row]:
-    return [run_case(v, n, peers) for v, n in cases(quick)]
+    return [run_case(v, n, peers) for v, n in cases(quick)] + [run_own_case(v, c, peers) for v, c in own_cases(quick)]

@@ -17,13 +17,17 @@ array set opt {
     variant reno drops "" packets 150 mss 1000 window 20 iw 1 queue 100
     access_rate 8e6 access_delay 0.0001 bneck_rate 0.8e6 bneck_delay 0.1
     tick 0.001 minrto 1.0 initrto 1.0 maxrto 60.0 sackblocks 3 duration 10
-    trace "" vars "" dropfile ""
+    trace "" vars "" dropfile "" lt 0
 }
 source [file join [file dirname [info script]] mirror.tcl]
 dupack_args opt fall_floyd.tcl $argv
 
 # The configuration mirror (docs/validation.md lists the pairs).
 dupack_mirror $opt(mss) $opt(window) $opt(iw) 3 $opt(tick) $opt(minrto) $opt(initrto) $opt(maxrto) $opt(sackblocks)
+# lt=1: limited transmit (RFC 3042), dupack's `+lt`: ns-2's singledup_.
+if {$opt(lt)} {
+    Agent/TCP set singledup_ 1
+}
 
 set ns [new Simulator]
 if {$opt(trace) ne ""} {

@@ -794,6 +794,36 @@ fn loss_ssthresh_window_halves_the_window_without_the_dupack_inflation_at_every_
     }
 }
 
+/// ns-2's `slowdown(CLOSE_SSTHRESH_HALF | CLOSE_CWND_HALF)` leaves `cwnd_` at
+/// half the window unrounded and ssthresh at it rounded down; Reno's
+/// deflation zeroes only the inflation, so an odd window of 25 at the loss
+/// leaves recovery at 12.5 segments with `"window"`, and at ssthresh = 12
+/// (RFC 5681 §3.2 step 6) otherwise.
+#[test]
+fn loss_ssthresh_window_leaves_reno_recovery_at_the_unrounded_half_window() {
+    for (rule, ssthresh, exit) in [(LossSsthresh::Window, 12_000, 12_500), (LossSsthresh::FlightSize, 12_500, 12_500)] {
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 25, loss_ssthresh: rule, ..TcpConfig::default() };
+        let mut h = Harness::with("reno", cfg, None);
+        assert_eq!(h.tx().len(), 25);
+        for _ in 0..3 {
+            h.ack(0, &[]);
+        }
+        assert_eq!(h.tx(), vec![rexmit(0)]);
+        assert_eq!((h.s.cwnd(), h.s.ssthresh()), (ssthresh + 3000, ssthresh), "{rule:?}");
+        h.ack(25, &[]);
+        assert_eq!((h.s.cwnd(), h.s.ssthresh()), (exit, ssthresh), "{rule:?}");
+    }
+    // An even window: both give 12 segments.
+    let cfg = TcpConfig { mss: MSS as u32, initial_window: 24, loss_ssthresh: LossSsthresh::Window, ..TcpConfig::default() };
+    let mut h = Harness::with("reno", cfg, None);
+    h.tx();
+    for _ in 0..3 {
+        h.ack(0, &[]);
+    }
+    h.ack(24, &[]);
+    assert_eq!((h.s.cwnd(), h.s.ssthresh()), (12_000, 12_000));
+}
+
 #[test]
 fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
     let mut h = Harness::new("rfc6675", 8);

@@ -19,6 +19,13 @@
 //!   `cwnd = min(ssthresh, FlightSize + SMSS)` (option 1, also unfairness
 //!   §III) or `cwnd = ssthresh` (option 2).
 //!
+//! With `tcp.loss_ssthresh = "window"` Reno leaves recovery with ns-2's
+//! window rather than RFC 5681's: ns-2's `slowdown()` sets `cwnd_` to half
+//! the window unrounded and ssthresh to it rounded down, keeps the
+//! inflation apart (`dupwnd_`) and zeroes only that on the ACK that ends
+//! recovery, so `cwnd_` is 12.5 segments where RFC 5681 step 6 gives
+//! ssthresh = 12 (an odd window of 25 at the loss).
+//!
 //! Choices (config fields): Reno applies the `recover` guard against a
 //! second fast retransmit in one window (`reno_avoid_multiple_fr`, default
 //! on as in ns-2); NewReno always applies it (RFC 6582 §3.2 step 2).
@@ -42,6 +49,9 @@ pub struct FastRecovery {
     in_recovery: bool,
     recover: Option<u64>,
     partial_acks: u32,
+    /// Reno with `loss_ssthresh = "window"`: the unrounded half window the
+    /// fast retransmit left, which the deflation restores (see the module docs).
+    exit_cwnd: Option<u64>,
 }
 
 impl FastRecovery {
@@ -52,7 +62,7 @@ impl FastRecovery {
         Self::new(PartialAck::Retransmit { full_ack, rto_reset })
     }
     fn new(rule: PartialAck) -> Self {
-        FastRecovery { rule, in_recovery: false, recover: None, partial_acks: 0 }
+        FastRecovery { rule, in_recovery: false, recover: None, partial_acks: 0, exit_cwnd: None }
     }
     fn guarded(&self) -> bool {
         match self.rule {
@@ -79,6 +89,7 @@ impl LossRecovery for FastRecovery {
         self.in_recovery = true;
         self.recover = Some(v.snd_max);
         self.partial_acks = 0;
+        self.exit_cwnd = v.half_window();
         Response::fast_retransmit(v, v.dupthresh as u64 * v.mss)
     }
 
@@ -89,9 +100,11 @@ impl LossRecovery for FastRecovery {
         let recover = self.recover.unwrap_or(0);
         match self.rule {
             PartialAck::EndRecovery { .. } => {
-                // RFC 5681 §3.2 step 6: deflate.
+                // RFC 5681 §3.2 step 6: deflate (to ns-2's unrounded half
+                // window with loss_ssthresh = "window").
                 self.in_recovery = false;
-                Response { cwnd: Some(v.ssthresh), ..Response::default() }
+                let cwnd = self.exit_cwnd.take().map_or(v.ssthresh, |half| half.max(v.ssthresh));
+                Response { cwnd: Some(cwnd), ..Response::default() }
             }
             PartialAck::Retransmit { full_ack, .. } if v.snd_una >= recover => {
                 // RFC 6582 §3.2 step 3: full acknowledgment.

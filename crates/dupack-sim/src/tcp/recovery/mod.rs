@@ -178,6 +178,17 @@ impl View {
             }
         }
     }
+    /// ns-2's `halfwin`: half of `min(cwnd_, window_)` *unrounded*, in bytes,
+    /// the `cwnd_` that `slowdown(CLOSE_CWND_HALF)` leaves while ssthresh
+    /// gets it rounded down (`"window"` only; `None` for `"flightsize"` and
+    /// for a congestion controller with its own decrease).
+    pub fn half_window(&self) -> Option<u64> {
+        if self.loss_ssthresh != LossSsthresh::Window || self.beta.is_some() {
+            return None;
+        }
+        let cwnd = if self.in_recovery { self.cwnd.min(self.ssthresh) } else { self.cwnd };
+        Some(cwnd.min(self.rwnd) / 2)
+    }
     /// Could the sender put a new full segment on the wire now? (RFC 5827 §3: "new data cannot be sent")
     pub fn can_send_new_data(&self) -> bool {
         let len = self.mss.min(self.app_end.saturating_sub(self.snd_nxt));
