@@ -40,7 +40,7 @@ MIRROR = """\
 | delayed ACK | off (`ack = "every"`) | `Agent/TCPSink` (no `DelAck`) |
 | SACK | 3 blocks per ACK | `maxSackBlocks_` 3 |
 | dupthresh, limited transmit | 3, off | `numdupacks_` 3, `singledup_ 0` |
-| window arithmetic (scenario 1) | `ca_increase = "fractional"` (the fraction of SMSS·SMSS/cwnd carried to the next ACK), `loss_ssthresh = "window"` (half of min(cwnd, rwnd) in whole segments); elsewhere the defaults, RFC 5681's whole bytes and FlightSize/2 | `cwnd_` in packets as a double, `+= 1/cwnd_`; `slowdown()` halves min(`cwnd_`, `window_`) |
+| window arithmetic (scenario 1) | `ca_increase = "fractional"` (the fraction of SMSS·SMSS/cwnd carried to the next ACK), `loss_ssthresh = "window"` (half of min(cwnd, rwnd) in whole segments; Reno leaves recovery at the unrounded half); elsewhere the defaults, RFC 5681's whole bytes and FlightSize/2 | `cwnd_` in packets as a double, `+= 1/cwnd_`; `slowdown()` halves min(`cwnd_`, `window_`): ssthresh_ rounded down, cwnd_ unrounded |
 | NewReno | full ACK: cwnd = min(ssthresh, FlightSize + MSS); timer reset on the first partial ACK | `newreno_changes1_ 1`, `exit_recovery_fix_ 1`, `partial_window_deflation_ 1` |
 | DropTail queue | limit = packets *waiting* | `queue-limit` = limit + 1 (ns-2's DropTail holds limit − 1 waiting) |
 | RED queue | thresholds, `wq`, `maxp`, limit as written | `Queue/RED` with `thresh_`, `maxthresh_`, `q_weight_`, `linterm_` = 1/maxp, `gentle_`, `setbit_`, `mean_pktsize_` set explicitly, `adaptive_ 0`; `queue-limit` = limit (RED holds `limit` waiting) |
