@@ -34,6 +34,10 @@ class FlowStats:
     timeouts: int  # retransmission-timer expiries with data outstanding (each backoff counts)
     retransmitted: int  # retransmitted segments
     sent: int  # data segments sent, retransmissions included
+    # dupack only (NaN elsewhere): the mean of the RTT samples the sender
+    # took, and the timeouts that started a loss episode (backoffs not counted).
+    rtt_mean_s: float = float("nan")
+    timeout_episodes: float = float("nan")
 
 
 @dataclass(frozen=True)
@@ -115,7 +119,8 @@ class Dupack:
         fl = dupack.run(doc, seed=seed).flows
         return [
             FlowStats(
-                float(r.goodput_kbps), int(r.fast_retransmits), int(r.timeouts), int(r.retransmitted_segments), int(r.segments_sent)
+                float(r.goodput_kbps), int(r.fast_retransmits), int(r.timeouts), int(r.retransmitted_segments), int(r.segments_sent),
+                float(r.rtt_mean_s), float(r.timeout_episodes)
             )
             for r in fl.itertuples(index=False)
         ]

@@ -273,8 +273,37 @@ def s2_section(rows, peers) -> list[str]:
             L.append(f"Event counts against {label(c)} (the last columns: timeouts, fast retransmits, retransmitted "
                      f"segments; ✓ within ±{EVENTS_TOL:g} %, ≈ outside but inside the two tools' 95 % intervals, ✗ "
                      f"outside both): {events_line(cases)}.\n")
+    L += s2_pftk_points(rows)
     if "ns3" in others:
         L += s2_ns3_notes(rows)
+    return L
+
+
+def s2_pftk_points(rows) -> list[str]:
+    """PFTK per Reno point with the mean RTT dupack measured, and where the
+    ratio leaves ±10 %, which PFTK assumption the measurements show failing."""
+    reno = [r for r in rows if r.variant == "reno" and "dupack" in r.goodput and r.pftk_measured_kbps == r.pftk_measured_kbps]
+    if not reno:
+        return []
+    tol = s2_lossy.PFTK_POINT_TOL
+    L = ["### PFTK per point, with the RTT dupack measured\n",
+         "The Reno rows again, the model now given the mean of the RTT samples dupack's sender took (not the path "
+         "RTT) and T0 = 1 s, b = 1. The timeout share is the part of dupack's loss episodes that began with a "
+         "timeout rather than a fast retransmit, beside PFTK's own Q̂ at its expected window E[W] (Padhye et al. "
+         f"1998, §2.1–2.2). Target ±{tol * 100:.0f} %; outside it, the last column says which assumption fails.\n",
+         "| p | RTT ms | dupack mean RTT ms | PFTK (path RTT) | PFTK (measured RTT) | dupack goodput | dupack/PFTK | "
+         "timeout share dupack | PFTK's Q̂ | within ±10 % | why not |",
+         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+    within = 0
+    for r in reno:
+        ratio, q_model, why = s2_lossy.pftk_point(r)
+        ok = not why
+        within += ok
+        L.append(f"| {r.p:g} | {r.rtt_ms} | {r.rtt_measured_s * 1000:.1f} | {r.pftk_kbps:.0f} | {r.pftk_measured_kbps:.0f} | "
+                 f"{r.goodput['dupack'].mean:.0f} | {ratio:.2f} | {r.timeout_share:.0%} | {q_model:.0%} | "
+                 f"{'yes' if ok else '**no**'} | {why or '—'} |")
+    L.append("")
+    L.append(f"Within ±{tol * 100:.0f} % of PFTK with the measured RTT: {within} of {len(reno)} points.\n")
     return L
 
 

@@ -74,6 +74,11 @@ class Row:
     fast_retransmits: dict[str, Estimate] = field(default_factory=dict)
     # peer -> WINDOW statistic -> estimate over the seeds (CUBIC rows only).
     window: dict[str, dict[str, Estimate]] = field(default_factory=dict)
+    # dupack's mean RTT sample (s), PFTK with it (kbit/s), and the share of
+    # dupack's loss episodes that started with a timeout (see pftk_point).
+    rtt_measured_s: float = math.nan
+    pftk_measured_kbps: float = math.nan
+    timeout_share: float = math.nan
 
 
 def cases(quick: bool) -> list[tuple[str, float, int]]:
@@ -177,6 +182,7 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
     frs: dict[str, Estimate] = {}
     win: dict[str, dict[str, Estimate]] = {}
     unsupported: dict[str, str] = {}
+    dupack_runs: list = []
     cubic = is_cubic(variant)
     for name, peer in peers.items():
         if not supports(peer, "greedy"):
@@ -187,6 +193,8 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
             unsupported[name] = str(e)
             continue
         runs = [f[0] for f in flows]
+        if name == "dupack":
+            dupack_runs = runs
         if stats:
             win[name] = window_estimates(stats)
         good[name] = estimate([r.goodput_kbps for r in runs])
@@ -204,8 +212,16 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
         for name in same:
             # Goodput is packets / completion time: dupack relative to the peer.
             same[name].append(rel(times[name], times["dupack"]))
-    return Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same, rex, unsupported, frs,
-               win)
+    row = Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same, rex,
+              unsupported, frs, win)
+    if dupack_runs:
+        # PFTK again with the mean RTT dupack's sender measured, and the
+        # share of its loss episodes that began with a timeout (PFTK's Q).
+        row.rtt_measured_s = sum(r.rtt_mean_s for r in dupack_runs) / len(dupack_runs)
+        row.pftk_measured_kbps = models.pftk(p, row.rtt_measured_s, t0) * kbps
+        episodes = sum(r.timeout_episodes + r.fast_retransmits for r in dupack_runs)
+        row.timeout_share = sum(r.timeout_episodes for r in dupack_runs) / episodes if episodes else math.nan
+    return row
 
 
 SAME_LOSS_SEEDS = 3
@@ -249,3 +265,31 @@ def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
 def run_cubic(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
     """The CUBIC rows alone (validation/report.py --cubic)."""
     return [run_case(v, p, r, peers, seeds, quick) for v, p, r in cubic_cases(quick)]
+
+
+PFTK_POINT_TOL = 0.10  # the per-point agreement the report judges
+
+
+def pftk_point(r: Row) -> tuple[float, float, str]:
+    """dupack's goodput over PFTK with the measured RTT, PFTK's own timeout
+    share Q̂ at its expected window, and, where the ratio leaves ±10 %, which
+    of PFTK's assumptions the measurements show failing ("" otherwise)."""
+    ratio = r.goodput["dupack"].mean / r.pftk_measured_kbps
+    q_model = models.pftk_timeout_share(r.p, models.pftk_expected_window(r.p))
+    if abs(ratio - 1) <= PFTK_POINT_TOL:
+        return ratio, q_model, ""
+    q = r.timeout_share
+    if ratio > 1 and q < q_model:
+        why = (f"timeouts start {q:.0%} of dupack's loss episodes, PFTK's Q̂ assumes {q_model:.0%}: PFTK takes a loss to "
+               "end its round (every later packet of the round lost too), while these losses are independent, so "
+               "more losses leave three duplicate ACKs behind them")
+    elif ratio < 1 and q > q_model:
+        why = (f"timeouts start {q:.0%} of dupack's loss episodes, more than PFTK's Q̂ of {q_model:.0%}: a fast "
+               "retransmit that loses its retransmission, or a second loss in the window, ends in a timeout PFTK "
+               "does not count")
+    elif ratio < 1:
+        why = (f"not the timeout share ({q:.0%} against Q̂ {q_model:.0%}): with T0 = 1 s PFTK charges each timeout "
+               "one minimum RTO, while a timeout here costs its backoffs and the slow start after it")
+    else:
+        why = f"not the timeout share ({q:.0%} against Q̂ {q_model:.0%})"
+    return ratio, q_model, why
