@@ -23,6 +23,11 @@ RTTS_MS = (20, 100, 300)
 # indications, one loss recovered per fast retransmit); NewReno is the
 # suite's default variant.
 VARIANTS = ("reno", "newreno")
+# ns-3's SACK recoveries (ns-2.35 has neither): RFC 6675, dupack's closest
+# mirror of ns-3's SACK, and ns-3's default RFC 6675 with PRR; at one RTT,
+# every p (ns-3 is the slow peer of the suite).
+NS3_VARIANTS = ("rfc6675", "rfc6675+prr")
+NS3_RTT_MS = 100
 QUICK = [("reno", 0.01, 100), ("newreno", 0.003, 300)]
 # CUBIC runs against ns-3 only (ns-2.35's mirrors have no CUBIC), over the
 # three recoveries ns-3 mirrors: SACK-less classic (NewReno), RFC 6675, and
@@ -82,7 +87,9 @@ class Row:
 
 
 def cases(quick: bool) -> list[tuple[str, float, int]]:
-    return list(QUICK) if quick else [(v, p, r) for v in VARIANTS for r in RTTS_MS for p in PS]
+    if quick:
+        return list(QUICK)
+    return [(v, p, r) for v in VARIANTS for r in RTTS_MS for p in PS] + [(v, p, NS3_RTT_MS) for v in NS3_VARIANTS for p in PS]
 
 
 def cubic_cases(quick: bool) -> list[tuple[str, float, int]]:
@@ -206,7 +213,9 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
     t0 = max(1.0, bench.seconds(d["tcp"]["rto"]["min"]))
     kbps = MSS * 8 / 1000
     # ns-2's same-loss mirror (fall_floyd.tcl) has no CUBIC.
-    same = {name: [] for name, peer in peers.items() if name != "dupack" and supports(peer, "transfer") and not cubic}
+    # A peer without the variant (ns-2 has no RFC 6675) has no same-loss column either.
+    same = {name: [] for name, peer in peers.items()
+            if name != "dupack" and supports(peer, "transfer") and not cubic and name not in unsupported}
     for seed in range(1, min(seeds, SAME_LOSS_SEEDS) + 1 if same else 1):
         times = same_losses(variant, p, rtt_ms, seed, {n: peers[n] for n in ["dupack", *same]})
         for name in same:
