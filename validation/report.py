@@ -331,7 +331,15 @@ def s2_ns3_notes(rows) -> list[str]:
                "as dupack" if rx else "")
             + ". ns-3 has no same-loss column: its programs take no drop list.\n"
         )
-        misses = [r for r in with3 if abs(rel(r.goodput["dupack"].mean, r.goodput["ns3"].mean)) > GOODPUT_TOL]
+        sack_misses = [r for r in with3 if r.variant in s2_lossy.NS3_VARIANTS
+                       and abs(rel(r.goodput["dupack"].mean, r.goodput["ns3"].mean)) > GOODPUT_TOL]
+        if sack_misses:
+            L.append("ns-3's SACK rows (`rfc6675`, `rfc6675+prr`) outside ±5 %, not yet traced (the two causes below "
+                     "are of ns-3's SACK-less recovery and do not apply): "
+                     + "; ".join(f"{r.variant} p = {r.p:g}: {rel(r.goodput['dupack'].mean, r.goodput['ns3'].mean):+.1f} %"
+                                 for r in sack_misses) + ".\n")
+        misses = [r for r in with3 if r.variant not in s2_lossy.NS3_VARIANTS
+                  and abs(rel(r.goodput["dupack"].mean, r.goodput["ns3"].mean)) > GOODPUT_TOL]
         if misses:
             L.append("Rows outside ±5 %, with the cause their signature points to (the signatures were traced at "
                      "RTT 100 ms, p = 1 %, below): ns-3 ahead with several times dupack's retransmissions is "
