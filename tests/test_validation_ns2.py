@@ -166,3 +166,22 @@ def test_ns2_limited_transmit_resends_old_data_after_go_back_n() -> None:
     a, b = d.sends[v.compared], n.sends[v.compared]
     assert a.rexmit and b.rexmit and a.seg == b.seg and b.t < a.t, v.first
     assert s1_causes.OWN_DIAGNOSIS[("tahoe", "limited-transmit")][0] == "lt_old_data"
+
+
+@pytest.mark.parametrize("variant", ["reno", "newreno"])
+def test_ns2_timer_mode_mirrors_ns2s_retransmission_timer(variant: str) -> None:
+    # ns-2's default minrto_ 200 ms and tcpTick_ 10 ms put the RTO above the
+    # minimum: with timer = "ns2" both timeouts fall at ns-2's instants and the
+    # run is exact; RFC 6298's timer with the same bounds fires 17 ms early.
+    row = s1_fall_floyd.run_own_case(variant, "ns2-timer", PEERS)
+    v = row.verdicts["ns2"]
+    assert v.exact, v.first
+    assert len(row.series["ns2"].timeouts) == 2
+    case = next(c for c in s1_fall_floyd.OWN_CASES if c.name == "ns2-timer")
+    d = s1_fall_floyd.own_doc(variant, case)
+    d["tcp"]["rto"] = {k: v for k, v in d["tcp"]["rto"].items() if k not in ("tick", "clock_phase")}
+    d["tcp"]["rto"].update(timer="fine", granularity="10ms")
+    fine = PEERS["dupack"].fall_floyd(d)
+    first = packets.compare(fine, row.series["ns2"])
+    assert not first.exact
+    assert fine.timeouts[0] < row.series["ns2"].timeouts[0] - 0.01

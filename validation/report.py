@@ -719,7 +719,8 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
                  "case is identical up to a first divergence whose cause is named, each a departure of ns-2 from the "
                  "RFC or paper (`ack_size`, `exit_increase`, `fack_restart`); the two model differences allowed by "
                  "RFC 5681 (`ca_rounding`, `timeout_ssthresh`) are configured away in the mirror."
-                 + (f" Cases of our own design (other drops, an odd window, queue overflow, IW 2, limited transmit): "
+                 + (f" Cases of our own design (other drops, an odd window, queue overflow, IW 2, limited transmit, "
+                    "ns-2's own retransmission timer): "
                     f"packet-exact in {sum(r.verdicts['ns2'].exact for r in own)} of {len(own)}, the same segments in "
                     f"the same order in {sum(packets.same_order(r.series['dupack'], r.series['ns2'])[0] for r in own)}, "
                     "every first divergence named (`ack_size`, `exit_increase`, `lt_old_data`)." if own else ""))

@@ -83,7 +83,7 @@ DIAGNOSIS: dict[tuple[str, int], tuple[str, bool]] = {
 # (variant, case name) -> (cause, verified), as DIAGNOSIS.
 OWN_DIAGNOSIS: dict[tuple[str, str], tuple[str, bool]] = {
     **{(v, c): ("ack_size", False) for v in ("sack", "fack")
-       for c in ("odd-window", "back-to-back", "queue-drops", "iw2", "limited-transmit")},
+       for c in ("odd-window", "back-to-back", "queue-drops", "iw2", "limited-transmit", "ns2-timer")},
     ("reno", "odd-window"): ("exit_increase", False),
     ("reno", "iw2"): ("exit_increase", False),
     ("newreno", "back-to-back"): ("exit_increase", False),

@@ -33,6 +33,16 @@ class Case:
     queue: int = 100
     iw: int = 1
     lt: bool = False
+    rto: dict[str, Any] | None = None  # tcp.rto, if not the mirror's
+
+
+# ns-2.35's default retransmission timer (minrto_ 200 ms, tcpTick_ 10 ms,
+# rtxcur_init_ 3 s) through dupack's `timer = "ns2"`. ns-2 draws its clock
+# phase (boot_time_) from its default generator and does not expose it;
+# scanning clock_phase in 0.5 ms steps, Reno is exact for 0–1 and 4–7.5 ms
+# and NewReno for 3.5–7.5 ms, so ns-2's draw lies in 4–7.5 ms: 5 ms.
+NS2_TIMER = {"timer": "ns2", "tick": "10ms", "clock_phase": "5ms", "initial": "3s", "min": "200ms", "max": "60s",
+             "max_backoff_shift": 6}
 
 
 OWN_CASES = (
@@ -44,8 +54,12 @@ OWN_CASES = (
     Case("iw2", "ns-2's default initial window of 2 segments, packet 41 lost", drops=(41,), iw=2),
     Case("limited-transmit", "limited transmit (RFC 3042; dupack `+lt`, ns-2 `singledup_ 1`) on the "
          "queue-drops case", window=40, queue=8, lt=True),
+    Case("ns2-timer", "the queue-drops case with ns-2.35's default retransmission timer (`minrto_` 200 ms, "
+         "`tcpTick_` 10 ms, `rtxcur_init_` 3 s), its RTO above the minimum: dupack's `tcp.rto.timer = \"ns2\"` "
+         "with `clock_phase = \"5ms\"` (RFC 6298's timer with the same bounds leaves ns-2 at the first timeout, "
+         "17 ms early)", window=40, queue=8, rto=NS2_TIMER),
 )
-OWN_QUICK = [("reno", "odd-window"), ("newreno", "queue-drops"), ("tahoe", "iw2")]
+OWN_QUICK = [("reno", "odd-window"), ("newreno", "queue-drops"), ("tahoe", "iw2"), ("reno", "ns2-timer")]
 
 
 def own_doc(variant: str, case: Case) -> dict[str, Any]:
@@ -58,6 +72,8 @@ def own_doc(variant: str, case: Case) -> dict[str, Any]:
     for hop in d["topology"]["hops"]:
         hop["queue"]["limit_packets"] = case.queue
     d["tcp"]["initial_window"] = case.iw
+    if case.rto is not None:
+        d["tcp"]["rto"] = dict(case.rto)
     return d
 
 

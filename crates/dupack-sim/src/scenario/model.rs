@@ -36,6 +36,8 @@ pub mod defaults {
     pub const EFR_MIN_DUPTHRESH: u32 = 1;
     pub const RTO_GRANULARITY: SimDuration = SimDuration::from_millis(1);
     pub const RTO_TICK: SimDuration = SimDuration::from_millis(500);
+    /// ns-2.35's default `tcpTick_`.
+    pub const RTO_TICK_NS2: SimDuration = SimDuration::from_millis(10);
     pub const RTO_INITIAL: SimDuration = SimDuration::from_secs(1);
     pub const RTO_MIN: SimDuration = SimDuration::from_secs(1);
     pub const RTO_MAX_FINE: SimDuration = SimDuration::from_secs(60);

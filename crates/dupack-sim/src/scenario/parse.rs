@@ -1741,7 +1741,8 @@ const TCP_KEYS: &[&str] = &[
     "overhead",
     "rto",
 ];
-const RTO_KEYS: &[&str] = &["timer", "granularity", "tick", "initial", "min", "max", "max_backoff_shift"];
+const RTO_KEYS: &[&str] =
+    &["timer", "granularity", "tick", "clock_phase", "initial", "min", "max", "max_backoff_shift"];
 const RX_KEYS: &[&str] =
     &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dsack", "dda"];
 /// What `receiver.dda` accepts, for its error messages.
@@ -1752,6 +1753,7 @@ const MAX_MSS: u64 = 65_495;
 enum Timer {
     Fine,
     Coarse,
+    Ns2,
 }
 
 impl Timer {
@@ -1759,8 +1761,12 @@ impl Timer {
         match self {
             Timer::Fine => "fine",
             Timer::Coarse => "coarse",
+            Timer::Ns2 => "ns2",
         }
     }
+    /// The keys of `[tcp.rto]` that only some timers have: (key, the timers that have it).
+    const SPECIFIC: [(&'static str, &'static [Timer]); 3] =
+        [("granularity", &[Timer::Fine]), ("tick", &[Timer::Coarse, Timer::Ns2]), ("clock_phase", &[Timer::Ns2])];
 }
 
 /// `[tcp]` keys as written, global or per flow.
@@ -1785,6 +1791,7 @@ struct TcpRaw {
     timer: Option<At<Timer>>,
     granularity: Option<At<SimDuration>>,
     tick: Option<At<SimDuration>>,
+    clock_phase: Option<At<SimDuration>>,
     rto_initial: Option<At<SimDuration>>,
     rto_min: Option<At<SimDuration>>,
     rto_max: Option<At<SimDuration>>,
@@ -1870,26 +1877,40 @@ fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<TcpRaw> {
     if let Some(rv) = t.get("rto") {
         let rt = table(rv, &t.at("rto"))?;
         rt.allow(RTO_KEYS)?;
-        r.timer = rt.opt("timer", |v, p| v_enum(v, p, &[("fine", Timer::Fine), ("coarse", Timer::Coarse)]))?;
+        r.timer = rt.opt("timer", |v, p| {
+            v_enum(v, p, &[("fine", Timer::Fine), ("coarse", Timer::Coarse), ("ns2", Timer::Ns2)])
+        })?;
         r.granularity = rt.opt("granularity", v_dur)?;
         r.tick = rt.opt("tick", v_dur_pos)?;
+        r.clock_phase = rt.opt("clock_phase", v_dur)?;
         r.rto_initial = rt.opt("initial", v_dur_pos)?;
         r.rto_min = rt.opt("min", v_dur_pos)?;
         r.rto_max = rt.opt("max", v_dur_pos)?;
         r.max_backoff_shift = rt.opt("max_backoff_shift", |v, p| v_u32(v, p, 0, 16))?;
         let timer = r.timer.as_ref().or(global.and_then(|g| g.timer.as_ref())).map_or(Timer::Fine, |a| a.v);
-        let misplaced = match timer {
-            Timer::Fine => r.tick.as_ref().map(|a| (&a.path, "tick", "coarse", "granularity")),
-            Timer::Coarse => r.granularity.as_ref().map(|a| (&a.path, "granularity", "fine", "tick")),
-        };
-        if let Some((p, key, needs, instead)) = misplaced {
-            return fail(
-                p,
-                format!(
-                    "{key} applies only to timer = \"{needs}\"; the timer here is \"{}\" (its setting is {instead})",
-                    timer.name()
-                ),
-            );
+        for (key, timers) in Timer::SPECIFIC {
+            let given = match key {
+                "granularity" => r.granularity.as_ref().map(|a| &a.path),
+                "tick" => r.tick.as_ref().map(|a| &a.path),
+                _ => r.clock_phase.as_ref().map(|a| &a.path),
+            };
+            if let (Some(p), false) = (given, timers.contains(&timer)) {
+                let needs: Vec<String> = timers.iter().map(|t| format!("\"{}\"", t.name())).collect();
+                let own: Vec<&str> = Timer::SPECIFIC
+                    .iter()
+                    .filter(|(_, ts)| ts.contains(&timer))
+                    .map(|(k, _)| *k)
+                    .collect();
+                return fail(
+                    p,
+                    format!(
+                        "{key} applies only to timer = {}; the timer here is \"{}\" (its settings are {})",
+                        needs.join(" or "),
+                        timer.name(),
+                        own.join(" and ")
+                    ),
+                );
+            }
         }
     }
     Ok(r)
@@ -2048,13 +2069,17 @@ fn resolve_config<'a>(
             granularity: pick(&f.granularity, &g.granularity).map_or(defaults::RTO_GRANULARITY, |a| a.v),
         },
         Timer::Coarse => RtoMode::Coarse { tick: pick(&f.tick, &g.tick).map_or(defaults::RTO_TICK, |a| a.v) },
+        Timer::Ns2 => RtoMode::Ns2 {
+            tick: pick(&f.tick, &g.tick).map_or(defaults::RTO_TICK_NS2, |a| a.v),
+            phase: pick(&f.clock_phase, &g.clock_phase).map_or(SimDuration::ZERO, |a| a.v),
+        },
     };
     let min = pick(&f.rto_min, &g.rto_min);
     let max = pick(&f.rto_max, &g.rto_max);
     let min_v = min.map_or(defaults::RTO_MIN, |a| a.v);
     let max_default = match timer {
-        Timer::Fine => defaults::RTO_MAX_FINE,
         Timer::Coarse => defaults::RTO_MAX_COARSE,
+        Timer::Fine | Timer::Ns2 => defaults::RTO_MAX_FINE,
     };
     let max_v = max.map_or(max_default, |a| a.v);
     if min_v > max_v {
