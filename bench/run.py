@@ -121,6 +121,8 @@ def ns2_args(doc: dict) -> list[str]:
         "maxrto": seconds(rto["max"]),
         "sackblocks": rcv["max_sack_blocks"],
     }
+    if seconds(tcp.get("overhead", "0s")) > 0:
+        a["overhead"] = seconds(tcp["overhead"])
     # Every data packet of a greedy flow is a full segment, so the
     # per-packet loss probability of bit errors is one number.
     per_packet = lambda ber: {"loss": 1.0 - (1.0 - ber) ** (8 * (mss + HEADER_BYTES))}  # noqa: E731

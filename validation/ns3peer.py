@@ -107,6 +107,8 @@ class Ns3:
     def run(self, doc: dict[str, Any], seed: int, cwnd_trace: Path | None) -> list[FlowStats]:
         d = bench.apply(doc, {"run.seed": seed})
         variant = d["tcp"]["variant"]
+        if bench.seconds(d["tcp"].get("overhead", "0s")) > 0:
+            raise Unsupported("ns-3's programs have no sender processing delay (ns-2's overhead_)")
         m = mirror(variant)
         if m is None:
             raise Unsupported(f"ns-3 has no {variant} (its recovery is NewReno's or RFC 6675's)")

@@ -22,16 +22,25 @@ VARIANTS = ("newreno", "sack")
 # and its default, RFC 6675 with PRR.
 NS3_VARIANTS = ("rfc6675", "rfc6675+prr")
 QUICK = [(10, 0.01, "newreno"), (10, 0.01, "sack")]
+# Without random loss equal flows phase-lock (docs/scenario.md, "Phase
+# effects"); the p = 0 rows again with the standard remedy in both tools, a
+# random processing delay before each send (dupack's tcp.overhead, ns-2's
+# overhead_), so that the two compare as samples of one random process and
+# not as two single trajectories. ns-3's programs have no such delay.
+OVERHEAD = 0.001
+OVERHEAD_NS = (10, 40)
 # CUBIC against ns-3 only (scenario 2 has the variants); with the window
 # of the first flow (s2_lossy.WINDOW) besides the sums over the flows.
 CUBIC_QUICK = [(10, 0.01, v) for v in CUBIC_VARIANTS]
 QUICK_DURATION = 50
 
 
-def doc(n: int, p: float, variant: str, duration: float) -> dict[str, Any]:
+def doc(n: int, p: float, variant: str, duration: float, overhead: float = 0.0) -> dict[str, Any]:
+    over = {"tcp.overhead": f"{overhead * 1000:g}ms"} if overhead else {}
     return load_toml(
         SCENARIO,
-        {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": variant, "run.duration": f"{duration:g}s"},
+        {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": variant, "run.duration": f"{duration:g}s",
+         **over},
     )
 
 
@@ -42,6 +51,13 @@ class Row:
     variant: str
     duration: float
     metrics: dict[str, dict[str, Estimate]]  # peer -> metric -> estimate
+    overhead: float = 0.0  # tcp.overhead in seconds (the phase-effect remedy), 0: none
+
+    @property
+    def label(self) -> str:
+        """How the report names the case: N, p (and the remedy), variant."""
+        extra = f" overhead {self.overhead * 1000:g} ms" if self.overhead else ""
+        return f"N={self.n} p={self.p:g}{extra} {self.variant}"
 
 
 def cases(quick: bool) -> list[tuple[int, float, str]]:
@@ -54,8 +70,9 @@ def cubic_cases(quick: bool) -> list[tuple[int, float, str]]:
     return list(CUBIC_QUICK) if quick else [(n, p, v) for n in NS[:2] for p in PS for v in CUBIC_VARIANTS]
 
 
-def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int, duration: float) -> Row:
-    d = doc(n, p, variant, duration)
+def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int, duration: float,
+             overhead: float = 0.0) -> Row:
+    d = doc(n, p, variant, duration, overhead)
     out: dict[str, dict[str, Estimate]] = {}
     for name, peer in peers.items():
         if not supports(peer, "greedy"):
@@ -74,12 +91,15 @@ def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int,
         }
         # The first flow's window (CUBIC rows): "cwnd_mean", "cwnd_p50", ...
         out[name].update({f"cwnd_{k}": e for k, e in window_estimates(window).items()})
-    return Row(n, p, variant, duration, out)
+    return Row(n, p, variant, duration, out, overhead)
 
 
 def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
     dur = QUICK_DURATION if quick else 200
-    return [run_case(n, p, v, peers, seeds, dur) for n, p, v in cases(quick) + cubic_cases(quick)]
+    rows = [run_case(n, p, v, peers, seeds, dur) for n, p, v in cases(quick) + cubic_cases(quick)]
+    if not quick:
+        rows += [run_case(n, 0.0, v, peers, seeds, dur, OVERHEAD) for n in OVERHEAD_NS for v in VARIANTS]
+    return rows
 
 
 def run_cubic(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:

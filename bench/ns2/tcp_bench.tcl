@@ -23,7 +23,7 @@ array set opt {
     loss 0.0 mss 1000 window 64 iw 1 dupthresh 3
     tick 0.001 minrto 1.0 initrto 1.0 maxrto 60.0 sackblocks 3
     maxcwnd 0 bneck_kind droptail red_min 5 red_max 15 red_maxp 0.1 red_wq 0.002
-    red_gentle 0 red_ecn 0 red_mean_pkt 1000 qtrace ""
+    red_gentle 0 red_ecn 0 red_mean_pkt 1000 qtrace "" overhead 0
 }
 source [file join [file dirname [info script]] .. .. validation ns2 mirror.tcl]
 dupack_args opt tcp_bench.tcl $argv
@@ -39,6 +39,9 @@ set ns [new Simulator]
 global defaultRNG
 $defaultRNG seed [expr {$opt(seed) * 104729 + 17}]
 if {$opt(maxcwnd) > 0} { Agent/TCP set maxcwnd_ $opt(maxcwnd) }
+# A random processing delay before each send, uniform in [0, overhead]
+# (dupack's tcp.overhead): the standard remedy for phase effects.
+if {$opt(overhead) > 0} { Agent/TCP set overhead_ $opt(overhead) }
 if {$opt(bneck_kind) eq "red"} {
     # Queue/RED with every parameter explicit: ns-2.35's automatic
     # thresholds and weight, adaptive RED and gentle are off unless asked.
