@@ -185,3 +185,12 @@ def test_ns2_timer_mode_mirrors_ns2s_retransmission_timer(variant: str) -> None:
     first = packets.compare(fine, row.series["ns2"])
     assert not first.exact
     assert fine.timeouts[0] < row.series["ns2"].timeouts[0] - 0.01
+
+
+def test_red_with_ns2s_rules_matches_ns2s_utilisation() -> None:
+    # The RED rules, not the rest of the model, make dupack's utilisation a
+    # few points lower than ns-2's with the paper's algorithm (scenario 4).
+    row = s4_red.run_case("RED", 10, PEERS, seeds=2, duration=50)
+    ctl, ns2 = row.metrics[s4_red.NS2_RULES], row.metrics["ns2"]
+    assert abs(ctl["utilisation"].mean - ns2["utilisation"].mean) <= report.UTIL_TOL
+    assert abs(rel(ctl["goodput"].mean, ns2["goodput"].mean)) <= report.GOODPUT_TOL

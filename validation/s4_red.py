@@ -43,10 +43,21 @@ def cases(quick: bool) -> list[tuple[str, int]]:
     return list(QUICK) if quick else [(q, n) for q in QUEUES for n in NS]
 
 
+# The control: dupack again with ns-2's RED decision rules (queue.rules =
+# "ns2", docs/scenario.md), to isolate what the two implementations' rules
+# account for; reported under this name beside the peers.
+NS2_RULES = "dupack_ns2_rules"
+
+
 def run_case(label: str, n: int, peers: dict[str, Peer], seeds: int, duration: float) -> Row:
     d = doc(label, n, duration)
     out: dict[str, dict[str, Estimate]] = {}
-    for name, peer in peers.items():
+    runs = [(name, peer, d) for name, peer in peers.items()]
+    if "dupack" in peers:
+        ns2_rules = doc(label, n, duration)
+        ns2_rules["topology"]["bottleneck"]["queue"]["rules"] = "ns2"
+        runs.append((NS2_RULES, peers["dupack"], ns2_rules))
+    for name, peer, d in runs:
         if not (supports(peer, "queue") and supports(peer, "greedy")):
             continue
         qs = [peer.queue(d, s) for s in range(1, seeds + 1)]

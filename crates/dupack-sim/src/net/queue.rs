@@ -18,7 +18,7 @@
 
 use super::packet::{Ecn, Packet};
 use crate::engine::rng::StreamRng;
-use crate::scenario::model::{QueueLimit, QueueSpec, RedSpec};
+use crate::scenario::model::{QueueLimit, QueueSpec, RedSpec, RedRules};
 use crate::time::{tx_time, SimTime};
 use std::collections::VecDeque;
 
@@ -129,6 +129,12 @@ impl<T: Queued> DropTail<T> {
 ///
 /// `q_time` is the instant the transmitter finished a packet and found
 /// nothing waiting, or the instant an arrival at an idle channel was dropped.
+///
+/// With `rules = RedRules::Ns2` step 2 is ns-2.35's `REDQueue::enque`: no
+/// candidate at all unless `avg ≥ min_th` *and* more than one packet waits
+/// (otherwise `count ← −1`), and the first arrival that finds both (with
+/// `count = −1`) is accepted with `count ← 1`, so the next one has
+/// `pa = pb/(1 − 2·pb)`.
 #[derive(Clone, Debug)]
 pub struct Red<T = Packet> {
     spec: RedSpec,
@@ -140,6 +146,9 @@ pub struct Red<T = Packet> {
     /// `Some(q_time)` while the channel is idle.
     idle_since: Option<SimTime>,
     rng: StreamRng,
+    /// ns-2's `edv_.old` (`rules = Ns2` only): the last arrival found the
+    /// average at or above `min_th` with more than one packet waiting.
+    ns2_old: bool,
 }
 
 enum Candidate {
@@ -159,6 +168,7 @@ impl<T: Queued> Red<T> {
             count: -1,
             idle_since: Some(SimTime::ZERO),
             rng,
+            ns2_old: false,
         }
     }
 
@@ -191,6 +201,22 @@ impl<T: Queued> Red<T> {
         let (min_th, max_th) = (f64::from(self.spec.min_th), f64::from(self.spec.max_th));
         let maxp = self.spec.maxp;
         let avg = self.avg;
+        if self.spec.rules == RedRules::Ns2 {
+            if avg < min_th || self.q.len() <= 1 {
+                // ns-2: "qavg >= th_min && qlen > 1" guards every drop; else old = 0.
+                self.ns2_old = false;
+                self.count = -1;
+                return Candidate::None;
+            }
+            let forced = if self.spec.gentle { avg >= 2.0 * max_th } else { avg >= max_th };
+            if !self.ns2_old && !forced {
+                // ns-2's edv_.old == 0: the average has just crossed min_th
+                // (or the queue has just refilled); this arrival passes.
+                self.ns2_old = true;
+                self.count = 1;
+                return Candidate::None;
+            }
+        }
         let pb = if avg < min_th {
             self.count = -1;
             return Candidate::None;
@@ -244,6 +270,10 @@ impl<T: Queued> Red<T> {
     pub fn enqueue(&mut self, mut p: T, now: SimTime) -> Result<bool, T> {
         let v = self.decide(&mut p, now);
         if v == Verdict::Drop || self.q.len() >= self.spec.limit_packets as usize {
+            if v != Verdict::Drop && self.spec.rules == RedRules::Ns2 {
+                // ns-2 makes a full buffer a forced drop, which restarts count.
+                self.count = 0;
+            }
             return Err(p);
         }
         self.q.push_back(p);
@@ -622,5 +652,56 @@ mod tests {
         assert_eq!(q.len_bytes(), 1500);
         q.dequeue();
         assert_eq!(q.len_bytes(), 500);
+    }
+
+    /// `rules = "ns2"`, ns-2.35's `REDQueue::enque`: nothing is dropped
+    /// while at most one packet waits, whatever the average.
+    #[test]
+    fn ns2_rules_never_drop_with_one_packet_waiting() {
+        for (rules, dropped) in [(RedRules::Paper, true), (RedRules::Ns2, false)] {
+            // min_th 0 and wq 1: every arrival finding one packet has avg 1, pb 0.2.
+            let spec = RedSpec { rules, ..red_spec(0, 5, 10, 1.0, 1.0) };
+            let mut q = red(&spec);
+            q.q.push_back(pkt(0, 1000));
+            q.idle_since = None;
+            let mut drops = 0;
+            for id in 1..=200 {
+                match q.enqueue(pkt(id, 1000), SimTime(id)) {
+                    Ok(_) => {
+                        q.dequeue();
+                    }
+                    Err(_) => drops += 1,
+                }
+                assert_eq!(q.len_packets(), 1);
+            }
+            assert_eq!(drops > 0, dropped, "{rules:?}: {drops} drops");
+        }
+    }
+
+    /// `rules = "ns2"`: the first arrival that finds avg ≥ min_th with more
+    /// than one packet waiting passes with count = 1; the next is decided
+    /// with count = 2 (here pb = 0.5, so pa = pb/(1 − 2·pb) is 1: dropped).
+    #[test]
+    fn ns2_rules_let_the_first_arrival_above_min_th_through_with_count_one() {
+        let spec = RedSpec { rules: RedRules::Ns2, ..red_spec(1, 5, 10, 1.0, 1.0) };
+        let mut q = red(&spec);
+        q.idle_since = None; // the wire is busy throughout
+        for id in 1..=3 {
+            // Arrivals find 0, 1, 2 waiting: accepted (the third with count 1).
+            assert_eq!(q.enqueue(pkt(id, 1000), SimTime(id)).map_err(|_| ()), Ok(false), "arrival {id}");
+        }
+        assert_eq!(q.count(), 1);
+        // avg = 3: pb = (3 - 1)/(5 - 1) = 0.5, count 2: pa = 1.
+        assert!(q.enqueue(pkt(4, 1000), SimTime(4)).is_err());
+        assert_eq!(q.count(), 0);
+        // Once the queue holds one packet, ns-2 forgets the episode: the next
+        // crossing passes one arrival again.
+        while q.len_packets() > 1 {
+            q.dequeue();
+        }
+        assert!(q.enqueue(pkt(5, 1000), SimTime(5)).is_ok());
+        assert_eq!(q.count(), -1);
+        assert!(q.enqueue(pkt(6, 1000), SimTime(6)).is_ok());
+        assert_eq!(q.count(), 1, "the arrival after the refill passes with count 1");
     }
 }

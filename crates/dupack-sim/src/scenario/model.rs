@@ -332,6 +332,23 @@ pub struct RedSpec {
     /// Bytes of a typical packet: its transmission time at the link rate is
     /// the `s` of the idle-time decay.
     pub mean_packet_size: u32,
+    /// Which RED decision rules: the paper's (Floyd & Jacobson 1993, Fig. 2)
+    /// or ns-2's `REDQueue::enque`.
+    pub rules: RedRules,
+}
+
+/// The decision rules of a RED queue (docs/scenario.md, RED).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum RedRules {
+    /// Floyd & Jacobson 1993, Fig. 2 (and the unfairness paper's Fig. 4):
+    /// every arrival at or above `min_th` may be dropped, the first with
+    /// `count = 0` (`pa = pb`).
+    #[default]
+    Paper,
+    /// ns-2.35's `REDQueue::enque`: nothing is dropped early or forced while
+    /// at most one packet waits (and `count` restarts), and the first arrival
+    /// at or above `min_th` is let through with `count = 1`.
+    Ns2,
 }
 
 impl Default for RedSpec {
@@ -346,6 +363,7 @@ impl Default for RedSpec {
             ecn: false,
             mark_above_max_th: false,
             mean_packet_size: defaults::RED_MEAN_PACKET_SIZE,
+            rules: RedRules::Paper,
         }
     }
 }

@@ -730,6 +730,7 @@ const RED_KEYS: &[&str] = &[
     "ecn",
     "mark_above_max_th",
     "mean_packet_size",
+    "rules",
 ];
 const MEDIUM_KEYS: &[&str] = &[
     "name",
@@ -1133,6 +1134,8 @@ fn parse_red(t: &Table) -> R<RedSpec> {
     let ecn = t.opt("ecn", v_bool)?.map_or(d.ecn, |a| a.v);
     let mark_above = t.opt("mark_above_max_th", v_bool)?;
     let mean = t.opt("mean_packet_size", |v, p| v_size(v, p, 1, 65_535))?.map_or(d.mean_packet_size, |a| a.v as u32);
+    let rules =
+        t.opt("rules", |v, p| v_enum(v, p, &[("paper", RedRules::Paper), ("ns2", RedRules::Ns2)]))?.map_or(d.rules, |a| a.v);
     if let Some(m) = &mark_above {
         if m.v && !ecn {
             return fail(&m.path, "mark_above_max_th = true needs ecn = true (without ECN nothing is marked)");
@@ -1169,6 +1172,7 @@ fn parse_red(t: &Table) -> R<RedSpec> {
         ecn,
         mark_above_max_th: mark_above.is_some_and(|a| a.v),
         mean_packet_size: mean,
+        rules,
     })
 }
 
