@@ -131,21 +131,8 @@ def s1_section(rows, peers) -> list[str]:
         L.append(f"| variant | drops | dupack sends / FR / TO | {peer} sends / FR / TO | packet-exact | first divergence | same segments in the same order (max Δt) | cause |")
         L.append("|---|---:|---|---|---|---|---|---|")
         for r in rows:
-            d, s = r.series["dupack"], r.series[peer]
-            v = r.verdicts[peer]
-            order, dt = packets.same_order(d, s)
-            cause = "—"
-            if not v.exact:
-                c = s1_causes.DIAGNOSIS.get((r.variant, r.ndrops))
-                cause = f"`{c[0]}`{'' if c[1] else ' (same signature)'}" if c else "**not yet explained**"
-                later = s1_causes.LATER.get((r.variant, r.ndrops), [])
-                if later:
-                    cause += ", then " + ", ".join(f"`{x}`" for x in later)
-            L.append(
-                f"| {r.variant} | {r.ndrops} | {len(d.sends)} / {len(d.fast_retransmits)} / {len(d.timeouts)} | "
-                f"{len(s.sends)} / {len(s.fast_retransmits)} / {len(s.timeouts)} | {'**exact**' if v.exact else 'no'} | "
-                f"{v.first or '—'} | {'yes' if order else 'no'}{f' ({dt * 1e6:.0f} µs)' if order else ''} | {cause} |"
-            )
+            later = s1_causes.LATER.get((r.variant, r.ndrops), [])
+            L.append(s1_row([r.variant, str(r.ndrops)], r, peer, s1_causes.DIAGNOSIS.get((r.variant, r.ndrops)), later))
         L.append("")
         n_exact = sum(r.verdicts[peer].exact for r in rows)
         same_counts = sum(
@@ -169,6 +156,25 @@ def s1_section(rows, peers) -> list[str]:
     return L
 
 
+def s1_row(first: list[str], r, peer: str, diagnosis: tuple[str, bool] | None, later: list[str] | None = None) -> str:
+    """One row of a scenario-1 table: the `first` cells, then dupack's and the
+    peer's counts, the verdict, the first divergence and its cause."""
+    d, s = r.series["dupack"], r.series[peer]
+    v = r.verdicts[peer]
+    order, dt = packets.same_order(d, s)
+    cause = "—"
+    if not v.exact:
+        c = diagnosis
+        cause = f"`{c[0]}`{'' if c[1] else ' (same signature)'}" if c else "**not yet explained**"
+        if later:
+            cause += ", then " + ", ".join(f"`{x}`" for x in later)
+    return (
+        f"| {' | '.join(first)} | {len(d.sends)} / {len(d.fast_retransmits)} / {len(d.timeouts)} | "
+        f"{len(s.sends)} / {len(s.fast_retransmits)} / {len(s.timeouts)} | {'**exact**' if v.exact else 'no'} | "
+        f"{v.first or '—'} | {'yes' if order else 'no'}{f' ({dt * 1e6:.0f} µs)' if order else ''} | {cause} |"
+    )
+
+
 def s1_own_section(rows, others: list[str]) -> list[str]:
     from validation.s1_fall_floyd import OWN_CASES
 
@@ -182,18 +188,7 @@ def s1_own_section(rows, others: list[str]) -> list[str]:
         L.append(f"| case | variant | dupack sends / FR / TO | {peer} sends / FR / TO | packet-exact | first divergence | same segments in the same order (max Δt) | cause |")
         L.append("|---|---|---|---|---|---|---|---|")
         for r in rows:
-            d, s = r.series["dupack"], r.series[peer]
-            v = r.verdicts[peer]
-            order, dt = packets.same_order(d, s)
-            cause = "—"
-            if not v.exact:
-                c = s1_causes.OWN_DIAGNOSIS.get((r.variant, r.case))
-                cause = f"`{c[0]}`{'' if c[1] else ' (same signature)'}" if c else "**not yet explained**"
-            L.append(
-                f"| {r.case} | {r.variant} | {len(d.sends)} / {len(d.fast_retransmits)} / {len(d.timeouts)} | "
-                f"{len(s.sends)} / {len(s.fast_retransmits)} / {len(s.timeouts)} | {'**exact**' if v.exact else 'no'} | "
-                f"{v.first or '—'} | {'yes' if order else 'no'}{f' ({dt * 1e6:.0f} µs)' if order else ''} | {cause} |"
-            )
+            L.append(s1_row([r.case, r.variant], r, peer, s1_causes.OWN_DIAGNOSIS.get((r.variant, r.case))))
         L.append("")
         n_exact = sum(r.verdicts[peer].exact for r in rows)
         unexplained = [f"{r.case} {r.variant}" for r in rows
