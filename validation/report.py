@@ -110,6 +110,9 @@ and off for `newreno`, no timestamps, no limited transmit, `DelAckCount` 1, IW 1
 `ClockGranularity` 1 ms, initial RTO 1 s, no queue disc (the device's DropTail queue holds the waiting
 packets), losses only on packets with TCP payload at the receiving device. Differences that no setting
 removes: a SYN/SYN-ACK handshake, a 2-byte PPP header per packet, up to 4 SACK blocks per ACK, no Reno.
+ns-3.44 has no RACK-TLP (its recovery operations are `TcpClassicRecovery` and `TcpPrrRecovery` only, and
+its loss detection is the duplicate-ACK and SACK rules of RFC 6675), so dupack's `rack` has no ns-3
+counterpart to be checked against.
 """
 
 
