@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import time
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 import dupack
 from dupack import Scenario, ScenarioError, load
 from dupack._core import ScenarioError as CoreScenarioError
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 PINNED = {
     "name": "pinned",
@@ -263,3 +264,33 @@ def test_deeply_nested_toml_names_the_file(levels, tmp_path):
     assert exc.value.path == ("x" if levels == 130 else str(p))
     with pytest.raises(ScenarioError, match="nested too deeply"):
         Scenario.from_toml(f"[a]\nb = {{ c = {nested_toml(levels)} }}\n")
+
+
+def test_a_key_of_100000_parts_and_a_1mb_string_are_refused_at_once(tmp_path):
+    # tomllib's time grows with the square of a dotted key's parts; the key
+    # is refused before tomllib reads it (it took minutes and gigabytes).
+    key = ".".join(f"k{i}" for i in range(100_000))
+    text = '[run]\nduration = "1s"\nname = "' + "x." * 500_000 + '"\n' + key + " = 1\n"
+    started = time.perf_counter()
+    with pytest.raises(ScenarioError, match=r"line 4: a dotted key of 100000 parts \(k0\.k1\.") as exc:
+        Scenario.from_toml(text, "big.toml")
+    assert time.perf_counter() - started < 1.0  # about 0.05 s; the bound is the issue's, with a wide margin
+    assert exc.value.path == "big.toml" and len(str(exc.value)) < 300
+    p = tmp_path / "big.toml"
+    p.write_text(text, encoding="utf-8")
+    r = run_cli("validate", str(p))
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "nested too deeply" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'name = "' + "x." * 500 + '"\n',  # dots inside a string
+        'name = """\n' + "x." * 500 + '\n"""\n',  # inside a multi-line string
+        "# " + "y." * 500 + "\nname = 'q'\n",  # inside a comment
+        "a.b.c = 1\nx = [" + ", ".join(["1.5"] * 500) + "]\n",  # floats and a short dotted key
+    ],
+)
+def test_dots_outside_keys_are_not_a_deep_key(text):
+    Scenario.from_toml(text)  # no error: only a dotted key of more than MAX_DEPTH parts is refused

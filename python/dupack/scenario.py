@@ -39,6 +39,43 @@ MAX_DEPTH = 64
 _TOO_DEEP = f"nested too deeply: at most {MAX_DEPTH} levels of tables and arrays are allowed"
 
 
+# A dotted key, bare or quoted parts joined by dots (TOML 1.0, "Keys"), and
+# what the scan steps over whole so as never to look inside it: strings
+# (multi-line ones too) and comments. The scan stays linear: a chain starts
+# only where a bare part cannot have started one character earlier, and
+# every part is matched possessively, so no text is read twice.
+_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
+_SKIPPED = (
+    r'"""(?:[^"\\]|\\.|"(?!""))*+"""'  # multi-line basic string
+    r"|'''(?:[^']|'(?!''))*+'''"  # multi-line literal string
+    r"|#[^\n]*+"  # comment
+    r'|"(?:[^"\\\n]|\\.)*+"'  # basic string
+    r"|'[^'\n]*+'"  # literal string
+)
+_KEY_SCAN = re.compile(rf"(?P<chain>(?<![A-Za-z0-9_-]){_PART}(?:[ \t]*+\.[ \t]*+{_PART})++)|{_SKIPPED}")
+_DOTTED_KEY_PART = re.compile(_PART)
+
+
+def _check_dotted_keys(text: str, where: str) -> None:
+    """Refuse a dotted key of more than MAX_DEPTH parts before tomllib reads
+    it: tomllib's time grows with the square of a key's parts (a key of
+    100,000 parts takes minutes and gigabytes), and no scenario needs more
+    than a handful. A chain of dot-joined parts outside strings and comments
+    counts (a float such as 1.5 is a chain of two), so only absurd chains are
+    refused."""
+    if text.count(".") <= MAX_DEPTH:
+        return
+    for m in _KEY_SCAN.finditer(text):
+        chain = m.group("chain")
+        if chain is not None and chain.count(".") >= MAX_DEPTH:
+            parts = len(_DOTTED_KEY_PART.findall(chain))
+            if parts > MAX_DEPTH:
+                line = text.count("\n", 0, m.start()) + 1
+                raise ScenarioError(
+                    where, f"line {line}: a dotted key of {parts} parts ({_cut(chain, 40)}) is {_TOO_DEEP}"
+                )
+
+
 class OverrideError(ScenarioError):
     """A malformed ``path=value`` override. ``path`` is the field path as
     written (may be empty), ``override`` the whole override, ``reason`` what
@@ -109,6 +146,7 @@ class Scenario:
         """Parse scenario TOML text. Syntax errors raise :class:`ScenarioError`
         whose path is ``source`` (or ``<string>``)."""
         where = str(source) if source is not None else "<string>"
+        _check_dotted_keys(text, where)
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
