@@ -223,7 +223,7 @@ def test_validate_ok(tmp_path, monkeypatch):
     p.write_text(SCENARIO)
     r = run_cli("validate", str(p), "-s", "run.seed=3")
     assert r.exit_code == 0
-    assert r.stdout.splitlines() == ["ok", "estimate: under 0.1 s of wall-clock time to run (1e+03 events, 1e+02 data packets; an upper estimate)"]
+    assert r.stdout.splitlines() == ["ok", "estimate: under 0.1 s of wall-clock time to run (1e+03 events, 1e+02 data packets; estimated on the high side)"]
 
 
 # --- as a real process ---------------------------------------------------------

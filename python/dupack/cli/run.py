@@ -458,7 +458,7 @@ def validate_command(file: Path, overrides: list[str] | None = None) -> None:
     when = human_seconds(wall_s)
     sys.stdout.write(
         f"ok\nestimate: {when if when.startswith('under') else 'about ' + when} of wall-clock time to run"
-        f" ({events:.2g} events, {packets:.2g} data packets; an upper estimate)\n"
+        f" ({events:.2g} events, {packets:.2g} data packets; estimated on the high side)\n"
     )
     sys.stdout.flush()
 
