@@ -32,12 +32,12 @@ def fake_run(monkeypatch):
     """Replace the simulator call; record what the CLI passed."""
     calls = []
 
-    def fake(scenario, seed=None, overrides=None, **observe):
+    def fake(scenario, seed=None, *observe, overrides=None, **options):
         calls.append((scenario, seed, overrides))
         raw = dict(RAW, seed=42 if seed is None else seed)
         return RunResult(raw, dupack.api.as_scenario(scenario).with_overrides(overrides))
 
-    monkeypatch.setattr(dupack.api, "run", fake)
+    monkeypatch.setattr(dupack.api, "run_checked", fake)
     return calls
 
 
@@ -124,7 +124,7 @@ def test_run_error_exits_3(scenario_file, monkeypatch, tmp_path):
     def fail(*a, **k):
         raise RunError("event queue went backwards")
 
-    monkeypatch.setattr(dupack.api, "run", fail)
+    monkeypatch.setattr(dupack.api, "run_checked", fail)
     r = run_cli("run", str(scenario_file), "--out", str(tmp_path / "o"))
     assert r.exit_code == 3
     assert_one_error_line(r.stderr, "simulation", "event queue went backwards")
@@ -134,7 +134,7 @@ def test_internal_bug_exits_1_without_traceback(scenario_file, monkeypatch, tmp_
     def bug(*a, **k):
         raise KeyError("oops")
 
-    monkeypatch.setattr(dupack.api, "run", bug)
+    monkeypatch.setattr(dupack.api, "run_checked", bug)
     r = run_cli("run", str(scenario_file), "--out", str(tmp_path / "o"))
     assert r.exit_code == 1
     assert_one_error_line(r.stderr, "internal error", "KeyError", "DUPACK_DEBUG=1")
@@ -148,7 +148,7 @@ def test_ctrl_c_exits_130_with_one_line(scenario_file, monkeypatch, tmp_path, in
     def stop(*a, **k):
         raise interrupt()
 
-    monkeypatch.setattr(dupack.api, "run", stop)
+    monkeypatch.setattr(dupack.api, "run_checked", stop)
     r = run_cli("run", str(scenario_file), "--out", str(tmp_path / "o"))
     assert r.exit_code == 130, (r.exit_code, r.stderr)
     assert_one_error_line(r.stderr, "aborted")
@@ -159,7 +159,7 @@ def test_broken_pipe_in_process_is_quiet(scenario_file, monkeypatch, tmp_path):
     def gone(*a, **k):
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(dupack.api, "run", gone)
+    monkeypatch.setattr(dupack.api, "run_checked", gone)
     r = run_cli("run", str(scenario_file), "--out", str(tmp_path / "o"))
     assert r.exit_code == 141
     assert r.stderr == ""
@@ -218,11 +218,12 @@ def test_validate_reports_core_errors_with_the_file_name(tmp_path, monkeypatch):
 
 def test_validate_ok(tmp_path, monkeypatch):
     monkeypatch.setattr(dupack._core, "validate", lambda _json: None)
+    monkeypatch.setattr(dupack._core, "estimate", lambda _json: (0.01, 1000.0, 100.0))
     p = tmp_path / "s.toml"
     p.write_text(SCENARIO)
     r = run_cli("validate", str(p), "-s", "run.seed=3")
     assert r.exit_code == 0
-    assert r.stdout == "ok\n"
+    assert r.stdout.splitlines() == ["ok", "estimate: under 0.1 s of wall-clock time to run (1e+03 events, 1e+02 data packets; estimated on the high side)"]
 
 
 # --- as a real process ---------------------------------------------------------
@@ -285,13 +286,14 @@ def test_subprocess_closed_stdout_is_quiet(args, tmp_path):
 
 def test_subprocess_ctrl_c_exits_130_with_one_line(tmp_path):
     """A real SIGINT in the middle of a long run: the core hands it back to
-    Python between slices of events, and the CLI reports it as one line."""
+    Python between slices of events, the run stops where it is, and the CLI
+    saves what it simulated, marked partial, and reports it as one line."""
     import signal
     import time
 
     env = {k: v for k, v in os.environ.items() if k != "DUPACK_DEBUG"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dupack", "run", str(QUICKSTART), "-s", "run.duration=1000000000s", "--out", str(tmp_path / "o")],
+        [sys.executable, "-m", "dupack", "run", str(QUICKSTART), "-s", "run.duration=1000000000s", "--out", str(tmp_path / "o"), "-q"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -306,10 +308,13 @@ def test_subprocess_ctrl_c_exits_130_with_one_line(tmp_path):
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
-    assert stderr == "error: aborted\n"
+    assert stderr.startswith("error: aborted at ") and stderr.count("\n") == 1, stderr
+    assert f"s of 1e+09 s simulated; the partial results are saved in {tmp_path / 'o'}/" in stderr
     assert stdout == ""
     assert time.monotonic() - started < 30
-    assert not (tmp_path / "o").exists()
+    saved = json.loads((tmp_path / "o" / "result.json").read_text())
+    assert saved["partial"] is True and saved["run"]["end_reason"] == "interrupted"
+    assert 0 < saved["run"]["sim_time_s"] < 1e9
 
 
 def test_run_summarises_each_shared_medium(tmp_path, monkeypatch):

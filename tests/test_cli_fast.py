@@ -68,6 +68,9 @@ LINES = [
     ["run", str(QUICKSTART), "--out=", "-q"],
     ["run", "no-such-file.toml", "-q", "-o", "OUT"],
     ["run", str(QUICKSTART), "-s", "run.duration=-1s", "-q", "-o", "OUT"],
+    ["run", str(QUICKSTART), "-s", "run.duration=2s", "--max-wall", "10min", "--progress", "-o", "OUT"],
+    ["run", str(QUICKSTART), "--max-wall=abc", "-o", "OUT"],
+    ["run", str(QUICKSTART), "--max-wall=-1", "-o", "OUT"],
 ]
 
 
@@ -149,4 +152,6 @@ def test_plain_lines_import_no_typer(tmp_path: Path) -> None:
     p = run(code, [str(QUICKSTART), str(tmp_path / "o")], tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == ""
-    assert p.stdout.splitlines() == [f"dupack {__import__('dupack').__version__}", "ok"]
+    lines = p.stdout.splitlines()
+    assert lines[:2] == [f"dupack {__import__('dupack').__version__}", "ok"]
+    assert len(lines) == 3 and lines[2].startswith("estimate: under 0.1 s of wall-clock time"), lines

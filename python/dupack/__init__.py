@@ -20,13 +20,14 @@ from dupack._core import __commit__ as __commit__
 from dupack._core import __version__ as __version__
 
 if TYPE_CHECKING:
-    from dupack.api import run
+    from dupack.api import estimate, run
     from dupack.result import RunResult, provenance
     from dupack.scenario import Scenario, load
     from dupack.sweeps import SweepError, SweepResult, sweep
 
 __all__ = [
     "run",
+    "estimate",
     "sweep",
     "load",
     "Scenario",
@@ -43,6 +44,7 @@ __all__ = [
 # name → the module that defines it.
 _LAZY = {
     "run": "dupack.api",
+    "estimate": "dupack.api",
     "RunResult": "dupack.result",
     "provenance": "dupack.result",
     "Scenario": "dupack.scenario",

@@ -1,5 +1,6 @@
 """Type stubs for the compiled extension ``dupack._core`` (crates/dupack-py)."""
 
+from collections.abc import Callable
 from typing import Any
 
 __version__: str
@@ -15,7 +16,18 @@ class ScenarioError(ValueError):
 class RunError(RuntimeError):
     """The simulator failed while running a valid scenario."""
 
-def run(scenario_json: str, seed: int | None = None, trace: list[str] | None = None) -> str:
+def run(
+    scenario_json: str,
+    seed: int | None = None,
+    trace: list[str] | None = None,
+    series: list[str] | None = None,
+    series_max: int | None = None,
+    pcaps: list[tuple[str, str, str]] | None = None,
+    progress: Callable[[float, float, int, float], object] | None = None,
+    max_wall: float | None = None,
+    partial_on_interrupt: bool = False,
+    estimated: Callable[[float, float, float], object] | None = None,
+) -> str:
     """Validate and run a scenario given as JSON text; return the result as JSON text.
 
     ``trace`` names flows whose packet-level trace is added as the result's
@@ -23,7 +35,18 @@ def run(scenario_json: str, seed: int | None = None, trace: list[str] | None = N
 
     ``seed=None`` uses the scenario's ``run.seed``. The GIL is released while
     the simulation runs.
+
+    ``estimated(wall_s, events, packets)`` is called before the run with
+    :func:`estimate`'s figures; ``progress(sim_time_s, duration_s, events,
+    wall_s)`` every 2^18 events. After ``max_wall`` seconds (or on Ctrl-C,
+    with ``partial_on_interrupt``; KeyboardInterrupt otherwise) the run stops
+    at the simulated time reached and returns its result so far, with
+    ``run.end_reason`` ``"wall_limit"`` (``"interrupted"``), ``"partial":
+    true`` and the scenario's ``"duration_s"``.
     """
+
+def estimate(scenario_json: str) -> tuple[float, float, float]:
+    """``(wall_s, events, packets)``: the estimated cost of running the scenario."""
 
 def validate(scenario_json: str) -> None:
     """Raise :class:`ScenarioError` if the scenario is invalid."""

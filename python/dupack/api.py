@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from dupack import _core
 from dupack.result import RunResult
 from dupack.scenario import Scenario, load
 
-__all__ = ["run", "as_scenario", "check_seed"]
+__all__ = ["run", "estimate", "Estimate", "as_scenario", "check_seed", "check_max_wall"]
 
 MAX_SEED = 2**64 - 1
 #: What a seed may be, for messages (the CLI's --seed uses it too).
@@ -45,6 +46,48 @@ def check_seed(seed: object) -> int | None:
     return seed
 
 
+class Estimate(NamedTuple):
+    """What running a scenario will cost, estimated from the scenario alone
+    (:func:`estimate`): on the high side for links that are kept busy, and
+    well above for runs that spend their time in timeouts."""
+
+    #: Wall-clock seconds, at a conservative pace of events per second.
+    wall_s: float
+    #: Events the run would process.
+    events: float
+    #: Data packets all flows together could send.
+    packets: float
+
+
+def estimate(
+    scenario: str | PathLike[str] | Mapping[str, Any] | Scenario,
+    overrides: list[str] | None = None,
+) -> Estimate:
+    """Estimate what running ``scenario`` (after ``overrides``) will cost,
+    without running it: max-min fair shares of the links' rates (each flow
+    also held to its window per round trip), as data packets over the
+    duration (no more than a finite transfer needs), times the events a
+    packet and its ACK take per hop. Raises :class:`ScenarioError` for an
+    invalid scenario. ``dupack validate`` prints it; ``dupack run`` warns
+    when it exceeds 10 minutes.
+    """
+    sc = as_scenario(scenario).with_overrides(overrides)
+    return Estimate(*_core.estimate(sc.canonical_json()))
+
+
+def check_max_wall(max_wall: object) -> float | None:
+    """``max_wall`` is ``None`` (no limit) or a positive number of seconds
+    (infinity: no limit). Raises :class:`TypeError` for a non-number and
+    :class:`ValueError` for zero, a negative number or NaN."""
+    if max_wall is None:
+        return None
+    if isinstance(max_wall, bool) or not isinstance(max_wall, int | float):
+        raise TypeError(f"max_wall must be a positive number of seconds, not {type(max_wall).__name__}")
+    if not max_wall > 0:  # NaN too
+        raise ValueError(f"max_wall must be a positive number of seconds, got {max_wall!r}")
+    return None if math.isinf(max_wall) else float(max_wall)
+
+
 def run(
     scenario: str | PathLike[str] | Mapping[str, Any] | Scenario,
     seed: int | None = None,
@@ -53,6 +96,8 @@ def run(
     series: list[str] | None = None,
     pcap: Mapping[str, str | PathLike[str]] | None = None,
     series_max: int | None = None,
+    max_wall: float | None = None,
+    progress: Callable[[float, float, int, float], object] | None = None,
 ) -> RunResult:
     """Validate and run one scenario.
 
@@ -70,6 +115,15 @@ def run(
     ``"LINK:rev"`` to a pcapng file written during the run (Wireshark opens
     it; see docs/results.md for what the headers hold).
 
+    Long runs: after ``max_wall`` seconds of wall-clock time the run stops
+    at the simulated time reached and returns its results so far, flagged
+    :attr:`RunResult.partial` (``run["end_reason"]`` is ``"wall_limit"``,
+    ``run["sim_time_s"]`` the simulated time reached). ``progress`` is
+    called as ``progress(sim_time_s, duration_s, events, wall_s)`` every
+    few hundred thousand events (so not at all in short runs); what it
+    raises ends the run. Neither changes the result of a run that is not
+    stopped. Ctrl-C raises :class:`KeyboardInterrupt`.
+
     Raises :class:`ScenarioError` (a ``ValueError``) for an invalid scenario
     or override, :class:`OSError` for an unreadable file, and
     :class:`RunError` if the simulator fails.
@@ -80,8 +134,34 @@ def run(
     captures = check_pcap(pcap)
     if series_max is not None and (isinstance(series_max, bool) or not isinstance(series_max, int) or series_max < 0):
         raise TypeError(f"series_max must be a non-negative integer, not {series_max!r}")
+    limit = check_max_wall(max_wall)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
     sc = as_scenario(scenario).with_overrides(overrides)
-    text = _core.run(sc.canonical_json(), seed, names, entities, series_max, captures)
+    return run_checked(sc, seed, names, entities, series_max, captures, max_wall=limit, progress=progress)
+
+
+def run_checked(
+    sc: Scenario,
+    seed: int | None,
+    trace: list[str] | None,
+    series: list[str] | None,
+    series_max: int | None,
+    pcap: list[tuple[str, str, str]] | None,
+    *,
+    max_wall: float | None = None,
+    progress: Callable[[float, float, int, float], object] | None = None,
+    partial_on_interrupt: bool = False,
+    estimated: Callable[[float, float, float], object] | None = None,
+) -> RunResult:
+    """:func:`run` once its arguments are checked (``dupack run`` calls it
+    too). ``partial_on_interrupt``: Ctrl-C ends the run as ``max_wall``
+    does, with ``run["end_reason"]`` ``"interrupted"``, instead of raising
+    KeyboardInterrupt. ``estimated(wall_s, events, packets)`` is called
+    with the run's :func:`estimate` before it starts."""
+    text = _core.run(
+        sc.canonical_json(), seed, trace, series, series_max, pcap, progress, max_wall, partial_on_interrupt, estimated
+    )
     return RunResult.from_json(text, sc)
 
 

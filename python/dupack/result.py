@@ -418,8 +418,10 @@ def provenance() -> dict[str, str]:
 
 
 def provenance_metadata(made_by: dict[str, str]) -> dict[bytes, bytes]:
-    """Parquet key-value metadata naming the dupack that wrote the file."""
-    return {b"dupack_version": made_by["version"].encode(), b"dupack_commit": made_by["commit"].encode()}
+    """Parquet key-value metadata naming the dupack that wrote the file
+    (``dupack_version``, ``dupack_commit``; any other entry of ``made_by``,
+    such as a partial run's ``partial``, as ``dupack_<key>`` too)."""
+    return {f"dupack_{k}".encode(): str(v).encode() for k, v in made_by.items()}
 
 
 def stamped_parquet(df: pd.DataFrame, path: Path, made_by: dict[str, str]) -> None:
@@ -577,7 +579,7 @@ class RunResult:
     and ``media`` (DataFrames, one row per flow / per link direction / per
     station of a shared medium; ``media`` is empty without one), ``trace`` (a
     DataFrame, only for runs with ``trace=[...]``), ``run`` (dict:
-    ``sim_time_s``, ``end_reason``, ``events``, ``wall_time_s``), ``seed``,
+    ``sim_time_s``, ``end_reason``, ``events``, ``wall_time_s``), ``partial``, ``seed``,
     ``scenario_name`` and ``scenario`` (the :class:`~dupack.Scenario` that was
     run, when known).
     """
@@ -606,6 +608,14 @@ class RunResult:
     @property
     def run(self) -> dict[str, Any]:
         return dict(self.raw.get("run", {}))
+
+    @property
+    def partial(self) -> bool:
+        """The run was stopped before its end (``dupack.run(max_wall=…)``,
+        ``dupack run --max-wall``, or Ctrl-C in ``dupack run``): the results
+        cover the simulated time ``run["sim_time_s"]`` only, and
+        ``run["end_reason"]`` says why (``"wall_limit"``, ``"interrupted"``)."""
+        return bool(self.raw.get("partial", False))
 
     @property
     def flows(self) -> pd.DataFrame:
@@ -687,6 +697,15 @@ class RunResult:
         doc = {k: v for k, v in self.raw.items() if k not in ("trace", "series")}
         doc["dupack"] = made_by
         (out / "result.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if self.partial:
+            # Each Parquet file says so too, should it be copied away from result.json.
+            info = self.run
+            made_by = {
+                **made_by,
+                "partial": "true",
+                "end_reason": str(info.get("end_reason", "")),
+                "sim_time_s": repr(info.get("sim_time_s")),
+            }
 
         def parquet(df: pd.DataFrame, path: Path) -> None:
             stamped_parquet(df, path, made_by)
@@ -729,7 +748,8 @@ class RunResult:
         if events is not None:
             parts.append(f"{int(events):,} events")
         if sim is not None:
-            parts.append(f"{float(sim):.3f} s simulated ({info.get('end_reason', '?')})")
+            stopped = " - partial result" if self.partial else ""
+            parts.append(f"{float(sim):.3f} s simulated ({info.get('end_reason', '?')}{stopped})")
         if wall is not None:
             parts.append(f"{float(wall):.3f} s wall time")
         return " · ".join(parts)

@@ -98,8 +98,23 @@ pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 /// `pcaps` is a list of `(link, direction, path)`: a pcapng capture of the
 /// link's `fwd`, `rev` or `both` directions written to `path`; the packets
 /// written are added as `pcap` (one entry per capture).
+///
+/// Keeping an eye on a long run (none of these changes the result):
+/// `estimated(wall_s, events, packets)` is called once before the run starts with its
+/// estimated cost (see `estimate`). `progress(sim_time_s, duration_s, events,
+/// wall_s)` is called every few hundred thousand events (so never in a run
+/// shorter than that). After `max_wall` seconds of wall-clock time the run
+/// stops at the simulated instant reached; its result so far is returned
+/// with `run.end_reason` `"wall_limit"`, `"partial": true` and the
+/// scenario's `"duration_s"` (`run.sim_time_s` is the time reached). Ctrl-C
+/// raises KeyboardInterrupt, or with `partial_on_interrupt` stops the run
+/// the same way with `run.end_reason` `"interrupted"`.
 #[pyfunction]
-#[pyo3(signature = (scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None))]
+#[pyo3(signature = (
+    scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None,
+    progress=None, max_wall=None, partial_on_interrupt=false, estimated=None
+))]
+#[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
     scenario_json: &str,
@@ -108,8 +123,16 @@ fn run(
     series: Option<Vec<String>>,
     series_max: Option<usize>,
     pcaps: Option<Vec<(String, String, String)>>,
+    progress: Option<PyObject>,
+    max_wall: Option<f64>,
+    partial_on_interrupt: bool,
+    estimated: Option<PyObject>,
 ) -> PyResult<String> {
     let scenario = parse(py, scenario_json)?;
+    if let Some(cb) = &estimated {
+        let e = dupack_sim::estimate(&scenario);
+        cb.call1(py, (e.wall_s, e.events, e.packets))?;
+    }
     let seed = seed.unwrap_or(scenario.seed);
     let mut obs = dupack_sim::Observe::default();
     if let Some(names) = &trace {
@@ -160,19 +183,44 @@ fn run(
     // RunError with its message, not as pyo3's PanicException (a
     // BaseException the CLI's error handling would not catch).
     // Between slices of events the run takes the GIL back briefly to let
-    // Python handle signals, so Ctrl-C stops a long run (as KeyboardInterrupt).
+    // Python handle signals, so Ctrl-C stops a long run (as KeyboardInterrupt),
+    // and to report progress and look at the clock.
     let mut signal: Option<PyErr> = None;
+    let duration_s = scenario.duration.as_secs_f64();
+    #[allow(clippy::disallowed_methods)]
+    let started = std::time::Instant::now(); // for max_wall and progress only
+    let control = |p: dupack_sim::Progress| {
+        use dupack_sim::Control;
+        Python::with_gil(|py| {
+            let wall = started.elapsed().as_secs_f64();
+            let checked = py.check_signals().and_then(|()| match &progress {
+                Some(cb) => cb.call1(py, (p.now.as_secs_f64(), duration_s, p.events, wall)).map(|_| ()),
+                None => Ok(()),
+            });
+            match checked {
+                Err(e) if partial_on_interrupt && e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) => {
+                    Control::Stop("interrupted")
+                }
+                Err(e) => {
+                    signal = Some(e);
+                    Control::Abort
+                }
+                Ok(()) if max_wall.is_some_and(|m| wall >= m) => Control::Stop("wall_limit"),
+                Ok(()) => Control::Continue,
+            }
+        })
+    };
     let outcome = py.allow_threads(|| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            dupack_sim::run_observed(&scenario, seed, obs, || {
-                Python::with_gil(|py| py.check_signals()).map_err(|e| signal = Some(e)).is_err()
-            })
-            .map(|(r, observed)| {
+            dupack_sim::run_controlled(&scenario, seed, obs, control).map(|(r, observed)| {
                 // Serialised directly, so the fields keep the order of the
                 // Rust structs (a serde_json::Value would sort them); what
                 // was observed is appended as the document's last fields.
                 let mut json = serde_json::to_string(&r)?;
                 json.pop(); // the closing brace
+                if matches!(r.run.end_reason.as_str(), "wall_limit" | "interrupted") {
+                    json.push_str(&format!(",\"partial\":true,\"duration_s\":{}", serde_json::to_string(&duration_s)?));
+                }
                 if trace.is_some() {
                     json.push_str(",\"trace\":");
                     json.push_str(&serde_json::to_string(&trace_json(&scenario, &observed.trace))?);
@@ -350,6 +398,17 @@ fn entities(py: Python<'_>, scenario_json: &str) -> PyResult<(Vec<String>, Vec<S
     Ok((s.flows.iter().map(|f| f.name.clone()).collect(), s.links.iter().map(|l| l.name.clone()).collect()))
 }
 
+/// estimate(scenario_json) -> (wall_s, events, packets)
+///
+/// The estimated cost of running the validated scenario: wall-clock
+/// seconds, events and data packets (see dupack_sim::engine::estimate; an
+/// estimate on the high side, from rates, windows and durations alone).
+#[pyfunction]
+fn estimate(py: Python<'_>, scenario_json: &str) -> PyResult<(f64, f64, f64)> {
+    let e = dupack_sim::estimate(&parse(py, scenario_json)?);
+    Ok((e.wall_s, e.events, e.packets))
+}
+
 /// validate(scenario_json) -> None
 ///
 /// Raise ScenarioError if the scenario is invalid.
@@ -373,6 +432,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__commit__", env!("DUPACK_COMMIT"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(entities, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(tables::write_parquet, m)?)?;

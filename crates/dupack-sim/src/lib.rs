@@ -15,7 +15,10 @@ pub mod scenario;
 pub mod tcp;
 pub mod time;
 
-pub use engine::sim::{run, run_interruptible, run_observed, run_traced, RunError, TraceRecord, World};
+pub use engine::estimate::{estimate, Estimate};
+pub use engine::sim::{
+    run, run_controlled, run_interruptible, run_observed, run_traced, Control, Progress, RunError, TraceRecord, World,
+};
 pub use metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 pub use observe::{Observe, Observed, PcapRequest, Series};
 pub use scenario::model::Scenario;

@@ -6,7 +6,7 @@ mod common;
 
 use dupack_sim::engine::sim::{TraceRecord, World};
 use dupack_sim::scenario::model::*;
-use dupack_sim::time::{ms, secs, SimTime};
+use dupack_sim::time::{ms, secs, SimDuration, SimTime};
 use dupack_sim::{run, RunResult};
 
 fn strip_wall(mut r: RunResult) -> RunResult {
@@ -111,4 +111,44 @@ fn running_in_slices_gives_the_same_result() {
     .unwrap_err();
     assert_eq!(asked, 1);
     assert!(e.0.contains("interrupted"), "{e}");
+}
+
+#[test]
+fn a_controlled_run_reports_progress_without_changing_the_result() {
+    let s = common::lossy_path("sack", 0.0005, 100_000_000, ms(1), secs(20));
+    let whole = strip_wall(run(&s, 3).unwrap());
+    let mut seen: Vec<dupack_sim::Progress> = Vec::new();
+    let (watched, _) = dupack_sim::run_controlled(&s, 3, Default::default(), |p| {
+        seen.push(p);
+        dupack_sim::Control::Continue
+    })
+    .unwrap();
+    assert_eq!(strip_wall(watched), whole);
+    assert!(seen.len() >= 2, "{} calls", seen.len());
+    assert!(seen.windows(2).all(|w| w[0].now <= w[1].now && w[0].events < w[1].events), "{seen:?}");
+    assert!(seen.last().unwrap().events < whole.run.events);
+}
+
+#[test]
+fn a_stopped_run_gives_the_result_of_a_run_as_long_as_it_got() {
+    let s = common::lossy_path("newreno", 0.0005, 100_000_000, ms(1), secs(20));
+    let mut calls = 0;
+    let (partial, _) = dupack_sim::run_controlled(&s, 3, Default::default(), |_| {
+        calls += 1;
+        if calls == 2 {
+            dupack_sim::Control::Stop("wall_limit")
+        } else {
+            dupack_sim::Control::Continue
+        }
+    })
+    .unwrap();
+    assert_eq!(partial.run.end_reason, "wall_limit");
+    assert!(partial.run.sim_time_s > 0.0 && partial.run.sim_time_s < 20.0, "{:?}", partial.run);
+    // The same scenario run for exactly the simulated time reached.
+    let mut short = s.clone();
+    short.duration = SimDuration::from_nanos((partial.run.sim_time_s * 1e9).round() as u64);
+    let mut same = strip_wall(run(&short, 3).unwrap());
+    assert_eq!(same.run.sim_time_s, partial.run.sim_time_s);
+    same.run.end_reason = "wall_limit".into();
+    assert_eq!(strip_wall(partial), same);
 }

@@ -2,6 +2,7 @@
 
 Exit codes: 0 success; 2 the user's mistake (usage, unreadable or invalid
 scenario, bad override or seed); 3 the simulator failed on a valid scenario;
+4 ``dupack run --max-wall`` stopped the run (its partial results saved);
 130 interrupted (Ctrl-C); 141 the reader of stdout went away (``| head``),
 as for a process killed by SIGPIPE; 1 a bug in dupack itself (traceback only
 with ``DUPACK_DEBUG=1``).
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
 EXIT_USER = 2
 EXIT_RUN = 3
+EXIT_PARTIAL = 4  # dupack run --max-wall stopped the run; its partial results are saved
 EXIT_BUG = 1
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
@@ -45,6 +47,14 @@ class CliError(Exception):
 
     def __init__(self, message: str, exit_code: int = EXIT_USER) -> None:
         super().__init__(message)
+        self.exit_code = exit_code
+
+
+class CliExit(Exception):
+    """End a command with ``exit_code``, what it had to say already said."""
+
+    def __init__(self, exit_code: int) -> None:
+        super().__init__(exit_code)
         self.exit_code = exit_code
 
 
@@ -79,6 +89,8 @@ def _failed(e: BaseException) -> int:
         return _pipe_closed()
     if isinstance(e, CliError):
         _error(str(e))
+        return e.exit_code
+    if isinstance(e, CliExit):
         return e.exit_code
     if isinstance(e, _Interrupted | KeyboardInterrupt):  # Ctrl-C
         _error("aborted")
@@ -317,6 +329,8 @@ _RUN_OPTIONS = {
     "-t": ("trace_text", True),
     "--trace-all": ("trace_all", False),
     "--pcap": ("pcap_specs", True),
+    "--max-wall": ("max_wall_text", True),
+    "--progress": ("progress", False),
 }
 _VALIDATE_OPTIONS = {"--set": ("overrides", True), "-s": ("overrides", True)}
 _REPEATABLE = {"overrides", "trace_text", "pcap_specs"}

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-from dupack.cli.app import EXIT_RUN, CliError
+from dupack.cli.app import EXIT_INTERRUPTED, EXIT_PARTIAL, EXIT_RUN, CliError, CliExit
 
 if TYPE_CHECKING:
     import typer
@@ -115,6 +115,64 @@ def _parse_out(text: str | None) -> Path | None:
     return Path(text)
 
 
+#: `dupack run` warns before a run estimated to take longer than this (seconds).
+WARN_ESTIMATE_S = 600.0
+#: The progress line appears once a run has taken this long (wall-clock seconds).
+PROGRESS_AFTER_S = 1.0
+
+_WALL_UNITS = {"": 1.0, "s": 1.0, "min": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def _parse_max_wall(text: str | None) -> float | None:
+    """--max-wall SECONDS: a positive number of seconds, or one with a unit (s, min, h, d)."""
+    if text is None:
+        return None
+    m = re.fullmatch(r"\s*((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*(s|min|h|d)?\s*", text)
+    seconds = float(m.group(1)) * _WALL_UNITS[m.group(2) or ""] if m else 0.0
+    if not 0 < seconds < float("inf"):
+        from dupack.scenario import shorten
+
+        raise CliError(
+            f"--max-wall must be a positive number of seconds, or a duration such as 90s, 10min or 2h; got {shorten(text)!r}"
+        )
+    return seconds
+
+
+class _Watch:
+    """What `dupack run` says about a run while it goes: a warning before
+    one estimated to be long, and a progress line once it has taken
+    PROGRESS_AFTER_S. The display is imported only then, so short runs
+    import nothing for it."""
+
+    def __init__(self, warn: bool) -> None:
+        self.warn = warn
+        self.display: Any = None
+
+    def estimated(self, wall_s: float, events: float, packets: float) -> None:
+        if not self.warn or wall_s <= WARN_ESTIMATE_S:
+            return
+        from dupack.cli.progress import human_seconds
+
+        sys.stderr.write(
+            f"warning: this run may take about {human_seconds(wall_s)} of wall-clock time (an estimated {events:.2g}"
+            " events); limit it with --max-wall SECONDS, or shorten it with -s run.duration=...\n"
+        )
+        sys.stderr.flush()
+
+    def tick(self, sim_s: float, duration_s: float, events: int, wall_s: float) -> None:
+        if wall_s < PROGRESS_AFTER_S:
+            return
+        if self.display is None:
+            from dupack.cli.progress import RunProgress
+
+            self.display = RunProgress()
+        self.display.update(sim_s, duration_s, events, wall_s)
+
+    def close(self) -> None:
+        if self.display is not None:
+            self.display.close()
+
+
 def run_cmd(
     file: ScenarioFile,
     seed_text: Annotated[
@@ -173,6 +231,25 @@ def run_cmd(
             show_default=False,
         ),
     ] = None,
+    max_wall_text: Annotated[
+        Optional[str],  # noqa: UP045 - text, so that the message can quote what was given
+        typer.Option(
+            "--max-wall",
+            metavar="SECONDS",
+            help="Stop the run after this much wall-clock time (e.g. 600, 90s, 10min, 2h) at the simulated "
+            "time reached, and save its results so far marked partial (\"partial\": true in result.json); "
+            "the exit code is then 4.",
+            show_default=False,
+        ),
+    ] = None,
+    progress: Annotated[
+        bool,
+        typer.Option(
+            "--progress",
+            help="Show the progress line (simulated time, events per second, time left) even when stderr is "
+            "not a terminal; on a terminal it appears by itself once a run takes over a second, unless -q.",
+        ),
+    ] = False,
 ) -> None:
     """Run one scenario: print a per-flow summary and save the results.
 
@@ -180,8 +257,14 @@ def run_cmd(
     and flows.csv, links.parquet and links.csv, media.parquet and media.csv
     with a shared medium) and scenario.json (the scenario after overrides,
     with its hash).
+
+    Before a run estimated to take over 10 minutes it warns (see 'dupack
+    validate' for the estimate). A run stopped by --max-wall or Ctrl-C
+    saves what it simulated so far, marked partial.
     """
-    run_command(file, seed_text, overrides, out_text, json_out, quiet, trace_text, trace_all, pcap_specs)
+    run_command(
+        file, seed_text, overrides, out_text, json_out, quiet, trace_text, trace_all, pcap_specs, max_wall_text, progress
+    )
 
 
 def run_command(
@@ -194,13 +277,16 @@ def run_command(
     trace_text: list[str] | None = None,
     trace_all: bool = False,
     pcap_specs: list[str] | None = None,
+    max_wall_text: str | None = None,
+    progress: bool = False,
 ) -> None:
     """``dupack run``, its options as keyword arguments (see :func:`run_cmd`)."""
     from dupack._core import RunError, ScenarioError
-    from dupack.api import run
+    from dupack.api import check_pcap, run_checked
 
     seed = _parse_seed(seed_text)
     out = _parse_out(out_text)
+    max_wall = _parse_max_wall(max_wall_text)
     scenario = _load(file, overrides)
     series, flows_traced = _parse_trace(trace_text, trace_all, scenario)
     captures = _parse_pcaps(pcap_specs)
@@ -213,9 +299,24 @@ def run_command(
 
         scratch = Path(tempfile.mkdtemp(prefix="dupack-pcap-"))
     pcap = {spec: scratch / name for spec, name in captures.items()} if scratch else None
+    # Nothing to warn about with -q or a --max-wall already given.
+    watch = _Watch(warn=not quiet and max_wall is None)
+    show_progress = progress or (not quiet and sys.stderr.isatty())
+    pcap_list = check_pcap(pcap)
     try:
         try:
-            result = run(scenario, seed, trace=flows_traced, series=series, pcap=pcap)
+            result = run_checked(
+                scenario,
+                seed,
+                flows_traced,
+                series,
+                None,
+                pcap_list,
+                max_wall=max_wall,
+                progress=watch.tick if show_progress else None,
+                partial_on_interrupt=True,
+                estimated=watch.estimated,
+            )
         except ScenarioError as e:
             if e.path == "pcap":
                 raise CliError(f"--pcap: {e.message}") from None
@@ -226,6 +327,8 @@ def run_command(
             if not captures or isinstance(e, BrokenPipeError):
                 raise
             raise CliError(f"--pcap: {e}") from None
+        finally:
+            watch.close()
 
         # With -s overrides the scenario is not the file's: keep its results apart
         # (by the scenario's hash) instead of overwriting the plain run's.
@@ -248,16 +351,37 @@ def run_command(
     failed = [c for c in result.raw.get("pcap", []) if c.get("error")]
     if failed:
         raise CliError(f"the capture {Path(failed[0]['path']).name} is incomplete: {failed[0]['error']}", EXIT_RUN)
+    if result.run.get("end_reason") == "interrupted":
+        # Ctrl-C: what was simulated is saved, and the command ends as an interrupted one does.
+        raise CliError(f"aborted {_reached(result)}; the partial results are saved in {directory}/", EXIT_INTERRUPTED)
 
     if json_out:
         sys.stdout.write(result.to_json() + "\n")
         sys.stdout.flush()
         if not quiet:
             _echo(f"results saved to {directory}/", err=True)
-        return
-    if not quiet:
+    elif not quiet:
         _print_summary(result, file)
         _echo(f"results saved to {directory}/")
+    if result.partial:
+        sys.stdout.flush()
+        sys.stderr.write(
+            f"warning: partial result: --max-wall {_seconds(max_wall)} reached {_reached(result)}; "
+            f"the results so far are saved in {directory}/ marked \"partial\": true\n"
+        )
+        sys.stderr.flush()
+        raise CliExit(EXIT_PARTIAL)
+
+
+def _seconds(s: float | None) -> str:
+    return "-" if s is None else f"{s:g} s"
+
+
+def _reached(result: RunResult) -> str:
+    """``at 12.345 s of 30 s simulated`` for a run stopped early."""
+    sim, duration = result.run.get("sim_time_s"), result.raw.get("duration_s")
+    of = f" of {duration:,.6g} s" if isinstance(duration, int | float) else ""
+    return f"at {_num(sim, '{:,.3f}')} s{of} simulated"
 
 
 def _parse_trace(items: list[str] | None, every: bool, scenario: Scenario) -> tuple[list[str] | None, list[str] | None]:
@@ -313,20 +437,29 @@ def _parse_pcaps(specs: list[str] | None) -> dict[str, str]:
 
 
 def validate_cmd(file: ScenarioFile, overrides: Overrides = None) -> None:
-    """Check a scenario (after overrides) without running it: prints 'ok' or the error."""
+    """Check a scenario (after overrides) without running it: prints 'ok' and
+    what running it would cost (an estimate on the high side), or the error."""
     validate_command(file, overrides)
 
 
 def validate_command(file: Path, overrides: list[str] | None = None) -> None:
     """``dupack validate``, its options as keyword arguments."""
+    from dupack import _core
     from dupack._core import ScenarioError
+    from dupack.cli.progress import human_seconds
 
     scenario = _load(file, overrides)
     try:
         scenario.validate()
+        wall_s, events, packets = _core.estimate(scenario.canonical_json())
     except ScenarioError as e:
         raise _validation_error(file, e) from None
-    sys.stdout.write("ok\n")  # as typer.echo writes it, without importing typer for it
+    # As typer.echo writes it, without importing typer for it.
+    when = human_seconds(wall_s)
+    sys.stdout.write(
+        f"ok\nestimate: {when if when.startswith('under') else 'about ' + when} of wall-clock time to run"
+        f" ({events:.2g} events, {packets:.2g} data packets; estimated on the high side)\n"
+    )
     sys.stdout.flush()
 
 
@@ -420,6 +553,10 @@ def _print_summary(result: RunResult, file: Path) -> None:
             f" ({info.get('end_reason', '?')}) · {_num(info.get('wall_time_s'), '{:.3f}')} s wall time"
         )
     )
+    if result.partial:
+        console.print(
+            Text(f"partial result: the run was stopped by the wall-clock limit {_reached(result)}; these figures cover that time only")
+        )
 
 
 def register(app: typer.Typer) -> None:
