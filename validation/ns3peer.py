@@ -36,7 +36,7 @@ from bench.measure import ns3_version
 # Imported by name: this module's own mirror() maps dupack's variants to ns-3's.
 from bench.mirror import apply, ns3_args, rate, seconds, size
 from validation.common import ROOT
-from validation.peers import FlowStats, Unsupported
+from validation.peerapi import FlowStats, Unsupported
 
 LOSSY_FLOW = ROOT / "validation" / "ns3" / "lossy_flow.cc"
 TCP_BENCH = ROOT / "bench" / "ns3" / "tcp_bench.cc"

@@ -1,17 +1,8 @@
-"""The tools a scenario is run through: a registry of peers.
+"""The tools a scenario is run through: a registry of peers (`PEERS`).
 
-A peer is an object with a `name`, `available()` (None, or why it cannot
-run here), `version()`, and one method per kind of run it supports:
-
-- `fall_floyd(doc) -> packets.Series` (scenario 1, packet level);
-- `greedy(doc, seed) -> list[FlowStats]` (scenarios 2, 3, 4 and 6: greedy
-  flows over a dumbbell or a one-hop chain, per-flow counters at the end);
-- `queue(doc, seed) -> QueueStats` (scenario 4: the bottleneck queue).
-
-A scenario asks every registered peer for what it needs and leaves a peer's
-column empty when the peer lacks the method (`supports`), or when the
-method raises `Unsupported` for that one case (ns-3 has no Reno, for
-instance): the reason goes to the report.
+dupack (through its Python API) and ns-2 (validation/ns2/*.tcl and
+bench/ns2/tcp_bench.tcl) are here, ns-3 in validation/ns3peer.py; what a
+peer provides and returns is in validation/peerapi.py.
 """
 
 from __future__ import annotations
@@ -19,52 +10,14 @@ from __future__ import annotations
 import inspect
 import shutil
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from bench import measure, mirror
 from validation import packets
 from validation.common import HEADER_BYTES, NS2_DIR, ROOT, parse_kv_line, run_ns
-
-
-@dataclass(frozen=True)
-class FlowStats:
-    goodput_kbps: float  # payload bytes delivered in order × 8 / duration
-    fast_retransmits: int
-    timeouts: int  # retransmission-timer expiries with data outstanding (each backoff counts)
-    retransmitted: int  # retransmitted segments
-    sent: int  # data segments sent, retransmissions included
-    # dupack only (NaN elsewhere): the mean of the RTT samples the sender
-    # took, and the timeouts that started a loss episode (backoffs not counted).
-    rtt_mean_s: float = float("nan")
-    timeout_episodes: float = float("nan")
-
-
-@dataclass(frozen=True)
-class QueueStats:
-    arrivals: int  # packets offered to the bottleneck queue
-    drops: int  # early and forced drops
-    marks: int  # ECN CE marks
-    utilisation: float
-    max_queue: float  # packets waiting
-    mean_queue: float  # time-averaged packets waiting
-
-
-class Peer(Protocol):
-    name: str
-
-    def available(self) -> str | None: ...
-
-    def version(self) -> str: ...
-
-
-def supports(peer: Peer, kind: str) -> bool:
-    return callable(getattr(peer, kind, None))
-
-
-class Unsupported(Exception):
-    """A peer cannot run this case (the message says why); its column stays empty."""
+from validation.ns3peer import Ns3
+from validation.peerapi import FlowStats, Peer, QueueStats, Unsupported
 
 
 # --------------------------------------------------------------------------
@@ -315,7 +268,5 @@ def red_args(q: dict[str, Any]) -> dict[str, Any]:
         "red_mean_pkt": mirror.size(q.get("mean_packet_size", "1000B")),
     }
 
-
-from validation.ns3peer import Ns3  # noqa: E402  (it imports FlowStats from here)
 
 PEERS: dict[str, Peer] = {"dupack": Dupack(), "ns2": Ns2(), "ns3": Ns3()}

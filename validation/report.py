@@ -13,7 +13,7 @@ if __package__ in (None, ""):  # run as a script: python3 validation/report.py -
 from validation import models, packets, s1_causes, s2_lossy, s4_red, s5_snoop
 from bench import measure
 from validation.common import Estimate, rel
-from validation.peers import Peer
+from validation.peerapi import Peer
 
 # Stated tolerances (issue 7's targets; docs/validation.md repeats them).
 GOODPUT_TOL = 5.0  # per cent, dupack against the peer whose configuration matches

@@ -15,8 +15,8 @@ from typing import Any
 from bench import mirror
 from validation import models
 from validation.common import SCENARIOS, Estimate, estimate, load_toml, rel
-from validation.peers import Peer, Unsupported, supports
-from validation.ns3peer import WindowTrace  # noqa: I001  (after peers, which imports ns3peer)
+from validation.ns3peer import WindowTrace
+from validation.peerapi import Peer, Unsupported, supports
 
 PS = (0.001, 0.003, 0.01, 0.03, 0.1)
 RTTS_MS = (20, 100, 300)

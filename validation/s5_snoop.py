@@ -24,7 +24,8 @@ from typing import Any, Callable
 
 from bench import mirror
 from validation.common import NS2_DIR, ROOT, Estimate, estimate, load_toml, parse_kv_line, rel, run_ns
-from validation.peers import Peer, ns2_flow
+from validation.peerapi import Peer
+from validation.peers import ns2_flow
 
 PS = (0.0, 0.01, 0.05, 0.10)
 QUICK = (0.01, 0.05)
