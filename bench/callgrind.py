@@ -9,7 +9,8 @@ Runs the release `bench_scenario` example under `valgrind --tool=callgrind
 100x larger event heap and working set), then sums callgrind_annotate's
 exclusive counts per function (inlined code is charged to the function it
 was inlined into). Instruction counts do not depend on the machine's load,
-unlike wall time. bench/run.py calls summarise() for docs/performance.md.
+unlike wall time. bench/run.py calls summarise() and bench/report.py
+markdown() for docs/performance.md.
 """
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.measure import build  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALING = ROOT / "bench" / "scenarios" / "scaling.toml"
@@ -131,10 +137,7 @@ def main() -> int:
     if not available():
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
-    sys.path.insert(0, str(ROOT / "bench"))
-    import run as bench_run  # noqa: PLC0415
-
-    exe = bench_run.build(sys.stderr)
+    exe = build(sys.stderr)
     print("\n".join(markdown(summarise(exe))))
     return 0
 

@@ -11,7 +11,7 @@ simulation, writing result.json, the Parquet and CSV tables and
 scenario.json), `dupack --version` and `dupack validate FILE`, and ns-2
 (`ns bench/ns2/tcp_bench.tcl ...`) on the same dumbbell: the scenario is
 bench/scenarios/unfairness.toml with the same overrides bench/run.py uses,
-and the ns-2 arguments are derived from that very document (bench/run.py's
+and the ns-2 arguments are derived from that very document (bench/mirror.py's
 `Case.ns2_cmd`), so both sides simulate the same network for the same time.
 
 Each command is run `--reps` times after one untimed warm-up run (which
@@ -45,9 +45,13 @@ import tempfile
 import time
 from pathlib import Path
 
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.measure import machine  # noqa: E402
+from bench.mirror import SCEN, Case, toml_literal  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-import run as benchrun  # noqa: E402  (bench/run.py: the ns-2 mirror and the machine description)
 
 GNU_TIME = "/usr/bin/time"
 SECTION = "## The dupack command end to end"
@@ -161,23 +165,23 @@ def main() -> None:
     dupack = dupack_command(args.dupack)
     # `python -m dupack` means this checkout (with its extension built into python/dupack/).
     env = child_env(checkout=dupack[-2:] == ["-m", "dupack"])
-    scenario = benchrun.SCEN / "unfairness.toml"
+    scenario = SCEN / "unfairness.toml"
     use_ns2 = not args.no_ns2 and shutil.which("ns") is not None
     rows = []
     with tempfile.TemporaryDirectory(prefix="dupack-bench-cli-") as tmp:
         for n in args.n:
             ov = overrides(n, args.p, args.duration)
-            sets = [a for k, v in ov.items() for a in ("-s", f"{k}={benchrun.toml_literal(v)}")]
+            sets = [a for k, v in ov.items() for a in ("-s", f"{k}={toml_literal(v)}")]
             cmd = [*dupack, "run", str(scenario), *sets, "-q", "-o", str(Path(tmp) / f"n{n}")]
             rows.append(measure(f"dupack run, N = {n}", cmd, args.reps, env))
             if use_ns2:
-                case = benchrun.Case("cli", f"N={n}", "unfairness.toml", ov)
+                case = Case("cli", f"N={n}", "unfairness.toml", ov)
                 rows.append(measure(f"ns-2, N = {n}", case.ns2_cmd(), args.reps, env))
         rows.append(measure("dupack --version", [*dupack, "--version"], args.reps, env))
         rows.append(measure("dupack validate", [*dupack, "validate", str(scenario)], args.reps, env))
         written = sorted(p.name for p in (Path(tmp) / f"n{args.n[0]}").iterdir())
 
-    m = benchrun.machine()
+    m = machine()
     lines = [
         f"- {m['date']}; dupack commit {m['commit']}; {m['cpu']}, `nproc` = {m['nproc']}, {m['mem']}; {m['os']}; "
         f"Python {m['python']}; {m['ns2']}; 1-minute load average at the start {m['load']}",

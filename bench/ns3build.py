@@ -13,8 +13,7 @@ with `--no-deps`.
 
 From Python (bench/run.py, validation/):
 
-    sys.path.insert(0, str(REPO / "bench"))
-    import ns3build
+    from bench import ns3build   # with the repository root on sys.path
     exe = ns3build.build(REPO / "validation" / "ns3" / "lossy_flow.cc")
     out = ns3build.run(exe, ["p=0.01", "rtt=0.1"])
 

@@ -1,28 +1,17 @@
-"""The benchmark's configuration mirror (bench/run.py): every case hands ns-2
+"""The benchmark's configuration mirror (bench/mirror.py): every case hands ns-2
 and ns-3 the same TCP and link settings as the dupack scenario it times, so
 that the report's side-by-side results compare like with like (issue 6)."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from bench import measure, mirror, report
+from bench import run as bench_run
 
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "bench" / "run.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_run", mod)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-R = _bench()
-CASES = R.cases(quick=False)
+CASES = bench_run.cases(quick=False)
 
 
 def _args(argv: list[str]) -> dict[str, str]:
@@ -42,31 +31,31 @@ def test_the_cases_are_the_issues_grid() -> None:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.label)
 def test_ns2_and_ns3_get_the_scenarios_tcp_settings(case) -> None:
     tcp, rcv, rto = case.doc["tcp"], case.doc["receiver"], case.doc["tcp"]["rto"]
-    mss = R.size(tcp["mss"])
-    for argv in (R.ns2_args(case.doc), R.ns3_args(case.doc)):
+    mss = mirror.size(tcp["mss"])
+    for argv in (mirror.ns2_args(case.doc), mirror.ns3_args(case.doc)):
         a = _args(argv)
         assert int(a["mss"]) == mss
         assert int(a["iw"]) == tcp["initial_window"]
         assert int(a["dupthresh"]) == tcp["dupthresh"]
-        assert float(a["tick"]) == R.seconds(rto["granularity"])
-        assert float(a["minrto"]) == R.seconds(rto["min"])
-        assert float(a["initrto"]) == R.seconds(rto["initial"])
+        assert float(a["tick"]) == mirror.seconds(rto["granularity"])
+        assert float(a["minrto"]) == mirror.seconds(rto["min"])
+        assert float(a["initrto"]) == mirror.seconds(rto["initial"])
         assert float(a["duration"]) == case.duration
         assert a["variant"] == tcp["variant"]
     # ns-2's window_ is in whole packets (64000 B of 536-byte segments: 119),
     # ns-3's receive buffer in bytes.
-    assert int(_args(R.ns2_args(case.doc))["window"]) == R.size(rcv["window"]) // mss
-    assert int(_args(R.ns3_args(case.doc))["window"]) == R.size(rcv["window"])
+    assert int(_args(mirror.ns2_args(case.doc))["window"]) == mirror.size(rcv["window"]) // mss
+    assert int(_args(mirror.ns3_args(case.doc))["window"]) == mirror.size(rcv["window"])
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.group != "b"], ids=lambda c: c.label)
 def test_the_dumbbells_links_and_loss_are_mirrored(case) -> None:
     topo = case.doc["topology"]
-    for argv in (R.ns2_args(case.doc), R.ns3_args(case.doc)):
+    for argv in (mirror.ns2_args(case.doc), mirror.ns3_args(case.doc)):
         a = _args(argv)
         assert int(a["n"]) == topo["senders"]
-        assert float(a["access_rate"]) == R.rate(topo["access"]["rate"])
-        assert float(a["bneck_rate"]) == R.rate(topo["bottleneck"]["rate"])
+        assert float(a["access_rate"]) == mirror.rate(topo["access"]["rate"])
+        assert float(a["bneck_rate"]) == mirror.rate(topo["bottleneck"]["rate"])
         assert int(a["bneck_q"]) == topo["bottleneck"]["queue"]["limit_packets"]
         assert float(a["loss"]) == topo["access"]["fwd_error"]["p"]
 
@@ -74,22 +63,22 @@ def test_the_dumbbells_links_and_loss_are_mirrored(case) -> None:
 def test_bit_errors_become_ns2s_per_packet_loss_and_stay_a_ber_for_ns3() -> None:
     case = next(c for c in CASES if c.group == "b")
     err = case.doc["topology"]["hops"][0]["fwd_error"]
-    mss = R.size(case.doc["tcp"]["mss"])
-    want = 1 - (1 - err["ber"]) ** (8 * (mss + R.HEADER_BYTES))
-    assert math.isclose(float(_args(R.ns2_args(case.doc))["loss"]), want, rel_tol=1e-12)
-    assert float(_args(R.ns3_args(case.doc))["ber"]) == err["ber"]
+    mss = mirror.size(case.doc["tcp"]["mss"])
+    want = 1 - (1 - err["ber"]) ** (8 * (mss + mirror.HEADER_BYTES))
+    assert math.isclose(float(_args(mirror.ns2_args(case.doc))["loss"]), want, rel_tol=1e-12)
+    assert float(_args(mirror.ns3_args(case.doc))["ber"]) == err["ber"]
 
 
 def test_results_are_summarised_alike_for_every_tool() -> None:
     rows = [{"g": 100.0, "k": 1}, {"g": 300.0, "k": 2}]
-    s = R.summarise(rows, lambda r: r["g"], {"fr": lambda r: r["k"]}, events=None)
+    s = measure.summarise(rows, lambda r: r["g"], {"fr": lambda r: r["k"]}, events=None)
     assert s["goodput"] == 400.0 and s["fr"] == 3 and s["events"] is None
     assert math.isclose(s["jain"], 400.0**2 / (2 * (100.0**2 + 300.0**2)))
 
 
 def test_silent_flows_are_counted_and_left_out_of_the_second_jain_index() -> None:
     rows = [{"g": 0.0}, {"g": 100.0}, {"g": 300.0}]
-    s = R.summarise(rows, lambda r: r["g"], {})
+    s = measure.summarise(rows, lambda r: r["g"], {})
     assert s["silent"] == 1
     assert math.isclose(s["jain_alive"], 400.0**2 / (2 * (100.0**2 + 300.0**2)))
     assert s["jain"] < s["jain_alive"]
@@ -100,7 +89,7 @@ def test_ns3_flows_that_never_sent_data_never_opened_their_connection() -> None:
     line = "FLOW {} rx_bytes={} data_pkts={} rexmit_pkts=0 acks_rx=1 fast_rexmits=0 timeouts={} first_data_ms={}"
     flows = [line.format(0, 0, 0, 0, -1), line.format(1, 0, 9, 8, 75)]
     flows += [line.format(i, 5000, 6, 0, 60) for i in range(2, 10)]
-    m = R.ns3_metrics("\n".join(flows + ["END sim=200 events=1234"]), case)
+    m = measure.ns3_metrics("\n".join(flows + ["END sim=200 events=1234"]), case)
     assert (m["silent"], m["unopened"], m["to"]) == (2, 1, 8)
     assert m["silent_opened"] == [(75, 9)]
 
@@ -114,7 +103,7 @@ def test_the_n200_report_names_the_silent_flows_and_the_syn_retry_control() -> N
     res = [{"case": case, "dupack": tool(0, 0.93, 0.93), "ns2": tool(0, 0.95, 0.95), "ns3": tool(76, 0.56, 0.91, 42)}]
     res[0]["ns3"]["silent_opened"] = [(72, 9), (79, 9), (75, 8), (127472, 1)]
     controls = [{"kind": "synretries", "label": case.label, "syn6": tool(83, 0.55, 0.95, 44), "ns3": res[0]["ns3"]}]
-    text = "\n".join(R.silent_flows(res, controls))
+    text = "\n".join(report.silent_flows(res, controls))
     assert "dupack 0, ns-2 0, ns-3 76 (42 of them never opened" in text
     assert "there the silent flows are the whole difference" in text and "share less evenly" not in text
     assert "dupack 0.930, ns-2 0.950, ns-3 0.910" in text
@@ -125,11 +114,11 @@ def test_the_n200_report_names_the_silent_flows_and_the_syn_retry_control() -> N
     assert "83 silent flows (44 never opened), Jain's index 0.550, against 76 (42)" in text
     # Jain's index over the running flows far from dupack's: the silent flows are not the whole story.
     res[0]["ns3"] = tool(8, 0.84, 0.87, 1)
-    text = "\n".join(R.silent_flows(res, []))
+    text = "\n".join(report.silent_flows(res, []))
     assert "share less evenly" in text and "whole difference" not in text
     # Nothing to say when no tool has a silent flow.
     quiet = [{"case": case, "dupack": tool(0, 0.9, 0.9), "ns2": None, "ns3": tool(0, 0.9, 0.9)}]
-    assert R.silent_flows(quiet, []) == []
+    assert report.silent_flows(quiet, []) == []
 
 
 def test_the_seed_control_says_whether_a_jain_gap_is_real_and_whether_the_window_arithmetic_explains_it() -> None:
@@ -137,19 +126,19 @@ def test_the_seed_control_says_whether_a_jain_gap_is_real_and_whether_the_window
     n2 = [0.957, 0.949, 0.959, 0.954, 0.951, 0.956, 0.947, 0.956]
     row = {"kind": "seeds", "label": "N=200 p=0.01 sack", "dupack": d, "dupack_ns2_arith": [x + 0.002 for x in d],
            "ns2": n2}
-    text = "\n".join(R.seed_spread([row, {"kind": "prr"}]))
+    text = "\n".join(report.seed_spread([row, {"kind": "prr"}]))
     assert "seeds 1–8" in text and "a real difference of the models" in text
     assert "too little to explain it" in text
     row["dupack_ns2_arith"] = n2
-    assert "most of the gap" in "\n".join(R.seed_spread([row]))
+    assert "most of the gap" in "\n".join(report.seed_spread([row]))
     # The same spread on both sides, no gap: not a difference the seeds can show.
     row["ns2"] = list(reversed(d))
-    text = "\n".join(R.seed_spread([row]))
+    text = "\n".join(report.seed_spread([row]))
     assert "not a difference of the models" in text and "arithmetic moves" not in text
 
 
 def test_control_runs_go_to_the_200_flow_cases_of_the_loss_rate_asked_for() -> None:
     res = [{"case": c, "ns2": {"x": 1}, "ns3": None} for c in CASES]
-    picked = R.n200_cases(res, "ns2", 0.01)
+    picked = bench_run.n200_cases(res, "ns2", 0.01)
     assert sorted(r["case"].label for r in picked) == ["N=200 p=0.01 newreno", "N=200 p=0.01 sack"]
-    assert R.n200_cases(res, "ns3", 0.01) == [], "only where that tool ran"
+    assert bench_run.n200_cases(res, "ns3", 0.01) == [], "only where that tool ran"

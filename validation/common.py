@@ -1,54 +1,41 @@
-"""Helpers shared by the validation scenarios: paths, the benchmark's
-helpers, statistics and running ns-2.
+"""Helpers shared by the validation scenarios: paths, scenario documents,
+statistics and running ns-2.
 
-The unit parsing, the TOML override logic, the dumbbell mirror and the
-machine description are those of bench/run.py (loaded from there, not
-copied), so the benchmark and the validation suite mirror ns-2 the same way.
+The unit parsing, the TOML override logic and the ns-2/ns-3 mirrors are the
+benchmark's (bench/mirror.py), and so is the machine description
+(bench/measure.py): the benchmark and the validation suite mirror ns-2 the
+same way.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import statistics
 import subprocess
-import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from bench import mirror
 from dupack.stats import t95
 
 ROOT = Path(__file__).resolve().parent.parent
 VALIDATION = ROOT / "validation"
 SCENARIOS = VALIDATION / "scenarios"
 NS2_DIR = VALIDATION / "ns2"
-HEADER_BYTES = 40  # IPv4 20 + TCP 20 on every data packet, both tools
-
-
-def _load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dupack_bench_run", ROOT / "bench" / "run.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-bench = _load_bench()
+HEADER_BYTES = mirror.HEADER_BYTES  # IPv4 20 + TCP 20 on every data packet, both tools
 
 
 def load_toml(path: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A scenario document with dotted-path overrides applied (bench/run.py's rules)."""
+    """A scenario document with dotted-path overrides applied (bench/mirror.py's rules)."""
     doc = tomllib.loads(path.read_text())
-    return bench.apply(doc, overrides or {})
+    return mirror.apply(doc, overrides or {})
 
 
 def override_strings(overrides: dict[str, Any]) -> list[str]:
     """The same overrides as dupack's ``"path=value"`` strings."""
-    return [f"{k}={bench.toml_literal(v)}" for k, v in overrides.items()]
+    return [f"{k}={mirror.toml_literal(v)}" for k, v in overrides.items()]
 
 
 # --------------------------------------------------------------------------
@@ -79,7 +66,7 @@ def estimate(xs: list[float]) -> Estimate:
 
 
 def jain(xs: list[float]) -> float:
-    return float(bench.jain(xs))
+    return float(mirror.jain(xs))
 
 
 def rel(a: float, b: float) -> float:

@@ -6,7 +6,7 @@ first time):
 
 - scenario 2 (one flow over one lossy link): validation/ns3/lossy_flow.cc;
 - scenario 3 (the dumbbell): bench/ns3/tcp_bench.cc, with the arguments
-  bench/run.py's `ns3_args` derives from the very TOML dupack reads, so the
+  bench/mirror.py's `ns3_args` derives from the very TOML dupack reads, so the
   benchmark and the validation mirror ns-3 the same way.
 
 Both configure ns-3 as docs/performance.md's mirror table says: NewReno
@@ -31,10 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from validation.common import ROOT, bench
-from validation.peers import FlowStats, Unsupported
+from bench import ns3build
+from bench.measure import ns3_version
+# Imported by name: this module's own mirror() maps dupack's variants to ns-3's.
+from bench.mirror import apply, ns3_args, rate, seconds, size
+from validation.common import ROOT
+from validation.peerapi import FlowStats, Unsupported
 
-ns3build = bench.ns3build  # bench/ns3build.py, as bench/run.py imported it
 LOSSY_FLOW = ROOT / "validation" / "ns3" / "lossy_flow.cc"
 TCP_BENCH = ROOT / "bench" / "ns3" / "tcp_bench.cc"
 TIMEOUT = 1800.0  # seconds of wall time for one ns-3 run
@@ -86,7 +89,7 @@ class Ns3:
         return None
 
     def version(self) -> str:
-        return bench.ns3_version()
+        return ns3_version()
 
     def build(self, src: Path) -> Path:
         if src not in self._exe:
@@ -102,12 +105,12 @@ class Ns3:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "cwnd.txt"
             flows = self.run(doc, seed, path)
-            return flows, read_window_trace(path, bench.size(doc["tcp"]["mss"]))
+            return flows, read_window_trace(path, size(doc["tcp"]["mss"]))
 
     def run(self, doc: dict[str, Any], seed: int, cwnd_trace: Path | None) -> list[FlowStats]:
-        d = bench.apply(doc, {"run.seed": seed})
+        d = apply(doc, {"run.seed": seed})
         variant = d["tcp"]["variant"]
-        if bench.seconds(d["tcp"].get("overhead", "0s")) > 0:
+        if seconds(d["tcp"].get("overhead", "0s")) > 0:
             raise Unsupported("ns-3's programs have no sender processing delay (ns-2's overhead_)")
         m = mirror(variant)
         if m is None:
@@ -117,7 +120,7 @@ class Ns3:
         elif d["topology"]["kind"] == "dumbbell":
             if d["topology"]["bottleneck"]["queue"].get("kind", "droptail") != "droptail":
                 raise Unsupported("the ns-3 dumbbell mirror has DropTail queues only")
-            exe, args = self.build(TCP_BENCH), bench.ns3_args(d)
+            exe, args = self.build(TCP_BENCH), ns3_args(d)
         else:
             raise Unsupported(f"no ns-3 mirror of a {d['topology']['kind']} topology")
         program_variant, recovery, cc = m
@@ -127,7 +130,7 @@ class Ns3:
             args.append(f"cwndtrace={cwnd_trace}")
         out = ns3build.run(exe, args, timeout=TIMEOUT)
         flows, _ = ns3build.parse_flows(out)
-        dur = bench.seconds(d["run"]["duration"])
+        dur = seconds(d["run"]["duration"])
         return [
             FlowStats(f["rx_bytes"] * 8 / dur / 1000, f["fast_rexmits"], f["timeouts"], f["rexmit_pkts"], f["data_pkts"])
             for f in flows
@@ -170,19 +173,19 @@ def lossy_flow_args(d: dict[str, Any]) -> list[str]:
     rto = tcp["rto"]
     # lossy_flow.cc fixes what ns-3 fixes or defaults to: initial RTO 1 s
     # (RttEstimator::InitialEstimation), 1 ms granularity, 60 s ceiling.
-    assert (bench.seconds(rto["initial"]), bench.seconds(rto["granularity"]), bench.seconds(rto["max"])) == (1.0, 0.001, 60.0), rto
+    assert (seconds(rto["initial"]), seconds(rto["granularity"]), seconds(rto["max"])) == (1.0, 0.001, 60.0), rto
     assert tcp["dupthresh"] == 3 and rcv.get("ack", "every") == "every", (tcp, rcv)
     a = {
         "p": err.get("p", 0.0),
-        "rtt": 2 * bench.seconds(hop["delay"]),
-        "duration": bench.seconds(d["run"]["duration"]),
+        "rtt": 2 * seconds(hop["delay"]),
+        "duration": seconds(d["run"]["duration"]),
         "variant": tcp["variant"],
-        "rate": bench.rate(hop["rate"]),
-        "mss": bench.size(tcp["mss"]),
-        "window": bench.size(rcv["window"]),
+        "rate": rate(hop["rate"]),
+        "mss": size(tcp["mss"]),
+        "window": size(rcv["window"]),
         "queue": hop["queue"]["limit_packets"],
         "iw": tcp["initial_window"],
-        "minrto": bench.seconds(rto["min"]),
+        "minrto": seconds(rto["min"]),
         "seed": d["run"].get("seed", 1),
     }
     return [f"{k}={v}" for k, v in a.items()]

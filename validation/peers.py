@@ -1,17 +1,8 @@
-"""The tools a scenario is run through: a registry of peers.
+"""The tools a scenario is run through: a registry of peers (`PEERS`).
 
-A peer is an object with a `name`, `available()` (None, or why it cannot
-run here), `version()`, and one method per kind of run it supports:
-
-- `fall_floyd(doc) -> packets.Series` (scenario 1, packet level);
-- `greedy(doc, seed) -> list[FlowStats]` (scenarios 2, 3, 4 and 6: greedy
-  flows over a dumbbell or a one-hop chain, per-flow counters at the end);
-- `queue(doc, seed) -> QueueStats` (scenario 4: the bottleneck queue).
-
-A scenario asks every registered peer for what it needs and leaves a peer's
-column empty when the peer lacks the method (`supports`), or when the
-method raises `Unsupported` for that one case (ns-3 has no Reno, for
-instance): the reason goes to the report.
+dupack (through its Python API) and ns-2 (validation/ns2/*.tcl and
+bench/ns2/tcp_bench.tcl) are here, ns-3 in validation/ns3peer.py; what a
+peer provides and returns is in validation/peerapi.py.
 """
 
 from __future__ import annotations
@@ -19,51 +10,14 @@ from __future__ import annotations
 import inspect
 import shutil
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
+from bench import measure, mirror
 from validation import packets
-from validation.common import HEADER_BYTES, NS2_DIR, ROOT, bench, parse_kv_line, run_ns
-
-
-@dataclass(frozen=True)
-class FlowStats:
-    goodput_kbps: float  # payload bytes delivered in order × 8 / duration
-    fast_retransmits: int
-    timeouts: int  # retransmission-timer expiries with data outstanding (each backoff counts)
-    retransmitted: int  # retransmitted segments
-    sent: int  # data segments sent, retransmissions included
-    # dupack only (NaN elsewhere): the mean of the RTT samples the sender
-    # took, and the timeouts that started a loss episode (backoffs not counted).
-    rtt_mean_s: float = float("nan")
-    timeout_episodes: float = float("nan")
-
-
-@dataclass(frozen=True)
-class QueueStats:
-    arrivals: int  # packets offered to the bottleneck queue
-    drops: int  # early and forced drops
-    marks: int  # ECN CE marks
-    utilisation: float
-    max_queue: float  # packets waiting
-    mean_queue: float  # time-averaged packets waiting
-
-
-class Peer(Protocol):
-    name: str
-
-    def available(self) -> str | None: ...
-
-    def version(self) -> str: ...
-
-
-def supports(peer: Peer, kind: str) -> bool:
-    return callable(getattr(peer, kind, None))
-
-
-class Unsupported(Exception):
-    """A peer cannot run this case (the message says why); its column stays empty."""
+from validation.common import HEADER_BYTES, NS2_DIR, ROOT, parse_kv_line, run_ns
+from validation.ns3peer import Ns3
+from validation.peerapi import FlowStats, Peer, QueueStats, Unsupported
 
 
 # --------------------------------------------------------------------------
@@ -89,7 +43,7 @@ class Dupack:
     def version(self) -> str:
         import dupack
 
-        commit = bench.sh(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
+        commit = measure.sh(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
         return f"dupack {dupack.__version__} (commit {commit})"
 
     def fall_floyd(self, doc: dict[str, Any]) -> packets.Series:
@@ -97,7 +51,7 @@ class Dupack:
 
         flow = doc["flows"][0]["name"]
         res = dupack.run(doc, trace=[flow])
-        mss = bench.size(doc["tcp"]["mss"])
+        mss = mirror.size(doc["tcp"]["mss"])
         s = packets.dupack_series(res.trace, mss)
         f = res.flows.iloc[0]
         if f["completion_time_s"] == f["completion_time_s"]:  # not NaN
@@ -154,7 +108,7 @@ class Ns2:
         return None
 
     def version(self) -> str:
-        v = bench.sh(["dpkg-query", "-W", "-f", "${Version}", "ns2"]) if shutil.which("dpkg-query") else "?"
+        v = measure.sh(["dpkg-query", "-W", "-f", "${Version}", "ns2"]) if shutil.which("dpkg-query") else "?"
         return f"ns-2 {v} (Debian ns2)"
 
     def fall_floyd(self, doc: dict[str, Any]) -> packets.Series:
@@ -183,8 +137,8 @@ class Ns2:
         if doc["tcp"]["variant"] not in self.GREEDY_VARIANTS:
             raise Unsupported(f"ns-2.35 has no {doc['tcp']['variant']}")
         out = run_ns(ROOT / "bench" / "ns2" / "tcp_bench.tcl", greedy_args(doc, seed))
-        mss = bench.size(doc["tcp"]["mss"])
-        dur = bench.seconds(doc["run"]["duration"])
+        mss = mirror.size(doc["tcp"]["mss"])
+        dur = mirror.seconds(doc["run"]["duration"])
         return [ns2_flow(r, mss, dur) for r in parse_kv_line(out, "FLOW")]
 
     def queue(self, doc: dict[str, Any], seed: int) -> QueueStats:
@@ -243,7 +197,7 @@ def ns2_flow(r: dict[str, float], mss: int, duration: float) -> FlowStats:
 def fall_floyd_args(doc: dict[str, Any]) -> dict[str, Any]:
     tcp, rcv = doc["tcp"], doc["receiver"]
     access, bneck = doc["topology"]["hops"]
-    mss = bench.size(tcp["mss"])
+    mss = mirror.size(tcp["mss"])
     rto = tcp["rto"]
     flow = doc["flows"][0]
     err = bneck.get("fwd_error", {"model": "none"})
@@ -256,46 +210,46 @@ def fall_floyd_args(doc: dict[str, Any]) -> dict[str, Any]:
         "variant": base,
         "lt": lt,
         "drops": ",".join(str(d) for d in drops),
-        "packets": bench.size(flow["bytes"]) // mss,
+        "packets": mirror.size(flow["bytes"]) // mss,
         "mss": mss,
-        "window": bench.size(rcv["window"]) // mss,
+        "window": mirror.size(rcv["window"]) // mss,
         "iw": tcp["initial_window"],
         "queue": bneck["queue"]["limit_packets"],
-        "access_rate": bench.rate(access["rate"]),
-        "access_delay": bench.seconds(access["delay"]),
-        "bneck_rate": bench.rate(bneck["rate"]),
-        "bneck_delay": bench.seconds(bneck["delay"]),
+        "access_rate": mirror.rate(access["rate"]),
+        "access_delay": mirror.seconds(access["delay"]),
+        "bneck_rate": mirror.rate(bneck["rate"]),
+        "bneck_delay": mirror.seconds(bneck["delay"]),
         # ns-2's tcpTick_: the fine timer's granularity, or the ns2 timer's tick.
-        "tick": bench.seconds(rto["tick"] if timer == "ns2" else rto["granularity"]),
-        "minrto": bench.seconds(rto["min"]),
-        "initrto": bench.seconds(rto["initial"]),
-        "maxrto": bench.seconds(rto["max"]),
+        "tick": mirror.seconds(rto["tick"] if timer == "ns2" else rto["granularity"]),
+        "minrto": mirror.seconds(rto["min"]),
+        "initrto": mirror.seconds(rto["initial"]),
+        "maxrto": mirror.seconds(rto["max"]),
         "sackblocks": rcv["max_sack_blocks"],
-        "duration": bench.seconds(doc["run"]["duration"]),
+        "duration": mirror.seconds(doc["run"]["duration"]),
     }
 
 
 def greedy_args(doc: dict[str, Any], seed: int) -> dict[str, Any]:
     """tcp_bench.tcl's arguments for a dumbbell or a one-hop chain with
-    Bernoulli loss on data (bench/run.py's mirror), plus RED and ECN."""
-    d = bench.apply(doc, {"run.seed": seed})
+    Bernoulli loss on data (bench/mirror.py's mirror), plus RED and ECN."""
+    d = mirror.apply(doc, {"run.seed": seed})
     topo = d["topology"]
     if topo["kind"] == "chain":
-        # tcp_bench.tcl's `link` topology; bench/run.py reads BER there,
+        # tcp_bench.tcl's `link` topology; bench/mirror.py reads BER there,
         # the validation's lossy link is Bernoulli.
         hop = topo["hops"][0]
         err = hop.get("fwd_error", {"model": "none"})
         assert err["model"] in ("none", "bernoulli") and err.get("applies_to", "data") == "data", err
         d["topology"] = {"kind": "chain", "hops": [dict(hop, fwd_error={"model": "ber", "ber": 0.0})]}
-        args = dict(a.split("=", 1) for a in bench.ns2_args(d))
+        args = dict(a.split("=", 1) for a in mirror.ns2_args(d))
         args["loss"] = err.get("p", 0.0)
     else:
-        args = dict(a.split("=", 1) for a in bench.ns2_args(d))
+        args = dict(a.split("=", 1) for a in mirror.ns2_args(d))
         q = topo["bottleneck"]["queue"]
         if q.get("kind", "droptail") == "red":
             args.update(red_args(q))
     if d["tcp"].get("max_cwnd"):
-        args["maxcwnd"] = bench.size(d["tcp"]["max_cwnd"]) // bench.size(d["tcp"]["mss"])
+        args["maxcwnd"] = mirror.size(d["tcp"]["max_cwnd"]) // mirror.size(d["tcp"]["mss"])
     variant = d["tcp"]["variant"]
     args["variant"] = variant
     return args
@@ -311,10 +265,8 @@ def red_args(q: dict[str, Any]) -> dict[str, Any]:
         "red_wq": q.get("wq", 0.002),
         "red_gentle": int(bool(q.get("gentle", False))),
         "red_ecn": int(bool(q.get("ecn", False))),
-        "red_mean_pkt": bench.size(q.get("mean_packet_size", "1000B")),
+        "red_mean_pkt": mirror.size(q.get("mean_packet_size", "1000B")),
     }
 
-
-from validation.ns3peer import Ns3  # noqa: E402  (it imports FlowStats from here)
 
 PEERS: dict[str, Peer] = {"dupack": Dupack(), "ns2": Ns2(), "ns3": Ns3()}

@@ -11,8 +11,9 @@ if __package__ in (None, ""):  # run as a script: python3 validation/report.py -
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from validation import models, packets, s1_causes, s2_lossy, s4_red, s5_snoop
-from validation.common import Estimate, bench, rel
-from validation.peers import Peer
+from bench import measure
+from validation.common import Estimate, rel
+from validation.peerapi import Peer
 
 # Stated tolerances (issue 7's targets; docs/validation.md repeats them).
 GOODPUT_TOL = 5.0  # per cent, dupack against the peer whose configuration matches
@@ -76,7 +77,7 @@ def verdict(ok: bool | None) -> str:
 
 
 def header(peers: dict[str, Peer], missing: dict[str, str], quick: bool, seeds: int, elapsed: float, argv) -> list[str]:
-    m = bench.machine()
+    m = measure.machine()
     shown = shown_args(argv)
     cmd = " ".join(["python3 validation/run.py", *shown])
     L = [
@@ -1064,7 +1065,7 @@ def main(argv: list[str] | None = None) -> int:
         elapsed = time.perf_counter() - t0
         if args.save:
             args.save.write_bytes(pickle.dumps({"results": results, "elapsed": elapsed, "argv": argv, "quick": quick, "seeds": seeds}))
-    m = bench.machine()
+    m = measure.machine()
     shown = shown_args(argv)
     sec = cubic_section(results, peers)
     sec[1:1] = [

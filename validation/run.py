@@ -32,7 +32,8 @@ if __package__ in (None, ""):
 
 from validation import report, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
 from validation.common import ROOT, Ns2Error  # noqa: E402
-from validation.peers import PEERS, Peer  # noqa: E402
+from validation.peerapi import Peer  # noqa: E402
+from validation.peers import PEERS  # noqa: E402
 
 SCENARIOS = ("1", "2", "3", "4", "5", "6")
 #: The committed report: only a full run of everything writes it by default.

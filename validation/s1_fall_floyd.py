@@ -13,7 +13,7 @@ from typing import Any
 
 from validation import packets
 from validation.common import SCENARIOS, load_toml
-from validation.peers import Peer, supports
+from validation.peerapi import Peer, supports
 
 VARIANTS = ("tahoe", "reno", "newreno", "sack", "fack")
 DROPS = (41, 43, 45, 47)

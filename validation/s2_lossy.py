@@ -12,10 +12,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench import mirror
 from validation import models
-from validation.common import SCENARIOS, Estimate, bench, estimate, load_toml, rel
-from validation.peers import Peer, Unsupported, supports
-from validation.ns3peer import WindowTrace  # noqa: I001  (after peers, which imports ns3peer)
+from validation.common import SCENARIOS, Estimate, estimate, load_toml, rel
+from validation.ns3peer import WindowTrace
+from validation.peerapi import Peer, Unsupported, supports
 
 PS = (0.001, 0.003, 0.01, 0.03, 0.1)
 RTTS_MS = (20, 100, 300)
@@ -142,7 +143,7 @@ def dupack_window(doc: dict[str, Any], seed: int) -> WindowTrace:
     assert not s.attrs.get("truncated"), "dupack's series was truncated"
     s = s[s.entity == flow]
     cw = s[s.variable == "cwnd"]
-    mss = bench.size(doc["tcp"]["mss"])
+    mss = mirror.size(doc["tcp"]["mss"])
     fr = s[s.variable == "fast_retransmit"]
     return WindowTrace(cw.time_s.tolist(), (cw.value / mss).tolist(), fr.time_s.tolist())
 
@@ -150,7 +151,7 @@ def dupack_window(doc: dict[str, Any], seed: int) -> WindowTrace:
 def greedy_runs(name: str, peer: Peer, d: dict[str, Any], seeds: int, window: bool):
     """A peer's per-seed flows, and per-seed WINDOW statistics of the first
     flow when `window` (None where the peer gives no window trace)."""
-    dur = bench.seconds(d["run"]["duration"])
+    dur = mirror.seconds(d["run"]["duration"])
     flows, stats = [], []
     for seed in range(1, seeds + 1):
         if window and name == "dupack":
@@ -210,7 +211,7 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
         frs[name] = estimate([r.fast_retransmits for r in runs])
     rtt = path_rtt(rtt_ms)
     # T0: the RTO, which the 1 s minimum sets at every RTT of the grid (RFC 6298 §2.4).
-    t0 = max(1.0, bench.seconds(d["tcp"]["rto"]["min"]))
+    t0 = max(1.0, mirror.seconds(d["tcp"]["rto"]["min"]))
     kbps = MSS * 8 / 1000
     # ns-2's same-loss mirror (fall_floyd.tcl) has no CUBIC.
     # A peer without the variant (ns-2 has no RFC 6675) has no same-loss column either.

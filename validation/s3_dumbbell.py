@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from validation.common import ROOT, Estimate, estimate, jain, load_toml
-from validation.peers import Peer, Unsupported, supports
+from validation.peerapi import Peer, Unsupported, supports
 from validation.s2_lossy import CUBIC_VARIANTS, greedy_runs, is_cubic, window_estimates
 
 SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from validation.common import SCENARIOS, Estimate, estimate, load_toml
-from validation.peers import Peer, supports
+from validation.peerapi import Peer, supports
 
 # (label, queue overrides, variant)
 QUEUES = {

@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from validation.common import NS2_DIR, ROOT, Estimate, bench, estimate, load_toml, parse_kv_line, rel, run_ns
-from validation.peers import Peer, ns2_flow
+from bench import mirror
+from validation.common import NS2_DIR, ROOT, Estimate, estimate, load_toml, parse_kv_line, rel, run_ns
+from validation.peerapi import Peer
+from validation.peers import ns2_flow
 
 PS = (0.0, 0.01, 0.05, 0.10)
 QUICK = (0.01, 0.05)
@@ -113,27 +115,27 @@ def ns2_args(d: dict[str, Any], seed: int) -> dict[str, Any]:
     if sn is not None:
         # ns-2's timer is max(srtt_ + 4·rttvar_, snoopTick_) from srtt_ 0.1 and
         # rttvar_ 0.25: only these constants are mirrored.
-        assert bench.seconds(sn["min_timeout"]) == SNOOP_TICK and bench.seconds(sn["initial_timeout"]) == SNOOP_INITIAL, sn
+        assert mirror.seconds(sn["min_timeout"]) == SNOOP_TICK and mirror.seconds(sn["initial_timeout"]) == SNOOP_INITIAL, sn
     tcp, rto = d["tcp"], d["tcp"].get("rto", {})
-    mss = bench.size(tcp["mss"])
+    mss = mirror.size(tcp["mss"])
     return {
         "ll": "LL/LLSnoop" if sn is not None else "LL",
         "loss": err.get("p", 0.0),
         "seed": seed,
-        "duration": bench.seconds(d["run"]["duration"]),
-        "wired_rate": bench.rate(wired["rate"]),
-        "wired_delay": bench.seconds(wired["delay"]),
+        "duration": mirror.seconds(d["run"]["duration"]),
+        "wired_rate": mirror.rate(wired["rate"]),
+        "wired_delay": mirror.seconds(wired["delay"]),
         "wired_queue": wired.get("queue", {}).get("limit_packets", 100),
-        "wl_rate": bench.rate(wl["rate"]),
-        "wl_delay": bench.seconds(wl["delay"]),
+        "wl_rate": mirror.rate(wl["rate"]),
+        "wl_delay": mirror.seconds(wl["delay"]),
         "wl_queue": wl.get("queue", {}).get("limit_packets", 100),
         "mss": mss,
-        "window": bench.size(d["receiver"]["window"]) // mss,
+        "window": mirror.size(d["receiver"]["window"]) // mss,
         "iw": tcp.get("initial_window", 1),
-        "minrto": bench.seconds(rto.get("min", "1s")),
-        "initrto": bench.seconds(rto.get("initial", "1s")),
-        "maxrto": bench.seconds(rto.get("max", "60s")),
-        "tick": bench.seconds(rto.get("granularity", "1ms")),
+        "minrto": mirror.seconds(rto.get("min", "1s")),
+        "initrto": mirror.seconds(rto.get("initial", "1s")),
+        "maxrto": mirror.seconds(rto.get("max", "60s")),
+        "tick": mirror.seconds(rto.get("granularity", "1ms")),
     }
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from validation.common import SCENARIOS, Estimate, estimate, jain, load_toml
-from validation.peers import Peer, supports
+from validation.peerapi import Peer, supports
 
 NS = (2, 5, 10)
 QUICK = [2]

@@ -1,0 +1,192 @@
+"""What the benchmark and the validation suite share: dupack's unit strings, scenario overrides, and the
+ns-2 and ns-3 mirrors of a scenario.
+
+The mirrors derive the parameters of bench/ns2/tcp_bench.tcl (ns-2.35) and bench/ns3/tcp_bench.cc (ns-3.44)
+from the very TOML document dupack reads (after the same overrides), so a change to a scenario file changes
+all sides. `Case` is one benchmark case: a scenario of bench/scenarios/, its overrides, and the three command
+lines that run it. Standard library only.
+"""
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCEN = ROOT / "bench" / "scenarios"
+NS2_SCRIPT = ROOT / "bench" / "ns2" / "tcp_bench.tcl"
+NS3_SOURCE = ROOT / "bench" / "ns3" / "tcp_bench.cc"
+HEADER_BYTES = 40  # IPv4 20 + TCP 20, both tools
+
+# --------------------------------------------------------------------------
+# Units (the subset the bench scenarios use; docs/scenario.md has them all)
+
+_RATE = {"bps": 1, "kbps": 1e3, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9}
+_TIME = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+_SIZE = {"B": 1, "KB": 1e3, "KiB": 1024, "MB": 1e6, "MiB": 1 << 20}
+
+
+def _unit(text: str, table: dict[str, float]) -> float:
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*", text)
+    if not m or m.group(2) not in table:
+        raise ValueError(f"cannot read {text!r}")
+    return float(m.group(1)) * table[m.group(2)]
+
+
+def rate(t: str) -> float:
+    return _unit(t, _RATE)
+
+
+def seconds(t: str) -> float:
+    return _unit(t, _TIME)
+
+
+def size(t: str) -> int:
+    return int(_unit(t, _SIZE))
+
+
+# --------------------------------------------------------------------------
+# Scenarios: TOML + overrides -> dupack arguments and ns-2 arguments
+
+
+def toml_literal(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    return json.dumps(v)  # a TOML basic string
+
+
+def apply(doc: dict, overrides: dict) -> dict:
+    doc = json.loads(json.dumps(doc))
+    for path, v in overrides.items():
+        *parents, last = path.split(".")
+        t = doc
+        for p in parents:
+            t = t.setdefault(p, {})
+        t[last] = v
+    return doc
+
+
+def ns2_args(doc: dict) -> list[str]:
+    """The ns-2 mirror of a bench scenario, key=value for tcp_bench.tcl."""
+    tcp, rcv, topo = doc["tcp"], doc["receiver"], doc["topology"]
+    rto = tcp["rto"]
+    mss = size(tcp["mss"])
+    window = size(rcv["window"])
+    a = {
+        "variant": tcp["variant"],
+        "duration": seconds(doc["run"]["duration"]),
+        "seed": doc["run"].get("seed", 1),
+        "mss": mss,
+        # ns-2's window_ is in packets; the bench windows are whole segments.
+        "window": window // mss,
+        "iw": tcp["initial_window"],
+        "dupthresh": tcp["dupthresh"],
+        "tick": seconds(rto["granularity"]),
+        "minrto": seconds(rto["min"]),
+        "initrto": seconds(rto["initial"]),
+        "maxrto": seconds(rto["max"]),
+        "sackblocks": rcv["max_sack_blocks"],
+    }
+    if seconds(tcp.get("overhead", "0s")) > 0:
+        a["overhead"] = seconds(tcp["overhead"])
+    # Every data packet of a greedy flow is a full segment, so the
+    # per-packet loss probability of bit errors is one number.
+    per_packet = lambda ber: {"loss": 1.0 - (1.0 - ber) ** (8 * (mss + HEADER_BYTES))}  # noqa: E731
+    a.update(mirror_topology(topo, "tcp_bench.tcl", per_packet))
+    return [f"{k}={v}" for k, v in a.items()]
+
+
+def ns3_args(doc: dict) -> list[str]:
+    """The ns-3 mirror of a bench scenario, key=value for tcp_bench.cc."""
+    tcp, rcv, topo = doc["tcp"], doc["receiver"], doc["topology"]
+    rto = tcp["rto"]
+    a = {
+        "variant": tcp["variant"],
+        "duration": seconds(doc["run"]["duration"]),
+        "seed": doc["run"].get("seed", 1),
+        "mss": size(tcp["mss"]),
+        "window": size(rcv["window"]),  # bytes: the receive buffer
+        "iw": tcp["initial_window"],
+        "dupthresh": tcp["dupthresh"],
+        "tick": seconds(rto["granularity"]),
+        "minrto": seconds(rto["min"]),
+        "initrto": seconds(rto["initial"]),
+    }
+    assert rcv.get("max_sack_blocks", 3) >= 3 and seconds(rto["max"]) == 60.0, "ns-3 fixes 60 s max RTO"
+    # ns-3 applies the BER to each packet's own IP size (tcp_bench.cc).
+    a.update(mirror_topology(topo, "tcp_bench.cc", lambda ber: {"ber": ber}))
+    return [f"{k}={v}" for k, v in a.items()]
+
+
+def mirror_topology(topo: dict, program: str, ber_loss) -> dict:
+    """The topology keys both mirror programs take: a dumbbell with Bernoulli loss on the access links, or one
+    link with bit errors (`ber_loss(ber)` says how the program wants those)."""
+    if topo["kind"] == "dumbbell":
+        acc, bn = topo["access"], topo["bottleneck"]
+        err = acc.get("fwd_error", {"model": "none"})
+        assert err["model"] in ("none", "bernoulli") and err.get("applies_to", "data") == "data"
+        return dict(
+            topo="dumbbell",
+            n=topo["senders"],
+            access_rate=rate(acc["rate"]),
+            access_delay=seconds(acc["delay"]),
+            access_q=acc["queue"]["limit_packets"],
+            bneck_rate=rate(bn["rate"]),
+            bneck_delay=seconds(bn["delay"]),
+            bneck_q=bn["queue"]["limit_packets"],
+            loss=err.get("p", 0.0),
+        )
+    if topo["kind"] == "chain" and len(topo["hops"]) == 1:
+        hop = topo["hops"][0]
+        err = hop["fwd_error"]
+        assert err["model"] == "ber" and err.get("applies_to", "data") == "data"
+        return dict(
+            topo="link",
+            n=1,
+            bneck_rate=rate(hop["rate"]),
+            bneck_delay=seconds(hop["delay"]),
+            bneck_q=hop["queue"]["limit_packets"],
+            **ber_loss(err["ber"]),
+        )
+    raise ValueError(f"{program} mirrors dumbbells and one-hop chains only")
+
+
+# --------------------------------------------------------------------------
+# Results and cases
+
+
+def jain(xs: list[float]) -> float:
+    s, s2 = sum(xs), sum(x * x for x in xs)
+    return s * s / (len(xs) * s2) if s2 > 0 else float("nan")
+
+
+class Case:
+    """One benchmark case: a scenario of bench/scenarios/ with overrides, and the command lines that run it
+    through dupack's `bench_scenario`, the ns-2 mirror and the ns-3 mirror."""
+
+    def __init__(self, group: str, label: str, scenario: str, overrides: dict, ns2: bool = True):
+        self.group, self.label, self.scenario, self.overrides, self.ns2 = group, label, scenario, overrides, ns2
+        self.doc = apply(tomllib.loads((SCEN / scenario).read_text()), overrides)
+        self.duration = seconds(self.doc["run"]["duration"])
+        self.mss = size(self.doc["tcp"]["mss"])
+        topo = self.doc["topology"]
+        self.flows = topo["senders"] if topo["kind"] == "dumbbell" else 1
+
+    def dupack_cmd(self, exe: Path, duration: str | None = None) -> list[str]:
+        ov = dict(self.overrides, **({"run.duration": duration} if duration else {}))
+        return [str(exe), str(SCEN / self.scenario)] + [f"{k}={toml_literal(v)}" for k, v in ov.items()]
+
+    def ns2_cmd(self, duration: float | None = None) -> list[str]:
+        args = ns2_args(self.doc)
+        if duration is not None:
+            args = [a for a in args if not a.startswith("duration=")] + [f"duration={duration}"]
+        return ["ns", str(NS2_SCRIPT)] + args
+
+    def ns3_cmd(self, exe: Path, duration: float | None = None) -> list[str]:
+        args = ns3_args(self.doc)
+        if duration is not None:
+            args = [a for a in args if not a.startswith("duration=")] + [f"duration={duration}"]
+        return [str(exe)] + args
