@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_PARTIAL, EXIT_RUN, CliError, CliExit
+from dupack.cli.common import load_scenario, num, parse_out, parse_trace, typer_names, validation_error
 
 if TYPE_CHECKING:
     import typer
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     # What the annotations of _typer_names come down to.
     ScenarioFile = Path
     Overrides = Optional[list[str]]  # noqa: UP045
+    TraceNames = Optional[list[str]]  # noqa: UP045
+    TraceAll = bool
 
 
 def _typer_names() -> None:
@@ -27,68 +30,13 @@ def _typer_names() -> None:
     commands over; until then this module does without typer, so that
     ``dupack run`` and ``dupack validate`` can start without importing it
     (dupack.cli.app's main)."""
-    import typer
-
-    scenario_file = Annotated[
-        Path,
-        typer.Argument(
-            metavar="FILE.toml",
-            help="Scenario file (TOML). Its format: docs/scenario.md in the source distribution or repository.",
-            show_default=False,
-        ),
-    ]
-    overrides = Annotated[
-        Optional[list[str]],  # noqa: UP045 - typer reads the annotation at run time
-        typer.Option(
-            "--set",
-            "-s",
-            metavar="PATH=VALUE",
-            help="Change one scenario value before running, e.g. -s run.duration=10s "
-            "or -s flows[0].variant=newreno. VALUE is read as TOML (10, true, \"x\") or else "
-            "taken as text. Repeatable; applied in order.",
-            show_default=False,
-        ),
-    ]
-    globals().update(typer=typer, ScenarioFile=scenario_file, Overrides=overrides)
-
-
-def __getattr__(name: str) -> Any:
-    # ScenarioFile and Overrides are shared with `dupack sweep` (dupack.cli.sweep).
-    if name in ("typer", "ScenarioFile", "Overrides"):
-        _typer_names()
-        return globals()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals().update(typer_names("Saved as series.parquet and trace.parquet."))
 
 
 def _echo(message: str, err: bool = False) -> None:
     from typer import echo
 
     echo(message, err=err)
-
-
-def _load(file: Path, overrides: list[str] | None) -> Scenario:
-    """Read the file and apply overrides; errors become one-line CliErrors."""
-    from dupack._core import ScenarioError
-    from dupack.scenario import OverrideError, load, shorten
-
-    try:
-        scenario = load(file)
-    except IsADirectoryError:
-        raise CliError(f"cannot read scenario file '{file}': it is a directory") from None
-    except OSError as e:
-        raise CliError(f"cannot read scenario file '{file}': {e.strerror or e}") from None
-    except ScenarioError as e:  # TOML syntax errors already name the file
-        raise CliError(str(e) if e.path == str(file) else f"{file}: {e}") from None
-    try:
-        return scenario.with_overrides(overrides)
-    except OverrideError as e:
-        raise CliError(f"bad override -s '{shorten(e.override)}': {e.reason}") from None
-    except ScenarioError as e:  # e.g. a value JSON cannot carry
-        raise CliError(f"bad override: {e}") from None
-
-
-def _validation_error(file: Path, e: Exception) -> CliError:
-    return CliError(f"{file}: {e}")
 
 
 def _parse_seed(text: str | None) -> int | None:
@@ -103,16 +51,6 @@ def _parse_seed(text: str | None) -> int | None:
         return check_seed(int(digits) if re.fullmatch(r"-?[0-9]+", digits) else text)
     except (TypeError, ValueError):
         raise CliError(f"--seed must be {SEED_RANGE}, got {text!r}") from None
-
-
-def _parse_out(text: str | None) -> Path | None:
-    """--out as a directory. Path("") is ".", so an empty value (say, from an
-    unset shell variable) would quietly write into the current directory."""
-    if text is None:
-        return None
-    if not text.strip():
-        raise CliError(f"--out needs a directory, got an empty path {text!r}")
-    return Path(text)
 
 
 #: `dupack run` warns before a run estimated to take longer than this (seconds).
@@ -204,23 +142,8 @@ def run_cmd(
         bool,
         typer.Option("--quiet", "-q", help="Print no summary; only errors."),
     ] = False,
-    trace_text: Annotated[
-        Optional[list[str]],  # noqa: UP045
-        typer.Option(
-            "--trace",
-            "-t",
-            metavar="NAMES",
-            help="Record the time series (cwnd, ssthresh, flight, RTT, RTO, state, events; a link's queue, "
-            "drops and marks) of these flows and links, and the packet trace of these flows: "
-            "comma-separated names, flow:NAME or link:NAME where a name is both. Saved as "
-            "series.parquet and trace.parquet. Repeatable.",
-            show_default=False,
-        ),
-    ] = None,
-    trace_all: Annotated[
-        bool,
-        typer.Option("--trace-all", help="--trace every flow and link."),
-    ] = False,
+    trace_text: TraceNames = None,
+    trace_all: TraceAll = False,
     pcap_specs: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Option(
@@ -285,10 +208,10 @@ def run_command(
     from dupack.api import check_pcap, run_checked
 
     seed = _parse_seed(seed_text)
-    out = _parse_out(out_text)
+    out = parse_out(out_text)
     max_wall = _parse_max_wall(max_wall_text)
-    scenario = _load(file, overrides)
-    series, flows_traced = _parse_trace(trace_text, trace_all, scenario)
+    scenario = load_scenario(file, overrides)
+    series, flows_traced = parse_trace(trace_text, trace_all, scenario)
     captures = _parse_pcaps(pcap_specs)
     # Captures are written while the run goes, into a scratch folder that
     # the result directory (named after the seed) takes over afterwards.
@@ -320,7 +243,7 @@ def run_command(
         except ScenarioError as e:
             if e.path == "pcap":
                 raise CliError(f"--pcap: {e.message}") from None
-            raise _validation_error(file, e) from None
+            raise validation_error(file, e) from None
         except RunError as e:
             raise CliError(f"the simulation of '{file}' failed: {e}", EXIT_RUN) from None
         except OSError as e:
@@ -381,46 +304,7 @@ def _reached(result: RunResult) -> str:
     """``at 12.345 s of 30 s simulated`` for a run stopped early."""
     sim, duration = result.run.get("sim_time_s"), result.raw.get("duration_s")
     of = f" of {duration:,.6g} s" if isinstance(duration, int | float) else ""
-    return f"at {_num(sim, '{:,.3f}')} s{of} simulated"
-
-
-def _parse_trace(items: list[str] | None, every: bool, scenario: Scenario) -> tuple[list[str] | None, list[str] | None]:
-    """--trace / --trace-all → (series names for the core, flows whose packet trace is kept)."""
-    from dupack import _core
-    from dupack._core import ScenarioError
-    from dupack.scenario import shorten
-
-    if not every and not items:
-        return None, None
-    try:
-        flows, links = _core.entities(scenario.canonical_json())
-    except ScenarioError:
-        return None, None  # the run reports the scenario's error
-    if every:
-        return ["*"], list(flows)
-    names = [n.strip() for item in items or [] for n in item.split(",")]
-    if any(not n for n in names):
-        raise CliError(f"--trace needs comma-separated flow or link names, got {','.join(items or [])!r}")
-    series, traced = [], []
-    for n in names:
-        kind, _, bare = n.partition(":") if n.startswith(("flow:", "link:")) else ("", "", n)
-        is_flow, is_link = bare in flows and kind != "link", bare in links and kind != "flow"
-        if is_flow and is_link:
-            raise CliError(f"--trace: {bare!r} is both a flow and a link; say flow:{bare} or link:{bare}")
-        if not (is_flow or is_link):
-            what = {"flow": "flow", "link": "link"}.get(kind, "flow or link")
-            raise CliError(
-                f"--trace: no {what} named {shorten(bare)!r}; the flows are {_listing(flows)}, the links {_listing(links)}"
-            )
-        series.append(f"flow:{bare}" if is_flow else f"link:{bare}")
-        if is_flow:
-            traced.append(bare)
-    return series, (traced or None)
-
-
-def _listing(names: list[str], most: int = 12) -> str:
-    shown = ", ".join(names[:most])
-    return shown + (f", … ({len(names)} in all)" if len(names) > most else "")
+    return f"at {num(sim, '{:,.3f}')} s{of} simulated"
 
 
 def _parse_pcaps(specs: list[str] | None) -> dict[str, str]:
@@ -448,12 +332,12 @@ def validate_command(file: Path, overrides: list[str] | None = None) -> None:
     from dupack._core import ScenarioError
     from dupack.cli.progress import human_seconds
 
-    scenario = _load(file, overrides)
+    scenario = load_scenario(file, overrides)
     try:
         scenario.validate()
         wall_s, events, packets = _core.estimate(scenario.canonical_json())
     except ScenarioError as e:
-        raise _validation_error(file, e) from None
+        raise validation_error(file, e) from None
     # As typer.echo writes it, without importing typer for it.
     when = human_seconds(wall_s)
     sys.stdout.write(
@@ -464,17 +348,6 @@ def validate_command(file: Path, overrides: list[str] | None = None) -> None:
 
 
 # --- summary -----------------------------------------------------------------
-
-
-def _num(v: object, fmt: str = "{}") -> str:
-    if v is None:
-        return "-"
-    try:
-        if v != v:  # NaN
-            return "-"
-    except TypeError:
-        pass
-    return fmt.format(v)
 
 
 def _print_summary(result: RunResult, file: Path) -> None:
@@ -521,15 +394,15 @@ def _print_summary(result: RunResult, file: Path) -> None:
         table.add_row(
             Text(str(f.get("flow", ""))),
             Text(str(f.get("variant", ""))),
-            _num(f.get("goodput_kbps"), "{:.1f}"),
-            _num(f.get("bytes_delivered")),
-            _num(f.get("completion_time_s"), "{:.2f}"),
-            _num(f.get("segments_sent")),
-            _num(f.get("retransmitted_segments")),
-            _num(f.get("fast_retransmits")),
-            _num(f.get("timeouts")),
+            num(f.get("goodput_kbps"), "{:.1f}"),
+            num(f.get("bytes_delivered")),
+            num(f.get("completion_time_s"), "{:.2f}"),
+            num(f.get("segments_sent")),
+            num(f.get("retransmitted_segments")),
+            num(f.get("fast_retransmits")),
+            num(f.get("timeouts")),
             "/".join(str(n) for n in ndup) or "-",
-            f"{_num(f.get('drops_error'))}/{_num(f.get('drops_queue'))}",
+            f"{num(f.get('drops_error'))}/{num(f.get('drops_queue'))}",
         )
     console.print(table)
     # One line per shared medium: how much of its traffic collided.
@@ -542,15 +415,15 @@ def _print_summary(result: RunResult, file: Path) -> None:
         console.print(
             Text(
                 f"medium {name}: {sent:,} frames sent, {collided:,} collided"
-                f" ({_num(rows[0].get('medium_collision_events'), '{:,}')} collisions)"
-                f" · busy {_num(rows[0].get('medium_busy'), '{:.0%}')}"
+                f" ({num(rows[0].get('medium_collision_events'), '{:,}')} collisions)"
+                f" · busy {num(rows[0].get('medium_busy'), '{:.0%}')}"
             )
         )
     info = result.run
     console.print(
         Text(
-            f"{_num(info.get('events'), '{:,}')} events · {_num(info.get('sim_time_s'), '{:.3f}')} s simulated"
-            f" ({info.get('end_reason', '?')}) · {_num(info.get('wall_time_s'), '{:.3f}')} s wall time"
+            f"{num(info.get('events'), '{:,}')} events · {num(info.get('sim_time_s'), '{:.3f}')} s simulated"
+            f" ({info.get('end_reason', '?')}) · {num(info.get('wall_time_s'), '{:.3f}')} s wall time"
         )
     )
     if result.partial:

@@ -14,11 +14,16 @@ import typer
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
 from dupack.cli.progress import Progress
-from dupack.cli.run import Overrides, ScenarioFile, _load, _num, _parse_out, _parse_trace, _validation_error
+from dupack.cli.common import load_scenario, num, parse_out, parse_trace, typer_names, validation_error
 
 if TYPE_CHECKING:
     from dupack.scenario import Scenario
     from dupack.sweeps import SweepResult
+
+# The shared argument and option types (dupack.cli.common); this module
+# imports typer at once, so they are built here.
+_names = typer_names("In a sweep, every run records them: stored as DIR/series and DIR/trace.")
+ScenarioFile, Overrides, TraceNames, TraceAll = (_names[k] for k in ("ScenarioFile", "Overrides", "TraceNames", "TraceAll"))
 
 #: At most this many jobs (grid points x seeds) in one sweep.
 MAX_JOBS = 10_000_000
@@ -224,22 +229,8 @@ def sweep_cmd(
             "as the results of the two could not be told apart.",
         ),
     ] = False,
-    trace_text: Annotated[
-        Optional[list[str]],  # noqa: UP045
-        typer.Option(
-            "--trace",
-            "-t",
-            metavar="NAMES",
-            help="In every run, record the time series of these flows and links and the packet trace of "
-            "these flows, as 'dupack run --trace' does: comma-separated names, flow:NAME or link:NAME where a "
-            "name is both. Stored as DIR/series and DIR/trace. Repeatable.",
-            show_default=False,
-        ),
-    ] = None,
-    trace_all: Annotated[
-        bool,
-        typer.Option("--trace-all", help="--trace every flow and link (the tables grow with the runs' packets)."),
-    ] = False,
+    trace_text: TraceNames = None,
+    trace_all: TraceAll = False,
 ) -> None:
     """Run a scenario for every combination of --vary values and every seed.
 
@@ -265,13 +256,13 @@ def sweep_cmd(
             "--workers sets the threads of a local sweep; with --executor dask://… the cluster's workers "
             "run the jobs (give them threads with 'dask worker --nthreads N')"
         )
-    out = _parse_out(out_text)
+    out = parse_out(out_text)
     assert out is not None
-    base = _load(file, overrides)
+    base = load_scenario(file, overrides)
     try:
         base.validate()
     except ScenarioError as e:
-        raise _validation_error(file, e) from None
+        raise validation_error(file, e) from None
     grid = _parse_vary(vary, base)
     npoints = 1
     for v in grid.values():
@@ -279,7 +270,7 @@ def sweep_cmd(
     if npoints * len(seeds or [None]) > MAX_JOBS:
         raise CliError(f"--vary and --seeds give {npoints * len(seeds or [None]):,} jobs; at most {MAX_JOBS:,} are allowed")
 
-    series, traced = _parse_trace(trace_text, trace_all, base)
+    series, traced = parse_trace(trace_text, trace_all, base)
     observe = {"series": series, "trace": traced}
 
     _check_resumed_seeds(out, seeds, base, grid, no_resume)
@@ -344,7 +335,7 @@ def _run_sweep(
         stored = f"; the runs stored before it are in '{out}'" if progress.done else ""
         raise CliError(f"--out: cannot write the results to '{out}': {e.strerror or e}{stored}") from None
     except ScenarioError as e:  # an invalid combination of values that are valid one by one
-        raise _validation_error(file, e) from None
+        raise validation_error(file, e) from None
     except RunError as e:
         raise CliError(f"the simulation failed: {e}; the runs that finished are stored in '{out}'", EXIT_RUN) from None
     except KeyboardInterrupt:
@@ -463,7 +454,7 @@ def _print_summary(result: SweepResult, file: Path, wall: float) -> None:
     console.print(
         Text(
             f"{len(runs):,} runs ({result.executed:,} now, {result.skipped:,} already stored) · "
-            f"{_num(runs['sim_time_s'].sum(), '{:,.0f}')} s simulated · {wall:.2f} s wall time · "
+            f"{num(runs['sim_time_s'].sum(), '{:,.0f}')} s simulated · {wall:.2f} s wall time · "
             f"results in {result.out}/"
         )
     )
