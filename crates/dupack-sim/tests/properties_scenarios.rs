@@ -462,7 +462,7 @@ fn with_disjoint_flow(s: &Scenario) -> Scenario {
 fn at(r: &TraceRecord) -> dupack_sim::time::SimTime {
     use dupack_sim::tcp::sender::SenderEvent as E;
     match *r {
-        TraceRecord::Send { at, .. } | TraceRecord::Drop { at, .. } => at,
+        TraceRecord::Send { at, .. } | TraceRecord::Drop { at, .. } | TraceRecord::Ack { at, .. } => at,
         TraceRecord::Sender { event, .. } => match event {
             E::FastRetransmit { at, .. }
             | E::Timeout { at, .. }

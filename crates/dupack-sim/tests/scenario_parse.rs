@@ -1226,10 +1226,11 @@ fn red_queue_tables_parse_with_defaults() {
             ecn: false,
             mark_above_max_th: false,
             mean_packet_size: 1000,
+            rules: RedRules::Paper,
         })
     );
     let s = with(
-        r#"{ kind = "red", min_th = 20, max_th = 60, limit_packets = 150, wq = 0.5, maxp = 0.02, gentle = true, ecn = true, mark_above_max_th = true, mean_packet_size = "1500B" }"#,
+        r#"{ kind = "red", min_th = 20, max_th = 60, limit_packets = 150, wq = 0.5, maxp = 0.02, gentle = true, ecn = true, mark_above_max_th = true, mean_packet_size = "1500B", rules = "ns2" }"#,
     );
     assert_eq!(
         link(&s, "bottleneck").queue,
@@ -1243,6 +1244,7 @@ fn red_queue_tables_parse_with_defaults() {
             ecn: true,
             mark_above_max_th: true,
             mean_packet_size: 1500,
+            rules: RedRules::Ns2,
         })
     );
     assert_eq!(
