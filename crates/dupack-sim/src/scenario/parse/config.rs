@@ -6,7 +6,7 @@ use super::routes::Hop;
 use super::tcp::*;
 use super::value::*;
 use crate::scenario::model::*;
-use crate::tcp::variant::parse_variant;
+use crate::tcp::variant::{Ext, Variant};
 use crate::time::SimDuration;
 
 /// `dda = "auto"`: irw §4 sets DDA's delay to the round-trip time of the
@@ -45,7 +45,7 @@ pub(super) fn resolve_config<'a>(
     f: &TcpRaw,
     grx: &RxRaw,
     frx: &RxRaw,
-    variant: &At<String>,
+    variant: &At<Variant>,
     flow_name: &str,
     last_hop: impl FnOnce() -> Result<Hop<'a>, String>,
 ) -> R<(TcpConfig, ReceiverConfig)> {
@@ -62,7 +62,7 @@ struct Merge<'m> {
     f: &'m TcpRaw,
     grx: &'m RxRaw,
     frx: &'m RxRaw,
-    variant: &'m At<String>,
+    variant: &'m At<Variant>,
     flow_name: &'m str,
 }
 
@@ -212,8 +212,7 @@ impl Merge<'_> {
     /// variant that needs SACK blocks.
     fn sack(&self) -> R<bool> {
         let variant = self.variant;
-        // The variant was validated where it was written.
-        let uses_sack = parse_variant(&variant.v).map(|s| s.uses_sack()).unwrap_or(false);
+        let uses_sack = variant.v.spec().uses_sack();
         let sack_at = pick(&self.frx.sack, &self.grx.sack);
         Ok(match sack_at.map_or(SackSetting::Auto, |a| a.v) {
             SackSetting::On => true,
@@ -237,7 +236,7 @@ impl Merge<'_> {
 
     /// Whether the variant undoes spurious retransmissions (`+undo`).
     fn undo(&self) -> bool {
-        parse_variant(&self.variant.v).is_ok_and(|s| s.has(crate::tcp::variant::Ext::Undo))
+        self.variant.v.spec().has(Ext::Undo)
     }
 
     /// `+undo` with timestamps as its evidence needs timestamps on.

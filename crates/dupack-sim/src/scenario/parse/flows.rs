@@ -9,6 +9,7 @@ use super::topology::{numbered, Topo, TopoKind};
 use super::value::*;
 use crate::net::routing::Routes;
 use crate::scenario::model::*;
+use crate::tcp::variant::Variant;
 use crate::time::SimDuration;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -121,7 +122,7 @@ pub(super) fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &Tcp
         let variant = variant
             .or_else(|| ftcp.variant.clone())
             .or_else(|| gtcp.variant.clone())
-            .unwrap_or(At { v: "newreno".into(), path: String::new() });
+            .unwrap_or_else(|| At { v: Variant::parse("newreno").expect("a valid variant"), path: String::new() });
 
         let last_hop = || {
             last_hop_link(topo, &mut routes, src, dst)

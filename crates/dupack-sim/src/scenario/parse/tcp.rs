@@ -5,7 +5,7 @@
 use super::error::*;
 use super::value::*;
 use crate::scenario::model::*;
-use crate::tcp::variant::parse_variant;
+use crate::tcp::variant::Variant;
 use crate::time::SimDuration;
 use serde_json::Value;
 
@@ -53,7 +53,7 @@ impl Timer {
 /// `[tcp]` keys as written, global or per flow.
 #[derive(Clone, Default)]
 pub(super) struct TcpRaw {
-    pub(super) variant: Option<At<String>>,
+    pub(super) variant: Option<At<Variant>>,
     pub(super) mss: Option<At<u64>>,
     pub(super) initial_window: Option<At<u32>>,
     pub(super) initial_ssthresh: Option<At<u64>>,
@@ -111,10 +111,9 @@ pub(super) enum SackSetting {
     Auto,
 }
 
-pub(super) fn v_variant(v: &Value, path: &str) -> R<String> {
+pub(super) fn v_variant(v: &Value, path: &str) -> R<Variant> {
     let s = v_str(v, path)?;
-    parse_variant(s).map_err(|e| err(path, requote(&e.0, s)))?;
-    Ok(s.to_string())
+    Variant::parse(s).map_err(|e| err(path, requote(&e.0, s)))
 }
 
 /// Parse a `[tcp]` table. `global` is the global table when parsing a flow's
