@@ -50,7 +50,7 @@ fn main() {
             name: format!("f{i}"),
             src: i,
             dst: n + 1,
-            variant: variant.clone(),
+            variant: dupack_sim::tcp::variant::Variant::parse(&variant).expect("variant"),
             bytes: None,
             start: SimDuration::ZERO,
             tcp: tcp.clone(),

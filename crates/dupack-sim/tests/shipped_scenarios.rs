@@ -1,6 +1,7 @@
 //! Every scenario shipped in `scenarios/` parses and runs, and the Fall &
 //! Floyd files reproduce the behaviour the model-built tests assert.
 
+use dupack_sim::tcp::variant::Variant;
 use dupack_sim::{parse_scenario_toml, run};
 use std::path::PathBuf;
 
@@ -81,7 +82,7 @@ fn fall_floyd_files_time_out_only_where_the_paper_says() {
         let base = load(file);
         for variant in ["reno", "newreno", "sack"] {
             let mut s = base.clone();
-            s.flows[0].variant = variant.into();
+            s.flows[0].variant = Variant::parse(variant).unwrap();
             s.flows[0].receiver.sack = common_uses_sack(variant);
             let r = run(&s, 1).unwrap();
             let f = &r.flows[0];

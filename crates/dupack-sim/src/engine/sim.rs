@@ -36,7 +36,6 @@ use crate::scenario::model::{LocalRexmit, Scenario, TieBreakMode};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::segment::TcpSegment;
 use crate::tcp::sender::{Sender, SenderEvent};
-use crate::tcp::variant::parse_variant;
 use crate::time::{SimDuration, SimTime};
 use std::fmt;
 
@@ -265,7 +264,7 @@ impl World {
             TieBreakMode::Identity => TieBreak::Identity,
         });
         for (i, f) in s.flows.iter().enumerate() {
-            let variant = parse_variant(&f.variant).map_err(|e| RunError(format!("flows[{i}].variant: {e}")))?;
+            let variant = f.variant.spec();
             for (a, b) in [(f.src, f.dst), (f.dst, f.src)] {
                 if routes.next_hop(a as NodeId, b as NodeId) == NO_ROUTE {
                     return Err(RunError(format!(
@@ -274,7 +273,7 @@ impl World {
                     )));
                 }
             }
-            let sender = Sender::new(&f.tcp, &variant, f.receiver.window, f.bytes);
+            let sender = Sender::new(&f.tcp, variant, f.receiver.window, f.bytes);
             let receiver = Receiver::new(&f.receiver, f.tcp.mss);
             let start = SimTime::ZERO + f.start;
             q.schedule(start, Class::AppStart, Ev::AppStart(i as FlowId));
@@ -1016,14 +1015,13 @@ impl World {
                 .enumerate()
                 .map(|(i, f)| {
                     let isn = |end: &str| StreamRng::new(seed, &format!("flow/{}/isn/{end}", f.name)).next_u64() as u32;
-                    let variant = parse_variant(&f.variant).expect("checked when the world was built");
                     FlowWire {
                         src: f.src as u32,
                         dst: f.dst as u32,
                         isn_snd: isn("snd"),
                         isn_rcv: isn("rcv"),
                         mss: f.tcp.mss,
-                        sack: variant.uses_sack(),
+                        sack: f.variant.spec().uses_sack(),
                         timestamps: f.tcp.timestamps,
                         ecn: self.flows[i].sender.ecn_capable(),
                         rwnd: f.receiver.window,
@@ -1114,7 +1112,7 @@ fn collect(s: &Scenario, seed: u64, w: &World, end: SimTime, all_done: bool, wal
                 if span > SimDuration::ZERO { delivered as f64 * 8.0 / span.as_secs_f64() / 1000.0 } else { 0.0 };
             FlowResult {
                 flow: spec.name.clone(),
-                variant: spec.variant.clone(),
+                variant: spec.variant.to_string(),
                 src: node(f.src),
                 dst: node(f.dst),
                 app_bytes: f.app_bytes,

@@ -6,6 +6,7 @@
 //! have been expanded into explicit nodes and links, so the engine sees one
 //! shape only.
 
+use crate::tcp::variant::Variant;
 use crate::time::SimDuration;
 use std::sync::Arc;
 
@@ -451,9 +452,9 @@ pub struct FlowSpec {
     pub src: usize,
     /// Index of the receiving host.
     pub dst: usize,
-    /// Variant string as written (`"reno"`, `"newreno+efr"`); parsed by
-    /// `tcp::variant` and already checked to be valid.
-    pub variant: String,
+    /// The variant as written (`"reno"`, `"newreno+efr"`) and parsed
+    /// (`tcp::variant`), once, by the scenario parser.
+    pub variant: Variant,
     /// Bytes to transfer; `None` = unlimited (greedy source).
     pub bytes: Option<u64>,
     pub start: SimDuration,

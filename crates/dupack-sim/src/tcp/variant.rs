@@ -161,6 +161,50 @@ fn names<T>(table: &[(&'static str, T)]) -> String {
     table.iter().map(|(n, _)| format!("'{n}'")).collect::<Vec<_>>().join(", ")
 }
 
+/// A flow's variant: the text as written (`"newreno+efr"`, shown in results
+/// and messages as it was written) and what it parses to, parsed once. A
+/// `Variant` exists only for a valid text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    text: String,
+    spec: VariantSpec,
+}
+
+impl Variant {
+    /// Parse `text` with [`parse_variant`].
+    pub fn parse(text: &str) -> Result<Variant, VariantError> {
+        Ok(Variant { spec: parse_variant(text)?, text: text.to_string() })
+    }
+
+    /// The text as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// What the text parses to.
+    pub fn spec(&self) -> &VariantSpec {
+        &self.spec
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl PartialEq<str> for Variant {
+    fn eq(&self, other: &str) -> bool {
+        self.text == other
+    }
+}
+
+impl PartialEq<&str> for Variant {
+    fn eq(&self, other: &&str) -> bool {
+        self.text == *other
+    }
+}
+
 /// Parse `base(+ext)*`.
 pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
     let mut words = s.split('+');

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use dupack_sim::scenario::model::*;
+use dupack_sim::tcp::variant::Variant;
 use dupack_sim::time::{ms, us, SimDuration};
 
 /// Does `variant` need SACK blocks from the receiver?
@@ -38,7 +39,7 @@ pub fn flow(name: &str, src: usize, dst: usize, variant: &str, tcp: TcpConfig, r
         name: name.into(),
         src,
         dst,
-        variant: variant.into(),
+        variant: Variant::parse(variant).expect("a valid variant"),
         bytes: None,
         start: SimDuration::ZERO,
         tcp,
