@@ -625,8 +625,7 @@ def s4_section(rows, peers) -> list[str]:
             "(or marks) them with probability pa like any other arrival, and its flows leave the link idle longer. "
             f"The control isolates it: with ns-2's rules dupack's utilisation is within {max(util):.1f} points of "
             f"ns-2's in every case (with the paper's, up to {max(util0):.1f}), and its goodput follows. "
-            "What the rules do not explain is ECN-RED's higher mark rate and mean queue at N = 10 (marks are "
-            "answered by a window halving at most once per round trip in both tools; not yet traced).\n"
+            "What the rules do not explain is ECN-RED's higher mark rate and mean queue at N = 10 (not yet traced).\n"
         )
     else:
         L.append(
