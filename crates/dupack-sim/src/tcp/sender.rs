@@ -233,7 +233,13 @@ impl Sender {
         if self.uses_sack {
             self.sb.begin_ack();
             for b in seg.sack.as_slice() {
-                self.sb.mark_sacked(b, self.app_end);
+                // A block reaching beyond snd_max reports data never sent:
+                // it is ignored whole, as an ACK for data never sent is
+                // (RFC 9293 §3.10.7.4). Marking it would let NextSeg skip
+                // unsent data and offer segments above snd_max.
+                if b.right <= self.snd_max {
+                    self.sb.mark_sacked(b, self.app_end);
+                }
             }
         }
         self.ece_now = self.ecn && seg.flags.has(TcpFlags::ECE);

@@ -1112,3 +1112,28 @@ fn rfc8985_tail_loss_probe_sends_the_last_segment_before_the_rto() {
     assert_eq!(out, vec![rexmit(1)]);
     assert_eq!(h.s.stats().timeouts, 0);
 }
+
+/// A SACK block reaching beyond snd_max reports data never sent. It must be
+/// ignored: marked, it let RFC 6675's NextSeg (and every SACK policy's hole
+/// search) offer "holes" above snd_max, and with dupthresh 1 the sender
+/// retransmitted the same byte without end (found by the `sender` fuzz
+/// target, `fuzz/known/sender-rfc6675-prr-runaway.bin`).
+#[test]
+fn a_sack_block_beyond_snd_max_is_ignored() {
+    for variant in ["sack", "fack", "rfc6675", "rfc6675+prr", "rack", "sack+rpld"] {
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, dupthresh: 1, ..TcpConfig::default() };
+        let mut h = Harness::with(variant, cfg, Some(20 * MSS));
+        assert_eq!(h.tx(), new(&[0, 1, 2, 3]), "{variant}");
+        // Segments 0..4 are out; the receiver claims 2..10 (6 never sent).
+        h.ack(0, &[(2, 10)]);
+        assert_eq!(h.s.sacked_bytes(), Some(0), "{variant}: the invalid block was marked");
+        let sent = h.tx();
+        assert!(sent.len() <= 4, "{variant}: {sent:?}");
+        for &(seg, rtx) in &sent {
+            assert!(!rtx || seg < 4, "{variant}: retransmission of never-sent segment {seg}");
+        }
+        // A valid block is still taken.
+        h.ack(0, &[(2, 4)]);
+        assert_eq!(h.s.sacked_bytes(), Some(2 * MSS), "{variant}");
+    }
+}
