@@ -32,6 +32,11 @@ fn assert_printable(e: &ScenarioError) {
     assert!(text.chars().count() < 400, "{} chars: {}", text.chars().count(), &text[..200]);
 }
 
+/// A change to a scenario's JSON.
+type Edit = Box<dyn FnOnce(&mut Value)>;
+/// Puts a name at one place of a scenario's JSON.
+type SetName = Box<dyn Fn(&mut Value, Value)>;
+
 #[test]
 fn the_base_scenario_is_valid() {
     parse_scenario(&base()).unwrap();
@@ -62,7 +67,7 @@ fn a_megabyte_variant_gives_a_short_message() {
 #[test]
 fn long_values_of_every_kind_are_shortened() {
     let big = "9".repeat(100_000);
-    let cases: Vec<Box<dyn FnOnce(&mut Value)>> = vec![
+    let cases: Vec<Edit> = vec![
         Box::new(|v| v["run"] = json!({"duration": format!("{}s", "1".repeat(100_000))})),
         Box::new(|v| v["run"] = json!({"duration": format!("1{}", "s".repeat(100_000))})),
         Box::new(|v| v["run"] = json!({"tie_break": "z".repeat(100_000)})),
@@ -97,7 +102,7 @@ fn newlines_and_escapes_in_values_do_not_split_the_message() {
 
 #[test]
 fn names_with_control_characters_are_refused() {
-    let name_paths: Vec<(&str, Box<dyn Fn(&mut Value, Value)>)> = vec![
+    let name_paths: Vec<(&str, SetName)> = vec![
         ("flows[0].name", Box::new(|v, n| v["flows"][0]["name"] = n)),
         ("topology.links[0].name", Box::new(|v, n| v["topology"]["links"][0]["name"] = n)),
         ("name", Box::new(|v, n| v["name"] = n)),

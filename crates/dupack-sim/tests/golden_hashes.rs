@@ -47,8 +47,18 @@ fn absolute_traces(v: &mut Value, dir: &Path) {
 /// global (`[tcp] variant`). A composition the scenario's topology refuses
 /// is skipped, not failed: legality is tested elsewhere.
 const VARIANTS: [&str; 12] = [
-    "tahoe", "reno", "newreno", "sack", "fack", "rfc6675", "rfc6675+prr", "rack", "vegas", "newreno+efr",
-    "reno+eplr", "sack+rpld",
+    "tahoe",
+    "reno",
+    "newreno",
+    "sack",
+    "fack",
+    "rfc6675",
+    "rfc6675+prr",
+    "rack",
+    "vegas",
+    "newreno+efr",
+    "reno+eplr",
+    "sack+rpld",
 ];
 
 /// Keep the runs of the golden test short: a scenario's duration is capped.

@@ -53,7 +53,9 @@ fn the_authors_sack_alone_recovers_what_ff96_sack_loses_to_timeouts() {
         (sack_to, base_to, rpld_to) = (sack_to + f.timeouts, base_to + b.timeouts, rpld_to + r.timeouts);
         (sack_b, base_b, rpld_b) = (sack_b + f.bytes_delivered, base_b + b.bytes_delivered, rpld_b + r.bytes_delivered);
     }
-    eprintln!("sack {sack_to} timeouts {sack_b} B; sack-cautious {base_to} / {base_b} B; sack+rpld {rpld_to} / {rpld_b} B");
+    eprintln!(
+        "sack {sack_to} timeouts {sack_b} B; sack-cautious {base_to} / {base_b} B; sack+rpld {rpld_to} / {rpld_b} B"
+    );
     assert!(base_to < sack_to && base_b > sack_b);
     // The detection is the only difference: within 2 % of each other here.
     assert!((rpld_b as f64 / base_b as f64 - 1.0).abs() < 0.02);

@@ -18,7 +18,7 @@
 
 use super::packet::{Ecn, Packet};
 use crate::engine::rng::StreamRng;
-use crate::scenario::model::{QueueLimit, QueueSpec, RedSpec, RedRules};
+use crate::scenario::model::{QueueLimit, QueueSpec, RedRules, RedSpec};
 use crate::time::{tx_time, SimTime};
 use std::collections::VecDeque;
 

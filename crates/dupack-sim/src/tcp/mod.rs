@@ -10,6 +10,7 @@ pub mod rto;
 pub mod scoreboard;
 pub mod segment;
 pub mod sender;
+pub mod sendlog;
 pub mod undo;
 pub mod variant;
 

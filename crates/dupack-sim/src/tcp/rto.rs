@@ -254,7 +254,13 @@ impl RtoEstimator {
             }
             RtoMode::Ns2 { tick, phase } => {
                 assert!(tick.as_nanos() > 0, "ns2 RTO mode needs a non-zero tick");
-                Mode::Ns2(Ns2 { tick: tick.as_nanos(), phase: phase.as_nanos(), t_srtt: 0, t_rttvar: 0, t_rtxcur: None })
+                Mode::Ns2(Ns2 {
+                    tick: tick.as_nanos(),
+                    phase: phase.as_nanos(),
+                    t_srtt: 0,
+                    t_rttvar: 0,
+                    t_rtxcur: None,
+                })
             }
         };
         RtoEstimator {

@@ -358,8 +358,14 @@ impl Sender {
             max_cwnd: self.cfg.max_cwnd,
             srtt: self.rto.srtt(),
             now: self.now,
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
         };
-        self.cwnd = self.cc.on_ack(&a);
+        let g = self.cc.on_ack(&a);
+        self.cwnd = g.cwnd;
+        if let Some(s) = g.ssthresh {
+            self.ssthresh = s;
+        }
     }
 
     fn apply(&mut self, r: Response, now: SimTime, acked: u64) {
@@ -382,7 +388,10 @@ impl Sender {
             if c < u64::MAX / 2 {
                 self.cwnd = c.min(self.cfg.max_cwnd);
             }
-        } else if r.grow && !self.ece_now {
+        }
+        // A policy may set the window and let the controller grow it from
+        // there (Vegas deflates, then its controller takes the ACK).
+        if r.grow && !self.ece_now {
             // RFC 3168 §6.1.2: no window increase in response to an ECE ACK.
             self.grow(acked);
         }
@@ -574,6 +583,7 @@ impl Sender {
             self.snd_nxt = seq + len;
         }
         self.stats.segments_sent += 1;
+        self.cc.on_transmit(seq, self.mss, now);
         if is_retransmit {
             self.stats.retransmitted_segments += 1;
             self.rto.forget_timed_segment();

@@ -814,7 +814,8 @@ fn loss_ssthresh_window_leaves_reno_recovery_at_the_unrounded_half_window() {
         assert_eq!((h.s.cwnd(), h.s.ssthresh()), (exit, ssthresh), "{rule:?}");
     }
     // An even window: both give 12 segments.
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 24, loss_ssthresh: LossSsthresh::Window, ..TcpConfig::default() };
+    let cfg =
+        TcpConfig { mss: MSS as u32, initial_window: 24, loss_ssthresh: LossSsthresh::Window, ..TcpConfig::default() };
     let mut h = Harness::with("reno", cfg, None);
     h.tx();
     for _ in 0..3 {

@@ -34,8 +34,9 @@ pub enum Base {
     EcnFack,
     /// RFC 6675 conservative SACK loss recovery (`IsLost`, `NextSeg`, `pipe`).
     Rfc6675,
-    /// TCP Vegas (Brakmo & Peterson 1995): delay-based congestion avoidance
-    /// and fine-grained retransmission.
+    /// TCP Vegas (Brakmo & Peterson 1995): fine-grained retransmission and
+    /// the ¾ decrease, with Vegas's delay-based congestion avoidance
+    /// (`cc=vegas`) unless another controller is named.
     Vegas,
     /// RACK-TLP (RFC 8985): time-based loss detection and tail loss probes.
     Rack,
@@ -111,10 +112,22 @@ pub enum Cc {
     Reno,
     /// RFC 9438 CUBIC: β = 0.7, cubic growth with a Reno-friendly region.
     Cubic,
+    /// Vegas (Brakmo & Peterson 1995 §3.2–3.3): delay-based avoidance and a
+    /// slow start that stops when the queue begins to grow.
+    Vegas,
 }
 
 impl Cc {
-    pub const ALL: [(&'static str, Cc); 2] = [("reno", Cc::Reno), ("cubic", Cc::Cubic)];
+    pub const ALL: [(&'static str, Cc); 3] = [("reno", Cc::Reno), ("cubic", Cc::Cubic), ("vegas", Cc::Vegas)];
+    /// The controller a base comes with when the variant names none: Vegas's
+    /// own for `vegas`, Reno's AIMD for every other.
+    pub fn default_for(base: Base) -> Cc {
+        if base == Base::Vegas {
+            Cc::Vegas
+        } else {
+            Cc::Reno
+        }
+    }
     pub fn name(self) -> &'static str {
         Cc::ALL.iter().find(|(_, c)| *c == self).map(|(n, _)| *n).unwrap_or("?")
     }
@@ -141,7 +154,7 @@ impl fmt::Display for VariantSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.base.name())?;
         self.exts.iter().try_for_each(|e| write!(f, "+{}", e.name()))?;
-        if self.cc != Cc::Reno {
+        if self.cc != Cc::default_for(self.base) {
             write!(f, "+cc={}", self.cc.name())?;
         }
         Ok(())
@@ -279,14 +292,7 @@ pub fn parse_variant(s: &str) -> Result<VariantSpec, VariantError> {
             "'+prr' in variant '{s}' needs RFC 6675's pipe and so the 'rfc6675' base (write 'rfc6675+prr')"
         )));
     }
-    let cc = cc.unwrap_or_default();
-    if cc != Cc::Reno && base == Base::Vegas {
-        return Err(VariantError(format!(
-            "'+cc={}' in variant '{s}': Vegas is a congestion controller of its own (delay-based), \
-             so it takes no other",
-            cc.name()
-        )));
-    }
+    let cc = cc.unwrap_or(Cc::default_for(base));
     Ok(VariantSpec { base, exts, cc })
 }
 
@@ -303,22 +309,29 @@ mod tests {
     }
 
     #[test]
-    fn a_congestion_controller_composes_with_every_recovery_but_vegas() {
+    fn every_congestion_controller_composes_with_every_recovery() {
         for (n, b) in Base::ALL {
-            let v = parse_variant(&format!("{n}+cc=cubic"));
-            if b == Base::Vegas {
-                assert!(v.unwrap_err().0.contains("congestion controller of its own"));
-                continue;
+            for (c, cc) in Cc::ALL {
+                let v = parse_variant(&format!("{n}+cc={c}")).unwrap();
+                assert_eq!((v.base, v.cc), (b, cc));
+                let shown = if cc == Cc::default_for(b) { n.to_string() } else { format!("{n}+cc={c}") };
+                assert_eq!(v.to_string(), shown);
             }
-            let v = v.unwrap();
-            assert_eq!((v.base, v.cc), (b, Cc::Cubic));
-            assert_eq!(v.to_string(), format!("{n}+cc=cubic"));
         }
         assert_eq!(parse_variant("rfc6675+prr+cc=cubic").unwrap().to_string(), "rfc6675+prr+cc=cubic");
         assert_eq!(parse_variant("sack+cc=reno").unwrap(), parse_variant("sack").unwrap());
         let e = parse_variant("sack+cc=bbr").unwrap_err().0;
-        assert!(e.contains("'cc=bbr'") && e.contains("'cubic'"), "{e}");
+        assert!(e.contains("'cc=bbr'") && e.contains("'cubic'") && e.contains("'vegas'"), "{e}");
         assert!(parse_variant("sack+cc=cubic+cc=reno").unwrap_err().0.contains("more than one"));
+    }
+
+    #[test]
+    fn vegas_comes_with_its_own_controller_and_takes_another_when_named() {
+        assert_eq!(parse_variant("vegas").unwrap().cc, Cc::Vegas);
+        assert_eq!(parse_variant("vegas+cc=vegas").unwrap(), parse_variant("vegas").unwrap());
+        let v = parse_variant("vegas+cc=reno").unwrap();
+        assert_eq!((v.base, v.cc, v.to_string().as_str()), (Base::Vegas, Cc::Reno, "vegas+cc=reno"));
+        assert_eq!(parse_variant("sack+cc=vegas").unwrap().to_string(), "sack+cc=vegas");
     }
 
     #[test]

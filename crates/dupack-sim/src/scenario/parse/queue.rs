@@ -75,8 +75,9 @@ fn parse_red(t: &Table) -> R<RedSpec> {
     let ecn = t.opt("ecn", v_bool)?.map_or(d.ecn, |a| a.v);
     let mark_above = t.opt("mark_above_max_th", v_bool)?;
     let mean = t.opt("mean_packet_size", |v, p| v_size(v, p, 1, 65_535))?.map_or(d.mean_packet_size, |a| a.v as u32);
-    let rules =
-        t.opt("rules", |v, p| v_enum(v, p, &[("paper", RedRules::Paper), ("ns2", RedRules::Ns2)]))?.map_or(d.rules, |a| a.v);
+    let rules = t
+        .opt("rules", |v, p| v_enum(v, p, &[("paper", RedRules::Paper), ("ns2", RedRules::Ns2)]))?
+        .map_or(d.rules, |a| a.v);
     if let Some(m) = &mark_above {
         if m.v && !ecn {
             return fail(&m.path, "mark_above_max_th = true needs ecn = true (without ECN nothing is marked)");

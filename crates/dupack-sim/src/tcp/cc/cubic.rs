@@ -29,7 +29,7 @@
 //! restores cwnd and ssthresh; the controller starts a new epoch from there
 //! (it does not restore `W_max` and `K`, which the RFC allows as "MAY").
 
-use super::{grow, AckInput, CongestionControl};
+use super::{grow, AckInput, CongestionControl, Growth};
 use crate::time::SimTime;
 
 /// RFC 9438 §5: C = 0.4, β_cubic = 0.7.
@@ -77,8 +77,9 @@ pub fn alpha_cubic() -> f64 {
     3.0 * (1.0 - BETA) / (1.0 + BETA)
 }
 
-impl CongestionControl for Cubic {
-    fn on_ack(&mut self, a: &AckInput) -> u64 {
+impl Cubic {
+    /// The window after an ACK (RFC 9438 §4.2–4.5; slow start as Reno's).
+    fn window(&mut self, a: &AckInput) -> u64 {
         if a.cwnd < a.ssthresh {
             return grow(a.cwnd, a.ssthresh, a.acked, a.mss, a.max_cwnd);
         }
@@ -108,6 +109,12 @@ impl CongestionControl for Cubic {
         // cwnd never shrinks on an ACK; whole bytes, at least one more when it grows.
         let bytes = (next * mss) as u64;
         bytes.max(a.cwnd).min(a.max_cwnd)
+    }
+}
+
+impl CongestionControl for Cubic {
+    fn on_ack(&mut self, a: &AckInput) -> Growth {
+        Growth::cwnd(self.window(a))
     }
 
     fn beta(&self) -> Option<f64> {
@@ -154,6 +161,8 @@ mod tests {
             max_cwnd: u64::MAX,
             srtt: Some(ms(100)),
             now,
+            snd_una: 0,
+            snd_nxt: 0,
         }
     }
 
@@ -170,7 +179,7 @@ mod tests {
         let mut c = Cubic::default();
         c.on_congestion(100 * MSS, MSS, false, SimTime::ZERO);
         assert_eq!(c.w_max(), Some(100.0));
-        c.on_ack(&ack(70.0, SimTime::ZERO));
+        c.window(&ack(70.0, SimTime::ZERO));
         let k = c.k().unwrap();
         assert!((k - 75f64.cbrt()).abs() < 1e-9, "{k}");
         assert!((c.w_cubic(k).unwrap() - 100.0).abs() < 1e-9);
@@ -200,7 +209,7 @@ mod tests {
         let mut c = Cubic::default();
         c.on_congestion(100 * MSS, MSS, false, SimTime::ZERO);
         c.on_congestion(100 * MSS, MSS, true, SimTime::ZERO);
-        c.on_ack(&ack(20.0, SimTime::ZERO));
+        c.window(&ack(20.0, SimTime::ZERO));
         assert_eq!(c.k(), Some(0.0));
         assert!((c.w_cubic(0.0).unwrap() - 20.0).abs() < 1e-9);
     }
@@ -217,10 +226,10 @@ mod tests {
         let mut at_k = None;
         for _ in 0..20_000 {
             let before = cwnd as u64;
-            let next = c.on_ack(&AckInput { cwnd: before, ..ack(0.0, t) });
+            let next = c.window(&AckInput { cwnd: before, ..ack(0.0, t) });
             assert!(next >= before);
             cwnd = next as f64;
-            t = t + SimDuration::from_nanos(1_000_000); // one ACK per ms
+            t += SimDuration::from_nanos(1_000_000); // one ACK per ms
             if at_k.is_none() && t.as_secs_f64() >= c.k().unwrap() {
                 at_k = Some(cwnd / MSS as f64);
             }
@@ -238,7 +247,7 @@ mod tests {
         c.on_congestion(10 * MSS, MSS, false, SimTime::ZERO);
         let mut cwnd = 10 * MSS;
         for i in 0..10 {
-            cwnd = c.on_ack(&AckInput { cwnd, ..ack(0.0, SimTime::ZERO + ms(i)) });
+            cwnd = c.window(&AckInput { cwnd, ..ack(0.0, SimTime::ZERO + ms(i)) });
         }
         // One window of ACKs: W_est = 10 + α (W_est ≥ W_max, so α = 1 here: 11).
         let w_est = c.w_est().unwrap();
@@ -250,7 +259,7 @@ mod tests {
     fn slow_start_is_rfc5681s() {
         let mut c = Cubic::default();
         let a = AckInput { ssthresh: u64::MAX, ..ack(4.0, SimTime::ZERO) };
-        assert_eq!(c.on_ack(&a), 5 * MSS);
+        assert_eq!(c.window(&a), 5 * MSS);
         assert!(c.k().is_none(), "no epoch in slow start");
     }
 }

@@ -10,10 +10,12 @@
 //! duplicate-ACK threshold and the loss recovery (`tcp::recovery`): the
 //! recovery policy decides *when* the window is reduced and what is resent,
 //! the controller *by how much* (its β) and how the window grows between
-//! losses. [`Reno`] is RFC 5681's AIMD; [`cubic::Cubic`] is RFC 9438. A
-//! variant names the controller with `+cc=NAME` (`tcp::variant`).
+//! losses. [`Reno`] is RFC 5681's AIMD; [`cubic::Cubic`] is RFC 9438;
+//! [`vegas::Vegas`] is Brakmo & Peterson's delay-based avoidance. A variant
+//! names the controller with `+cc=NAME` (`tcp::variant`).
 
 pub mod cubic;
+pub mod vegas;
 
 use crate::scenario::model::{CaIncrease, TcpConfig};
 use crate::tcp::variant::{Cc, VariantSpec};
@@ -30,6 +32,24 @@ pub struct AckInput {
     pub max_cwnd: u64,
     pub srtt: Option<SimDuration>,
     pub now: SimTime,
+    /// The cumulative ACK (after this one) and the next byte to send, for a
+    /// controller that compares the data outstanding with the rate (Vegas).
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+}
+
+/// A controller's answer to an ACK: the new window, and a new `ssthresh`
+/// if it moves the slow-start boundary (Vegas leaving slow start).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Growth {
+    pub cwnd: u64,
+    pub ssthresh: Option<u64>,
+}
+
+impl Growth {
+    pub fn cwnd(cwnd: u64) -> Growth {
+        Growth { cwnd, ssthresh: None }
+    }
 }
 
 /// A congestion controller: growth between losses and the size of the
@@ -39,7 +59,10 @@ pub struct AckInput {
 pub trait CongestionControl: std::fmt::Debug + Send {
     /// The window after an ACK outside loss recovery (slow start or
     /// congestion avoidance), at most `max_cwnd`.
-    fn on_ack(&mut self, a: &AckInput) -> u64;
+    fn on_ack(&mut self, a: &AckInput) -> Growth;
+    /// A data segment holding byte `seq` left at `now` (first transmission
+    /// or not), for a controller that keeps its own per-segment clock.
+    fn on_transmit(&mut self, _seq: u64, _mss: u64, _now: SimTime) {}
     /// The multiplicative decrease factor: `None` is RFC 5681's halving
     /// (eq. 4, or the BSD rule `tcp.loss_ssthresh` chooses).
     fn beta(&self) -> Option<f64> {
@@ -59,6 +82,7 @@ pub fn for_variant(v: &VariantSpec, cfg: &TcpConfig) -> Box<dyn CongestionContro
     match v.cc {
         Cc::Reno => Box::new(Reno::new(cfg.ca_increase)),
         Cc::Cubic => Box::new(cubic::Cubic::default()),
+        Cc::Vegas => Box::new(vegas::Vegas::default()),
     }
 }
 
@@ -79,7 +103,16 @@ impl Reno {
 }
 
 impl CongestionControl for Reno {
-    fn on_ack(&mut self, a: &AckInput) -> u64 {
+    fn on_ack(&mut self, a: &AckInput) -> Growth {
+        Growth::cwnd(self.grow(a))
+    }
+    fn name(&self) -> &'static str {
+        "reno"
+    }
+}
+
+impl Reno {
+    fn grow(&mut self, a: &AckInput) -> u64 {
         if self.increase == CaIncrease::Fractional && a.cwnd >= a.ssthresh {
             if self.frac.0 != a.cwnd {
                 self.frac = (a.cwnd, 0.0);
@@ -98,9 +131,6 @@ impl CongestionControl for Reno {
             }
             cwnd
         }
-    }
-    fn name(&self) -> &'static str {
-        "reno"
     }
 }
 

@@ -327,7 +327,7 @@ fn ns2_jacobson_fixed_point_series() {
     sample(&mut e, ms(210)); // t_srtt 1680, t_rttvar 420, t_rtxcur (3360 + 1680) >> 3 = 630
     assert_eq!(e.rto(), ms(630));
     sample(&mut e, ms(100)); // delta -110: t_srtt 1570; |delta| - 105 = 5: t_rttvar 425
-    // (425 << 3) + 1570 = 4970, >> 3 = 621 ticks (the fraction dropped).
+                             // (425 << 3) + 1570 = 4970, >> 3 = 621 ticks (the fraction dropped).
     assert_eq!(e.rto(), ms(621));
     assert_eq!(e.srtt(), Some(us(196_250)));
     assert_eq!(e.rttvar(), Some(us(106_250)));
