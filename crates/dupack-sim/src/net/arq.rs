@@ -24,8 +24,9 @@
 //! - The sender forgets a frame when the receiver has delivered it or given
 //!   it up; the simulator knows both halves, so no positive acknowledgements
 //!   are modelled. With a finite `window`, the sender stops taking new
-//!   frames while `window` frames are unresolved (RLC's transmission window,
-//!   eplr Table II), learning of resolution at once — an optimistic
+//!   frames while the oldest unresolved frame is `window` sequence numbers
+//!   behind the next (a span, as RLC's transmission window; eplr Table II),
+//!   learning of resolution at once — an optimistic
 //!   approximation of RLC's status reports.
 
 use super::packet::Packet;
