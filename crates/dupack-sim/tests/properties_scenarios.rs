@@ -42,7 +42,7 @@
 
 use dupack_sim::scenario::model::{ErrorModelSpec, ErrorSpec, NodeKind, NodeSpec, PacketSelector};
 use dupack_sim::tcp::variant::{parse_variant, Base, Ext};
-use dupack_sim::time::ms;
+use dupack_sim::time::{ms, SimTime};
 use dupack_sim::{parse_scenario_toml, run, run_observed, FlowResult, Observe, RunResult, Scenario, TraceRecord};
 use proptest::prelude::*;
 use std::fmt::Write;
@@ -497,17 +497,49 @@ fn check_case(c: &Case) -> Result<(), TestCaseError> {
         // 4. Counters.
         check_counters(f, u64::from(spec.tcp.mss), !matches!(c.layer, LinkLayer::None))?;
     }
-    // 3. Windows over time.
+    // 3. Windows and sequence numbers over time: each flow's variables
+    // are recorded whenever they change, so the latest values at every
+    // instant are the sender's state then.
     let series = seen.series.expect("series asked for");
     prop_assert!(!series.truncated);
-    for (_, entity, var, value) in series.rows() {
+    // flow → (snd_una, snd_nxt, flight = snd_max − snd_una); one sample of a
+    // flow is several rows at one instant, checked once all are read.
+    let mut seq: std::collections::HashMap<&str, (f64, f64, f64)> = std::collections::HashMap::new();
+    let check_seq = |entity: &str, t: SimTime, (una, nxt, flight): (f64, f64, f64)| -> Result<(), TestCaseError> {
+        prop_assert!(
+            una <= nxt && nxt <= una + flight,
+            "{entity} at {t:?}: snd_una {una}, snd_nxt {nxt}, snd_max {}\n{text}",
+            una + flight
+        );
+        Ok(())
+    };
+    let mut prev: Option<(SimTime, &str)> = None;
+    for (t, entity, var, value) in series.rows() {
+        if let Some((pt, pe)) = prev.filter(|&(pt, pe)| (pt, pe) != (t, entity)) {
+            check_seq(pe, pt, seq[pe])?;
+        }
+        // 7. No event in the past: observations come in time order.
+        prop_assert!(prev.is_none_or(|(pt, _)| t >= pt), "series time went back to {t:?}\n{text}");
+        prev = Some((t, entity));
         let spec = s.flows.iter().find(|f| f.name == entity).expect("a flow's series");
         let mss = f64::from(spec.tcp.mss);
+        let st = seq.entry(entity).or_insert((0.0, 0.0, 0.0));
         match var {
             "cwnd" => prop_assert!(value >= mss, "{entity}: cwnd {value} < MSS {mss}\n{text}"),
             "ssthresh" => prop_assert!(value >= 2.0 * mss, "{entity}: ssthresh {value} < 2 MSS\n{text}"),
+            "snd_una" => st.0 = value,
+            "snd_nxt" => st.1 = value,
+            "flight" => st.2 = value,
             _ => {}
         }
+    }
+    if let Some((pt, pe)) = prev {
+        check_seq(pe, pt, seq[pe])?;
+    }
+    let mut last = None;
+    for x in &seen.trace {
+        prop_assert!(last.is_none_or(|l| at(x) >= l), "trace time went back at {x:?}\n{text}");
+        last = Some(at(x));
     }
     // 5. Determinism (and observing changed nothing).
     let again = run(&s, c.seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -555,6 +587,12 @@ fn every_legal_variant_is_generated() {
     assert!(v.contains(&"rfc6675+prr".to_string()) && v.contains(&"sack+efr+lt+ecn+rpld+undo".to_string()));
     assert!(!v.iter().any(|x| x.contains("+prr") && !x.starts_with("rfc6675+")), "prr only on rfc6675");
     assert!(v.len() > 500, "{} variants", v.len());
+    // With every controller beside every recovery: each composition once.
+    let g = generated_variants();
+    let specs: std::collections::HashSet<String> = g.iter().map(|x| parse_variant(x).unwrap().to_string()).collect();
+    assert_eq!(specs.len(), g.len(), "a composition is generated twice");
+    assert!(g.contains(&"sack+cc=vegas".to_string()) && g.contains(&"vegas+cc=cubic".to_string()));
+    eprintln!("{} compositions, {} of them plain", g.len(), v.len());
 }
 
 /// Found by the property above: with a three-segment receive window and four
