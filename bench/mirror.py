@@ -1,16 +1,16 @@
-"""What the benchmark and the validation suite share: dupack's unit strings, scenario overrides, and the
-ns-2 and ns-3 mirrors of a scenario.
+"""What the benchmark and the validation suite share: dupack's unit strings, scenario documents with
+overrides (read and applied by dupack itself), and the ns-2 and ns-3 mirrors of a scenario.
 
 The mirrors derive the parameters of bench/ns2/tcp_bench.tcl (ns-2.35) and bench/ns3/tcp_bench.cc (ns-3.44)
 from the very TOML document dupack reads (after the same overrides), so a change to a scenario file changes
 all sides. `Case` is one benchmark case: a scenario of bench/scenarios/, its overrides, and the three command
-lines that run it. Standard library only.
+lines that run it. Scenario files are read through the dupack package (its core reads TOML and applies
+overrides); the rest is standard library only.
 """
 from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,14 +59,18 @@ def toml_literal(v) -> str:
 
 
 def apply(doc: dict, overrides: dict) -> dict:
-    doc = json.loads(json.dumps(doc))
-    for path, v in overrides.items():
-        *parents, last = path.split(".")
-        t = doc
-        for p in parents:
-            t = t.setdefault(p, {})
-        t[last] = v
-    return doc
+    """``doc`` with ``{dotted path: value}`` set, by dupack's own override rules (the core's
+    ``scenario::document``, the same ``-s`` applies)."""
+    from dupack.scenario import Scenario
+
+    return Scenario.from_dict(doc).with_values(overrides).to_dict()
+
+
+def document(path: Path, overrides: dict | None = None) -> dict:
+    """The scenario file at ``path`` as dupack reads it, with ``overrides`` set."""
+    from dupack.scenario import Scenario
+
+    return apply(Scenario.from_toml(path.read_text(encoding="utf-8"), path).to_dict(), overrides or {})
 
 
 def ns2_args(doc: dict) -> list[str]:
@@ -169,7 +173,7 @@ class Case:
 
     def __init__(self, group: str, label: str, scenario: str, overrides: dict, ns2: bool = True):
         self.group, self.label, self.scenario, self.overrides, self.ns2 = group, label, scenario, overrides, ns2
-        self.doc = apply(tomllib.loads((SCEN / scenario).read_text()), overrides)
+        self.doc = document(SCEN / scenario, overrides)
         self.duration = seconds(self.doc["run"]["duration"])
         self.mss = size(self.doc["tcp"]["mss"])
         topo = self.doc["topology"]

@@ -133,7 +133,7 @@ FILE_CASES = [
     Case("missing-file", ["cannot read scenario file", "missing.toml", "No such file"], file="{tmp}/missing.toml"),
     Case("directory", ["cannot read scenario file", "is a directory"], file="{tmp}"),
     Case("toml-syntax", ["bad.toml", "TOML syntax error at line 3, column"], content=b'name = "x"\n[run]\nduration = 10s\n'),
-    Case("toml-unterminated", ["bad.toml", "TOML syntax error at the end of the file"], content=b"flows = [\n"),
+    Case("toml-unterminated", ["bad.toml", "TOML syntax error at line 1", "the end of the file"], content=b"flows = [\n"),
     Case("toml-duplicate-table", ["bad.toml", "TOML syntax error at line 3"], content=b"[run]\nseed = 1\n[run]\n"),
     Case("not-utf8", ["bad.toml", "not UTF-8"], content='name = "caf\xe9"\n'.encode("latin-1")),
     Case("toml-datetime", ["bad.toml", "run.start", "dates and times"], content=b"[run]\nstart = 1979-05-27T07:32:00Z\n"),

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import statistics
 import subprocess
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,9 +27,8 @@ HEADER_BYTES = mirror.HEADER_BYTES  # IPv4 20 + TCP 20 on every data packet, bot
 
 
 def load_toml(path: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A scenario document with dotted-path overrides applied (bench/mirror.py's rules)."""
-    doc = tomllib.loads(path.read_text())
-    return mirror.apply(doc, overrides or {})
+    """A scenario document as dupack reads it, with dotted-path overrides applied (dupack's own rules)."""
+    return mirror.document(path, overrides)
 
 
 def override_strings(overrides: dict[str, Any]) -> list[str]:

@@ -1,4 +1,5 @@
-"""Scenario documents: load TOML, apply ``-s path=value`` overrides, hash.
+"""Scenario documents: load TOML, apply ``-s path=value`` overrides, hash (the
+reading and the overrides are the core's, ``scenario::document``).
 
 A :class:`Scenario` is the scenario *document* (nested dicts and lists, as
 TOML gives them). Validation is the Rust core's job: :meth:`Scenario.validate`
@@ -19,7 +20,6 @@ import math
 import os
 import re
 import stat
-import tomllib
 from collections.abc import Iterable, Mapping
 from os import PathLike
 from pathlib import Path
@@ -32,7 +32,7 @@ __all__ = ["Scenario", "ScenarioError", "OverrideError", "load", "parse_override
 
 #: How many levels of tables and arrays a document may have, counting the
 #: document itself. Real scenarios need about five. The core's JSON reader
-#: stops at 128 levels, and tomllib, json and copy hit Python's recursion
+#: stops at 128 levels, and json and copy hit Python's recursion
 #: limit a few hundred levels down; anything deeper than this is reported
 #: here instead, as the user's mistake, before either can happen.
 MAX_DEPTH = 64
@@ -57,10 +57,10 @@ _DOTTED_KEY_PART = re.compile(_PART)
 
 
 def _check_dotted_keys(text: str, where: str) -> None:
-    """Refuse a dotted key of more than MAX_DEPTH parts before tomllib reads
-    it: tomllib's time grows with the square of a key's parts (a key of
-    100,000 parts takes minutes and gigabytes), and no scenario needs more
-    than a handful. A chain of dot-joined parts outside strings and comments
+    """Refuse a dotted key of more than MAX_DEPTH parts before the TOML
+    reader sees it: each part is a level of tables (a key of 100,000 parts
+    would be 100,000 nested tables), and no scenario needs more than a
+    handful. A chain of dot-joined parts outside strings and comments
     counts (a float such as 1.5 is a chain of two), so only absurd chains are
     refused."""
     if text.count(".") <= MAX_DEPTH:
@@ -148,13 +148,12 @@ class Scenario:
         where = str(source) if source is not None else "<string>"
         _check_dotted_keys(text, where)
         try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise ScenarioError(where, _describe_toml_error(e)) from None
-        except RecursionError:  # tomllib recurses once per level of nesting
-            raise ScenarioError(where, f"a value is {_TOO_DEEP}") from None
-        except ValueError:  # Python converts at most 4300 digits to an int
-            raise ScenarioError(where, f"an integer has thousands of digits; {_INT_RANGE}") from None
+            # The core reads TOML (scenario::document): one reader for the
+            # command line, the API and the Rust examples.
+            data = json.loads(_core.toml_document(text))
+        except ScenarioError as e:
+            # The file is the error's place; a field inside it is named first.
+            raise ScenarioError(where, f"{e.path}: {e.message}" if e.path else e.message) from None
         return cls(data, Path(source) if source is not None else None)
 
     # --- views --------------------------------------------------------------
@@ -197,26 +196,43 @@ class Scenario:
         """
         if isinstance(overrides, str):
             raise TypeError("overrides must be a list of 'path=value' strings, not a single string")
-        data = copy.deepcopy(self._data)
-        for item in overrides or ():
-            path, value = parse_override(item)
-            _assign(data, path, value, item)
-        return Scenario(data, self.source)
+        items = list(overrides or ())
+        for item in items:
+            if not isinstance(item, str):
+                raise TypeError(f"an override must be a string, got {type(item).__name__}")
+        if not items:
+            return Scenario(self._data, self.source)
+        doc, failed = _core.apply_overrides(self.canonical_json(), items)
+        if failed is not None:
+            i, path, reason = failed
+            raise OverrideError(items[i], path, reason)
+        return Scenario(json.loads(doc), self.source)
 
     def with_values(self, values: Mapping[str, Any]) -> Scenario:
         """Return a copy with ``path → value`` set, in order: :meth:`with_overrides`
         with the values given as Python objects (numbers, strings, lists,
         dicts) instead of TOML text. ``dupack.sweep`` applies grid points so."""
-        data = copy.deepcopy(self._data)
+        items: list[str] = []
+        pairs: list[tuple[str, str]] = []
         for raw, value in values.items():
             if not isinstance(raw, str):
                 raise TypeError(f"a path must be a string, got {type(raw).__name__}")
             item = f"{raw}={value if isinstance(value, str) else json.dumps(value, default=str)}"
-            path = _parse_path(raw.strip(), item) if raw.strip() else None
-            if path is None:
-                raise OverrideError(item, "", "the path is empty")
-            _assign(data, path, copy.deepcopy(value), item)
-        return Scenario(data, self.source)
+            try:
+                # What JSON cannot carry is refused here, naming the path;
+                # the depth from the top of the document is the core's check.
+                _check_json_compatible(value, raw.strip())
+            except ScenarioError as e:
+                raise OverrideError(item, e.path, e.message) from None
+            items.append(item)
+            pairs.append((raw, json.dumps(value, ensure_ascii=False, allow_nan=False)))
+        if not pairs:
+            return Scenario(self._data, self.source)
+        doc, failed = _core.assign_values(self.canonical_json(), pairs)
+        if failed is not None:
+            i, path, reason = failed
+            raise OverrideError(items[i], path, reason)
+        return Scenario(json.loads(doc), self.source)
 
     def validate(self) -> None:
         """Ask the core whether the scenario is valid; raise :class:`ScenarioError` if not."""
@@ -409,141 +425,30 @@ def _absolute_trace_files(node: Any, base: Path) -> None:
 # --- overrides ---------------------------------------------------------------
 
 Segment = str | int
-_SEGMENT = re.compile(r"([^.\[\]]*)((?:\[[^\]]*\])*)")
-_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def parse_override(item: str) -> tuple[list[Segment], Any]:
-    """Split ``"path=value"`` into path segments and a value.
-
-    Keys are strings, ``[N]`` and all-digit dotted segments are integers
-    (list indices; an all-digit segment applied to a table is used as a key).
-    """
+    """Split ``"path=value"`` into path segments and a value, as the core
+    reads overrides (``scenario::document``): keys are strings, ``[N]`` and
+    all-digit dotted segments are integers (list indices; an all-digit
+    segment applied to a table is used as a key)."""
     if not isinstance(item, str):
         raise TypeError(f"an override must be a string, got {type(item).__name__}")
-    if "=" not in item:
-        raise OverrideError(item, "", "expected path=value, e.g. run.duration=10s")
-    raw_path, raw_value = item.split("=", 1)
-    raw_path = raw_path.strip()
-    if not raw_path:
-        raise OverrideError(item, "", "the path before '=' is empty")
-    path = _parse_path(raw_path, item)
-    try:
-        value = _parse_value(raw_value.strip())
-    except OverrideError as e:
-        raise OverrideError(item, raw_path, e.reason) from None
-    except RecursionError:  # tomllib recurses once per level of nesting
-        raise OverrideError(item, raw_path, f"the value is {_TOO_DEEP}") from None
-    return path, value
+    parsed, path, reason = _core.parse_override(item)
+    if parsed is None:
+        raise OverrideError(item, path, reason)
+    segments, value = json.loads(parsed)
+    return segments, value
 
 
-def _parse_path(raw: str, item: str) -> list[Segment]:
-    def bad(why: str) -> ScenarioError:
-        return OverrideError(item, raw, why)
-
-    segments: list[Segment] = []
-    for part in raw.split("."):
-        m = _SEGMENT.fullmatch(part)
-        if m is None:
-            raise bad(f"cannot read path segment {part!r}")
-        key, indices = m.group(1), m.group(2)
-        if key == "":
-            if not indices or not segments:
-                raise bad("empty path segment (two dots in a row, or a dot at either end)")
-        elif key.isdigit():
-            segments.append(int(key))
-        elif _KEY.fullmatch(key):
-            segments.append(key)
-        else:
-            raise bad(f"invalid key {key!r}: use letters, digits, '_' and '-'")
-        for idx in re.findall(r"\[([^\]]*)\]", indices):
-            if not idx.strip().isdigit():
-                raise bad(f"list index [{idx}] is not a non-negative integer")
-            segments.append(int(idx))
-    return segments
-
-
-def _parse_value(raw: str) -> Any:
-    try:
-        doc = tomllib.loads("v = " + raw)
-    except tomllib.TOMLDecodeError:
-        return raw
-    except ValueError:  # an integer of more than 4300 digits: Python's str → int limit
-        # Raised as an OverrideError so that every caller reports it as the user's mistake.
-        raise OverrideError(raw, "", f"the value has thousands of digits; {_INT_RANGE}") from None
-    if set(doc) != {"v"}:  # e.g. "1\nx = 2": not a single value
-        return raw
-    return doc["v"]
-
-
-def _fmt_path(segments: list[Segment]) -> str:
-    out = ""
-    for s in segments:
-        out += f"[{s}]" if isinstance(s, int) else (f".{s}" if out else s)
-    return out
-
-
-def _assign(data: dict[str, Any], path: list[Segment], value: Any, item: str) -> None:
-    def bad(why: str) -> ScenarioError:
-        return OverrideError(item, _fmt_path(path), why)
-
-    node: Any = data
-    for depth, seg in enumerate(path):
-        last = depth == len(path) - 1
-        here = _fmt_path(path[:depth]) or "the scenario"
-        if isinstance(node, list):
-            if not isinstance(seg, int):
-                raise bad(f"{here} is a list; address its elements by index, e.g. {here}[0]")
-            if seg >= len(node):
-                raise bad(f"index {seg} is out of range: {here} has {len(node)} element(s)")
-        elif isinstance(node, dict):
-            if isinstance(seg, int):
-                if str(seg) not in node:  # a numeric key is allowed only if the table has it
-                    raise bad(f"{here} is a table, not a list, so it cannot be indexed with [{seg}]")
-                seg = str(seg)
-        else:
-            raise bad(f"{here} is {_toml_type(node)}, not a table or list")
-        if last:
-            node[seg] = value
-        else:
-            if isinstance(node, dict) and seg not in node:
-                if isinstance(path[depth + 1], int):
-                    raise bad(f"{_fmt_path(path[: depth + 1])} does not exist, so it cannot be indexed")
-                node[seg] = {}
-            node = node[seg]
-    try:
-        _check_json_compatible(value, _fmt_path(path), depth=len(path))
-    except ScenarioError as e:
-        if e.message.startswith(_TOO_DEEP):
-            raise OverrideError(item, e.path, f"the value is {e.message}") from None
-        raise
-
-
-def _toml_type(v: Any) -> str:
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, int):
-        return "an integer"
-    if isinstance(v, float):
-        return "a float"
-    if isinstance(v, str):
-        return "a string"
-    return f"a {type(v).__name__}"
+def parse_value(text: str) -> Any:
+    """The value of an override written ``text``: a TOML value if it is
+    exactly one, else the text itself (``10s``). Raises
+    :class:`OverrideError` for a value no scenario can hold."""
+    return parse_override(f"v={text}")[1]
 
 
 # --- helpers -------------------------------------------------------------------
-
-_TOML_POS = re.compile(r"^(?P<msg>.*?)\s*\(at line (?P<line>\d+), column (?P<col>\d+)\)$", re.S)
-
-
-def _describe_toml_error(e: tomllib.TOMLDecodeError) -> str:
-    text = str(e)
-    m = _TOML_POS.match(text)
-    if m:
-        return f"TOML syntax error at line {m['line']}, column {m['col']}: {m['msg']}"
-    text = text.replace(" (at end of document)", "")
-    return f"TOML syntax error at the end of the file: {text}"
-
 
 _TRAILING_INDICES = re.compile(r"(?:\[\d+\])+$")
 

@@ -3,9 +3,9 @@
 //! Deliberately thin. It converts (scenario JSON text in, result JSON text
 //! out), releases the GIL while the simulator runs, and maps the two Rust
 //! error types onto two Python exceptions. `sweep` (sweep.rs) runs many jobs
-//! on worker threads and returns their results as columns (columns.rs). Loading TOML, applying overrides
-//! and building tables happen in the Python package; validation and
-//! simulation happen in dupack-sim.
+//! on worker threads and returns their results as columns (columns.rs). Reading TOML and applying
+//! overrides (document.rs), validation and simulation happen in dupack-sim;
+//! building tables happens in the Python package.
 
 // pyo3 0.22's #[pyfunction] expansion converts PyResult into itself, which
 // current clippy flags at every function; the code it points at is generated.
@@ -18,6 +18,7 @@ use pyo3::types::PyType;
 
 mod buffer;
 mod columns;
+mod document;
 mod sweep;
 mod tables;
 
@@ -432,6 +433,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__commit__", env!("DUPACK_COMMIT"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(document::toml_document, m)?)?;
+    m.add_function(wrap_pyfunction!(document::parse_override, m)?)?;
+    m.add_function(wrap_pyfunction!(document::apply_overrides, m)?)?;
+    m.add_function(wrap_pyfunction!(document::assign_values, m)?)?;
     m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(entities, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;

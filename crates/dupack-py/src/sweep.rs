@@ -45,10 +45,12 @@ impl Watch {
     }
 
     fn observe(&self) -> dupack_sim::Observe {
-        let mut obs = dupack_sim::Observe::default();
-        obs.series_flows = self.series_flows.clone();
-        obs.series_links = self.series_links.clone();
-        obs.trace_flows = self.trace_flows.clone();
+        let mut obs = dupack_sim::Observe {
+            series_flows: self.series_flows.clone(),
+            series_links: self.series_links.clone(),
+            trace_flows: self.trace_flows.clone(),
+            ..dupack_sim::Observe::default()
+        };
         if let Some(max) = self.series_max {
             obs.series_max_records = max;
         }

@@ -58,7 +58,7 @@ def _parse_vary(items: list[str] | None, base: Scenario) -> dict[str, list[Any]]
     in ``-s`` and checked on its own against the scenario, so that a wrong
     path or value is reported with the option that gave it."""
     from dupack._core import ScenarioError
-    from dupack.scenario import OverrideError, _parse_value, parse_override, shorten
+    from dupack.scenario import OverrideError, parse_override, parse_value, shorten
 
     grid: dict[str, list[Any]] = {}
     for item in items or ():
@@ -78,7 +78,10 @@ def _parse_vary(items: list[str] | None, base: Scenario) -> dict[str, list[Any]]
         texts = _split_values(raw_values)
         if any(t == "" for t in texts):
             raise CliError(f"bad {where}: empty value; separate the values with single commas, e.g. {path}=1,2")
-        values = [_parse_value(t) for t in texts]
+        try:
+            values = [parse_value(t) for t in texts]
+        except OverrideError as e:
+            raise CliError(f"bad {where}: {e.reason}") from None
         for i, (text, value) in enumerate(zip(texts, values, strict=True)):
             if values.count(value) > 1:
                 raise CliError(f"bad {where}: the value {text} is listed twice")

@@ -1,7 +1,9 @@
-//! Scenario input: the serde-free validated model ([`model`]), unit parsing
-//! ([`units`]) and the parser/validator ([`parse`]) that turns a JSON value
-//! (the Python front loads TOML and applies overrides) into a [`model::Scenario`]
-//! or one clear [`ScenarioError`].
+//! Scenario input: the document before validation ([`document`]: TOML text
+//! → JSON value, `path=value` overrides), the serde-free validated model
+//! ([`model`]), unit parsing ([`units`]) and the parser/validator
+//! ([`parse`]) that turns the document into a [`model::Scenario`] or one
+//! clear [`ScenarioError`].
+pub mod document;
 pub mod model;
 pub mod parse;
 pub mod units;

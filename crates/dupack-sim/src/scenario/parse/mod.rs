@@ -112,6 +112,12 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
     })
 }
 
+/// TOML text as the JSON document [`parse_scenario`] walks
+/// (`scenario::document::from_toml`).
+pub(crate) fn toml_document(text: &str) -> Result<Value, ScenarioError> {
+    self::toml::text_to_json(text)
+}
+
 /// Parse TOML text, then [`parse_scenario`]. Syntax errors carry the line
 /// and column; TOML dates and times are rejected (no key takes one).
 pub fn parse_scenario_toml(text: &str) -> Result<Scenario, ScenarioError> {
