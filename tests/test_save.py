@@ -111,12 +111,30 @@ def test_the_checks_of_the_tables_hold_for_the_fast_path(tmp_path: Path) -> None
         RunResult(raw).save(tmp_path)
 
 
-def test_dupack_run_writes_its_files_without_pandas_or_pyarrow(tmp_path: Path) -> None:
+def test_a_traced_run_writes_the_pandas_trace_and_series_files(tmp_path: Path) -> None:
+    res = dupack.run(DUMBBELL, overrides=["run.duration=3s", "topology.senders=2"], trace=["f0"], series=["f0", "bottleneck"])
+    fast, slow = RunResult(copy.deepcopy(res.raw), res.scenario), RunResult(copy.deepcopy(res.raw), res.scenario)
+    slow.trace, slow.series  # noqa: B018 - DataFrames first: save() writes them through pandas
+    fast.save(tmp_path / "fast")
+    slow.save(tmp_path / "slow")
+    fresh = RunResult(copy.deepcopy(res.raw), res.scenario)
+    for t, frame in (("trace", fresh.trace), ("series", fresh.series)):
+        a, b = pq.read_table(tmp_path / "fast" / f"{t}.parquet"), pq.read_table(tmp_path / "slow" / f"{t}.parquet")
+        assert a.schema.equals(b.schema, check_metadata=True), t
+        assert a.equals(b), t
+        df = pd.read_parquet(tmp_path / "fast" / f"{t}.parquet")
+        pd.testing.assert_frame_equal(df, frame, check_exact=True)
+    assert len(fresh.trace) > 100 and set(fresh.series["entity"]) == {"f0", "bottleneck:fwd", "bottleneck:rev"}
+
+
+@pytest.mark.parametrize("traced", [False, True], ids=["plain", "traced"])
+def test_dupack_run_writes_its_files_without_pandas_or_pyarrow(tmp_path: Path, traced: bool) -> None:
+    extra = ", '--trace', 'f0'" if traced else ""
     code = (
         "import sys\n"
         "from dupack.cli.app import main\n"
         "try:\n"
-        f"    main(['run', {str(DUMBBELL)!r}, '-s', 'run.duration=5s', '-q', '-o', {str(tmp_path / 'out')!r}])\n"
+        f"    main(['run', {str(DUMBBELL)!r}, '-s', 'run.duration=5s', '-q', '-o', {str(tmp_path / 'out')!r}{extra}])\n"
         "except SystemExit as e:\n"
         "    assert e.code == 0, e.code\n"
         "heavy = sorted(m for m in ('pandas', 'pyarrow', 'numpy', 'typer', 'click', 'rich', 'pydantic') if m in sys.modules)\n"
@@ -128,6 +146,7 @@ def test_dupack_run_writes_its_files_without_pandas_or_pyarrow(tmp_path: Path) -
     out = tmp_path / "out"
     assert sorted(x.name for x in out.iterdir()) == sorted(
         ["result.json", "scenario.json", "flows.parquet", "flows.csv", "links.parquet", "links.csv"]
+        + (["trace.parquet", "series.parquet"] if traced else [])
     )
     res = RunResult(json.loads((out / "result.json").read_text()))
     pd.testing.assert_frame_equal(pd.read_parquet(out / "flows.parquet"), res.flows, check_exact=True)

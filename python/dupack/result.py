@@ -524,32 +524,83 @@ def _csv_text(value: Any) -> Any:
     return repr(value) if isinstance(value, float) else value
 
 
-def _write_fast(columns: list[tuple[str, str, list[Any]]], parquet: Path, csv_path: Path, made_by: dict[str, str]) -> None:
-    import csv
+def _codes_width(categories: int) -> int:
+    """Bits of the codes pandas gives a Categorical of so many categories."""
+    return 8 if categories < 127 else 16 if categories < 32767 else 32
 
+
+def _write_parquet_fast(
+    columns: list[tuple[str, str, Any]], parquet: Path, made_by: dict[str, str], attributes: dict[str, Any] | None = None
+) -> None:
+    """``columns`` (name, dtype, values) as the Parquet file pandas and
+    pyarrow would write. A ``category`` column's values are ``(codes,
+    categories)``, stored as Arrow's dictionary type as pyarrow stores a
+    Categorical."""
     from dupack import _core
 
     flavour = _pandas_flavour()
     assert flavour is not None
     pandas_version, pyarrow_version, str_types = flavour
     types = {**_PANDAS_TYPES, "str": str_types}
+    described = []
+    typed = []
+    for c, d, v in columns:
+        if d == "category":
+            n = len(v[1])
+            width = _codes_width(n)
+            described.append(
+                {
+                    "name": c,
+                    "field_name": c,
+                    "pandas_type": "categorical",
+                    "numpy_type": f"int{width}",
+                    "metadata": {"num_categories": n, "ordered": False},
+                }
+            )
+            typed.append((c, f"dict{width}:{str_types[0]}", v))
+        else:
+            described.append({"name": c, "field_name": c, "pandas_type": types[d][1], "numpy_type": types[d][2], "metadata": None})
+            typed.append((c, types[d][0], v))
     meta = {
         "index_columns": [],
         "column_indexes": [],
-        "columns": [
-            {"name": c, "field_name": c, "pandas_type": types[d][1], "numpy_type": types[d][2], "metadata": None}
-            for c, d, _ in columns
-        ],
-        "attributes": {},
+        "columns": described,
+        "attributes": attributes or {},
         "creator": {"library": "pyarrow", "version": pyarrow_version},
         "pandas_version": pandas_version,
     }
     metadata = [("pandas", json.dumps(meta))] + [(k.decode(), v.decode()) for k, v in provenance_metadata(made_by).items()]
-    _core.write_parquet(str(parquet), [(c, types[d][0], v) for c, d, v in columns], metadata)
+    _core.write_parquet(str(parquet), typed, metadata)
+
+
+def _write_fast(columns: list[tuple[str, str, list[Any]]], parquet: Path, csv_path: Path, made_by: dict[str, str]) -> None:
+    import csv
+
+    _write_parquet_fast(columns, parquet, made_by)
     with open(csv_path, "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow([c for c, _, _ in columns])
         w.writerows(zip(*([_csv_text(x) for x in v] for _, _, v in columns), strict=True))
+
+
+def _first_appearance(codes: list[int], names: list[str]) -> tuple[list[int], list[str]]:
+    """Codes into the names that occur, in the order they first occur (as
+    :func:`series_frame` makes its categories)."""
+    order: dict[int, int] = {}
+    for c in codes:
+        if c not in order:
+            order[c] = len(order)
+    return [order[c] for c in codes], [names[c] for c in order]
+
+
+def _series_columns(cols: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """The columns :func:`series_frame` makes, for :func:`_write_parquet_fast`."""
+    return [
+        ("time_s", "float64", [t / 1e9 for t in cols["time_ns"]]),
+        ("entity", "category", _first_appearance(list(cols["entity"]), list(cols["entities"]))),
+        ("variable", "category", _first_appearance(list(cols["variable"]), list(cols["variables"]))),
+        ("value", "float64", [float(v) for v in cols["value"]]),
+    ]
 
 
 def series_frame(cols: dict[str, Any]) -> pd.DataFrame:
@@ -557,8 +608,19 @@ def series_frame(cols: dict[str, Any]) -> pd.DataFrame:
     import numpy as np
     import pandas as pd
 
-    entities = pd.Categorical.from_codes(np.asarray(cols["entity"], dtype=np.int32), categories=list(cols["entities"]))
-    variables = pd.Categorical.from_codes(np.asarray(cols["variable"], dtype=np.int32), categories=list(cols["variables"]))
+    def categorical(codes: Any, names: list[str]) -> pd.Categorical:
+        # The categories are the names that occur, in the order they first
+        # occur: what a Parquet reader rebuilds from a dictionary-encoded
+        # column, so series.parquet reads back equal to this frame.
+        codes = np.asarray(codes, dtype=np.int32)
+        used, first = np.unique(codes, return_index=True)
+        order = used[np.argsort(first, kind="stable")]
+        remap = np.zeros(len(names), dtype=np.int32)
+        remap[order] = np.arange(len(order), dtype=np.int32)
+        return pd.Categorical.from_codes(remap[codes], categories=[names[i] for i in order])
+
+    entities = categorical(cols["entity"], list(cols["entities"]))
+    variables = categorical(cols["variable"], list(cols["variables"]))
     time_ns = np.asarray(cols["time_ns"], dtype=np.int64)
     df = pd.DataFrame(
         {
@@ -710,10 +772,24 @@ class RunResult:
         def parquet(df: pd.DataFrame, path: Path) -> None:
             stamped_parquet(df, path, made_by)
 
+        # The trace and the series are written without pandas too, unless
+        # they were turned into DataFrames (which may have been changed).
         if "trace" in self.raw:
-            parquet(self.trace, out / "trace.parquet")
+            rows = list(self.raw["trace"])
+            fast = None
+            if self._trace is None and _pandas_flavour() and all(r.get("kind") in TRACE_KINDS for r in rows):
+                fast = _fast_columns(rows, _TRACE_DTYPES, "trace")
+            if fast is not None:
+                _write_parquet_fast(fast, out / "trace.parquet", made_by)
+            else:
+                parquet(self.trace, out / "trace.parquet")
         if "series" in self.raw:
-            parquet(self.series, out / "series.parquet")
+            cols = self.raw["series"]
+            if self._series is None and _pandas_flavour():
+                attrs = {"truncated": bool(cols.get("truncated", False))}
+                _write_parquet_fast(_series_columns(cols), out / "series.parquet", made_by, attrs)
+            else:
+                parquet(self.series, out / "series.parquet")
         tables = ["flows", "links"]
         if self.raw.get("media"):
             tables.append("media")

@@ -15,7 +15,11 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Float64Array, Int64Array, LargeStringArray, RecordBatch, StringArray, UInt64Array};
+use arrow_array::types::{Int16Type, Int32Type, Int8Type};
+use arrow_array::{
+    ArrayRef, DictionaryArray, Float64Array, Int16Array, Int32Array, Int64Array, Int8Array, LargeStringArray,
+    RecordBatch, StringArray, UInt64Array,
+};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
@@ -31,6 +35,14 @@ enum Column {
     F64(Vec<Option<f64>>),
     Str(Vec<Option<String>>),
     LargeStr(Vec<Option<String>>),
+    /// A pandas Categorical: codes of `width` bytes into `categories`
+    /// (Arrow's dictionary type, as pyarrow stores one).
+    Dict {
+        codes: Vec<i32>,
+        categories: Vec<String>,
+        width: u8,
+        large: bool,
+    },
 }
 
 impl Column {
@@ -46,6 +58,25 @@ impl Column {
             }
             "string" => Column::Str(values.extract()?),
             "large_string" => Column::LargeStr(values.extract()?),
+            // "dict8:large_string" …: (codes, categories).
+            kind if kind.starts_with("dict") => {
+                let (width, values_type) = kind[4..].split_once(':').unwrap_or(("", ""));
+                let width = match width {
+                    "8" => 1,
+                    "16" => 2,
+                    "32" => 4,
+                    _ => return Err(PyValueError::new_err(format!("write_parquet: unknown column type {kind:?}"))),
+                };
+                let large = values_type == "large_string";
+                let (codes, categories): (Vec<i32>, Vec<String>) = values.extract()?;
+                let limit = 1i64 << (8 * width - 1);
+                if let Some(c) =
+                    codes.iter().find(|&&c| c < 0 || c as usize >= categories.len() || i64::from(c) >= limit)
+                {
+                    return Err(PyValueError::new_err(format!("write_parquet: code {c} outside the categories")));
+                }
+                Column::Dict { codes, categories, width, large }
+            }
             other => return Err(PyValueError::new_err(format!("write_parquet: unknown column type {other:?}"))),
         })
     }
@@ -56,6 +87,7 @@ impl Column {
             Column::I64(v) => v.len(),
             Column::F64(v) => v.len(),
             Column::Str(v) | Column::LargeStr(v) => v.len(),
+            Column::Dict { codes, .. } => codes.len(),
         }
     }
 
@@ -66,6 +98,15 @@ impl Column {
             Column::F64(_) => DataType::Float64,
             Column::Str(_) => DataType::Utf8,
             Column::LargeStr(_) => DataType::LargeUtf8,
+            Column::Dict { width, large, .. } => {
+                let key = match width {
+                    1 => DataType::Int8,
+                    2 => DataType::Int16,
+                    _ => DataType::Int32,
+                };
+                let value = if *large { DataType::LargeUtf8 } else { DataType::Utf8 };
+                DataType::Dictionary(Box::new(key), Box::new(value))
+            }
         }
     }
 
@@ -76,6 +117,33 @@ impl Column {
             Column::F64(v) => Arc::new(Float64Array::from(v)),
             Column::Str(v) => Arc::new(StringArray::from(v)),
             Column::LargeStr(v) => Arc::new(LargeStringArray::from(v)),
+            Column::Dict { codes, categories, width, large } => {
+                let values: ArrayRef = if large {
+                    Arc::new(LargeStringArray::from(categories))
+                } else {
+                    Arc::new(StringArray::from(categories))
+                };
+                // The codes were checked against the categories and the width.
+                match width {
+                    1 => Arc::new(
+                        DictionaryArray::<Int8Type>::try_new(
+                            Int8Array::from_iter_values(codes.iter().map(|&c| c as i8)),
+                            values,
+                        )
+                        .expect("checked codes"),
+                    ),
+                    2 => Arc::new(
+                        DictionaryArray::<Int16Type>::try_new(
+                            Int16Array::from_iter_values(codes.iter().map(|&c| c as i16)),
+                            values,
+                        )
+                        .expect("checked codes"),
+                    ),
+                    _ => Arc::new(
+                        DictionaryArray::<Int32Type>::try_new(Int32Array::from(codes), values).expect("checked codes"),
+                    ),
+                }
+            }
         }
     }
 }
@@ -125,12 +193,20 @@ fn write(path: &str, batch: &RecordBatch, metadata: Vec<(String, String)>) -> Re
     // default. Plain encoding and no compression: the tables have tens of
     // rows, and a dictionary encoder takes some 40 KiB per column (2 MiB for
     // the flows table, an eighth of the whole `dupack run`).
-    let props = WriterProperties::builder()
+    let mut props = WriterProperties::builder()
         .set_compression(Compression::UNCOMPRESSED)
         .set_statistics_enabled(EnabledStatistics::Chunk)
         .set_dictionary_enabled(false)
-        .set_key_value_metadata(Some(kv))
-        .build();
+        .set_key_value_metadata(Some(kv));
+    // A categorical column (a time series' entity and variable, repeated on
+    // every row) is stored dictionary-encoded, as its type says it is.
+    for f in batch.schema().fields() {
+        if matches!(f.data_type(), DataType::Dictionary(..)) {
+            props =
+                props.set_column_dictionary_enabled(parquet::schema::types::ColumnPath::from(f.name().as_str()), true);
+        }
+    }
+    let props = props.build();
     let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props)).map_err(|e| e.to_string())?;
     writer.write(batch).map_err(|e| e.to_string())?;
     writer.close().map_err(|e| e.to_string())?;
