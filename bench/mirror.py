@@ -10,7 +10,6 @@ overrides); the rest is standard library only.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,30 +19,27 @@ NS3_SOURCE = ROOT / "bench" / "ns3" / "tcp_bench.cc"
 HEADER_BYTES = 40  # IPv4 20 + TCP 20, both tools
 
 # --------------------------------------------------------------------------
-# Units (the subset the bench scenarios use; docs/scenario.md has them all)
-
-_RATE = {"bps": 1, "kbps": 1e3, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9}
-_TIME = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-_SIZE = {"B": 1, "KB": 1e3, "KiB": 1024, "MB": 1e6, "MiB": 1 << 20}
+# Units, read by dupack's own parser (scenario::units), so a mirror reads a value as dupack does
 
 
-def _unit(text: str, table: dict[str, float]) -> float:
-    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*", text)
-    if not m or m.group(2) not in table:
-        raise ValueError(f"cannot read {text!r}")
-    return float(m.group(1)) * table[m.group(2)]
+def _unit(kind: str, text: str) -> float:
+    from dupack import _core
+
+    return _core.parse_unit(kind, text)
 
 
 def rate(t: str) -> float:
-    return _unit(t, _RATE)
+    """bit/s."""
+    return _unit("rate", t)
 
 
 def seconds(t: str) -> float:
-    return _unit(t, _TIME)
+    return _unit("duration", t)
 
 
 def size(t: str) -> int:
-    return int(_unit(t, _SIZE))
+    """bytes."""
+    return int(_unit("size", t))
 
 
 # --------------------------------------------------------------------------

@@ -51,6 +51,21 @@ def estimate(scenario_json: str) -> tuple[float, float, float]:
 def validate(scenario_json: str) -> None:
     """Raise :class:`ScenarioError` if the scenario is invalid."""
 
+def toml_document(text: str) -> str:
+    """Scenario TOML text as the JSON document the core reads; :class:`ScenarioError` on bad TOML."""
+
+def parse_override(item: str) -> tuple[str | None, str, str]:
+    """``"path=value"`` → (JSON ``[segments, value]``, "", "") or (None, path, reason)."""
+
+def apply_overrides(doc_json: str, items: list[str]) -> tuple[str | None, tuple[int, str, str] | None]:
+    """Apply ``path=value`` overrides in order: (document JSON, None) or (None, (index, path, reason))."""
+
+def assign_values(doc_json: str, values: list[tuple[str, str]]) -> tuple[str | None, tuple[int, str, str] | None]:
+    """Set (path, JSON value) pairs in order, as :func:`apply_overrides`."""
+
+def parse_unit(kind: str, text: str) -> float:
+    """A unit string as the scenario parser reads it: ``duration`` (s), ``rate`` (bit/s) or ``size`` (bytes)."""
+
 def sweep(
     scenarios: list[str],
     jobs: list[tuple[int, int, int | None]],

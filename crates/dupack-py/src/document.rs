@@ -1,6 +1,7 @@
 //! The scenario document: TOML text → JSON, and `path=value` overrides,
 //! both done by `dupack_sim::scenario::document` (the one implementation
-//! the CLI, the API, the benchmark and the examples share).
+//! the CLI, the API, the benchmark and the examples share); and unit
+//! strings as the parser reads them, for the benchmark's mirrors.
 
 use dupack_sim::scenario::document::{self, OverrideError, Segment};
 use pyo3::prelude::*;
@@ -92,4 +93,19 @@ pub fn assign_values(
         }
     }
     Ok((Some(doc.to_string()), None))
+}
+
+/// A unit string as the scenario parser reads it (`scenario::units`):
+/// `kind` is `duration` (seconds), `rate` (bit/s) or `size` (bytes).
+/// ValueError with the parser's message if it is not one.
+#[pyfunction]
+pub fn parse_unit(kind: &str, text: &str) -> PyResult<f64> {
+    use dupack_sim::scenario::units;
+    let v = match kind {
+        "duration" => units::parse_duration(text).map(|d| d.as_secs_f64()),
+        "rate" => units::parse_rate(text).map(|r| r as f64),
+        "size" => units::parse_size(text).map(|b| b as f64),
+        other => return Err(pyo3::exceptions::PyValueError::new_err(format!("unknown unit kind {other:?}"))),
+    };
+    v.map_err(pyo3::exceptions::PyValueError::new_err)
 }

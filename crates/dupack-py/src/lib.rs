@@ -437,6 +437,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::parse_override, m)?)?;
     m.add_function(wrap_pyfunction!(document::apply_overrides, m)?)?;
     m.add_function(wrap_pyfunction!(document::assign_values, m)?)?;
+    m.add_function(wrap_pyfunction!(document::parse_unit, m)?)?;
     m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(entities, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
