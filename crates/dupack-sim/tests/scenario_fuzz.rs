@@ -6,72 +6,13 @@ use dupack_sim::scenario::{parse_scenario, parse_scenario_toml};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-const KEYS: &[&str] = &[
-    "name",
-    "description",
-    "run",
-    "duration",
-    "seed",
-    "stop_when_done",
-    "topology",
-    "kind",
-    "senders",
-    "access",
-    "bottleneck",
-    "access_override",
-    "hops",
-    "nodes",
-    "links",
-    "a",
-    "b",
-    "rate",
-    "delay",
-    "queue",
-    "limit_packets",
-    "limit_bytes",
-    "fwd_error",
-    "rev_error",
-    "fwd_jitter",
-    "rev_jitter",
-    "model",
-    "p",
-    "ber",
-    "flow",
-    "packets",
-    "applies_to",
-    "tcp",
-    "variant",
-    "mss",
-    "initial_window",
-    "initial_ssthresh",
-    "overhead",
-    "tie_break",
-    "max_cwnd",
-    "dupthresh",
-    "timestamps",
-    "rto",
-    "timer",
-    "granularity",
-    "tick",
-    "initial",
-    "min",
-    "max",
-    "max_backoff_shift",
-    "receiver",
-    "window",
-    "ack",
-    "delack_timeout",
-    "delack_every",
-    "sack",
-    "max_sack_blocks",
-    "flows",
-    "from",
-    "to",
-    "bytes",
-    "start",
-    "Rate",
-    "",
-];
+/// The parser's own vocabulary (every key of every table), plus a
+/// misspelling and the empty key.
+fn keys() -> Vec<&'static str> {
+    let mut k = dupack_sim::scenario::parse::vocabulary();
+    k.extend(["Rate", ""]);
+    k
+}
 
 const STRINGS: &[&str] = &[
     "dumbbell",
@@ -137,7 +78,7 @@ fn tree() -> impl Strategy<Value = Value> {
     leaf().prop_recursive(5, 64, 6, |inner| {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            proptest::collection::vec((proptest::sample::select(KEYS), inner), 0..6).prop_map(|kv| {
+            proptest::collection::vec((proptest::sample::select(keys()), inner), 0..6).prop_map(|kv| {
                 Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<Map<String, Value>>())
             }),
         ]
@@ -203,4 +144,28 @@ bottleneck = { rate = "1Gbps", delay = "10ms" }
     let s = parse_scenario_toml(text).expect("valid");
     assert_eq!((s.nodes.len(), s.links.len(), s.flows.len()), (100_002, 100_001, 100_000));
     assert!(t.elapsed().as_secs() < 20, "took {:?}", t.elapsed());
+}
+
+#[test]
+fn the_vocabulary_is_every_table_s_keys() {
+    let k = keys();
+    for key in [
+        "name",
+        "tie_break",
+        "senders",
+        "leaf_override",
+        "mss",
+        "overhead",
+        "rto",
+        "tick",
+        "ack",
+        "dda",
+        "rules",
+        "retry_limit",
+        "local_rexmit",
+        "p_gb",
+        "mtu",
+    ] {
+        assert!(k.contains(&key), "{key} missing from the vocabulary");
+    }
 }

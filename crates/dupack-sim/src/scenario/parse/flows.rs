@@ -14,7 +14,7 @@ use crate::time::SimDuration;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
-const FLOW_KEYS: &[&str] = &["name", "from", "to", "variant", "bytes", "start", "tcp", "receiver"];
+pub(super) const FLOW_KEYS: &[&str] = &["name", "from", "to", "variant", "bytes", "start", "tcp", "receiver"];
 
 pub(super) fn parse_flows(v: Option<&Value>, path: &str, topo: &Topo, gtcp: &TcpRaw, grx: &RxRaw) -> R<Vec<FlowSpec>> {
     let empty = Map::new();

@@ -22,10 +22,10 @@ pub(super) const LINK_KEYS: &[&str] = &[
     "arq",
     "snoop",
 ];
-const ARQ_KEYS: &[&str] =
+pub(super) const ARQ_KEYS: &[&str] =
     &["preset", "directions", "retry_limit", "nak_bytes", "in_order", "nak_timeout", "window", "discard", "poll"];
-const SNOOP_KEYS: &[&str] = &["min_timeout", "initial_timeout", "local_rexmit"];
-const TRACE_KEYS: &[&str] = &["file", "mtu"];
+pub(super) const SNOOP_KEYS: &[&str] = &["min_timeout", "initial_timeout", "local_rexmit"];
+pub(super) const TRACE_KEYS: &[&str] = &["file", "mtu"];
 
 /// Link keys as written; `None` = not given here.
 #[derive(Clone, Default)]

@@ -13,11 +13,11 @@ pub(super) struct ErrRaw {
     pub(super) drop_flow: Option<At<String>>,
 }
 
-const ERR_NONE_KEYS: &[&str] = &["model"];
-const ERR_BERNOULLI_KEYS: &[&str] = &["model", "p", "applies_to"];
-const ERR_BER_KEYS: &[&str] = &["model", "ber", "applies_to"];
-const ERR_DROPLIST_KEYS: &[&str] = &["model", "flow", "packets", "applies_to"];
-const ERR_GE_KEYS: &[&str] =
+pub(super) const ERR_NONE_KEYS: &[&str] = &["model"];
+pub(super) const ERR_BERNOULLI_KEYS: &[&str] = &["model", "p", "applies_to"];
+pub(super) const ERR_BER_KEYS: &[&str] = &["model", "ber", "applies_to"];
+pub(super) const ERR_DROPLIST_KEYS: &[&str] = &["model", "flow", "packets", "applies_to"];
+pub(super) const ERR_GE_KEYS: &[&str] =
     &["model", "p_good", "p_bad", "p_gb", "p_bg", "mean_good_packets", "mean_bad_packets", "applies_to"];
 
 pub(super) fn parse_error_model(v: &Value, path: &str) -> R<ErrRaw> {

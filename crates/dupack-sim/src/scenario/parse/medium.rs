@@ -8,7 +8,7 @@ use crate::scenario::model::*;
 use serde_json::Value;
 use std::collections::HashMap;
 
-const MEDIUM_KEYS: &[&str] = &[
+pub(super) const MEDIUM_KEYS: &[&str] = &[
     "name",
     "nodes",
     "access_point",

@@ -112,6 +112,44 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
     })
 }
 
+/// Every key the parser knows, in any table, each once: the vocabulary
+/// from which the parser's property tests build documents, so a key added
+/// to a table's list is exercised without another edit.
+pub fn vocabulary() -> Vec<&'static str> {
+    let lists: [&[&'static str]; 23] = [
+        TOP_KEYS,
+        RUN_KEYS,
+        flows::FLOW_KEYS,
+        link::LINK_KEYS,
+        link::ARQ_KEYS,
+        link::SNOOP_KEYS,
+        link::TRACE_KEYS,
+        loss::ERR_NONE_KEYS,
+        loss::ERR_BERNOULLI_KEYS,
+        loss::ERR_BER_KEYS,
+        loss::ERR_DROPLIST_KEYS,
+        loss::ERR_GE_KEYS,
+        medium::MEDIUM_KEYS,
+        queue::DROPTAIL_KEYS,
+        queue::RED_KEYS,
+        tcp::TCP_KEYS,
+        tcp::RTO_KEYS,
+        tcp::RX_KEYS,
+        topology::DUMBBELL_KEYS,
+        topology::STAR_KEYS,
+        topology::CHAIN_KEYS,
+        topology::CUSTOM_KEYS,
+        topology::NODE_KEYS,
+    ];
+    let mut out: Vec<&'static str> = Vec::new();
+    for k in lists.into_iter().flatten() {
+        if !out.contains(k) {
+            out.push(k);
+        }
+    }
+    out
+}
+
 /// TOML text as the JSON document [`parse_scenario`] walks
 /// (`scenario::document::from_toml`).
 pub(crate) fn toml_document(text: &str) -> Result<Value, ScenarioError> {

@@ -5,8 +5,8 @@ use super::value::*;
 use crate::scenario::model::*;
 use serde_json::Value;
 
-const DROPTAIL_KEYS: &[&str] = &["kind", "limit_packets", "limit_bytes"];
-const RED_KEYS: &[&str] = &[
+pub(super) const DROPTAIL_KEYS: &[&str] = &["kind", "limit_packets", "limit_bytes"];
+pub(super) const RED_KEYS: &[&str] = &[
     "kind",
     "min_th",
     "max_th",

@@ -9,7 +9,7 @@ use crate::tcp::variant::Variant;
 use crate::time::SimDuration;
 use serde_json::Value;
 
-const TCP_KEYS: &[&str] = &[
+pub(super) const TCP_KEYS: &[&str] = &[
     "variant",
     "mss",
     "initial_window",
@@ -28,9 +28,9 @@ const TCP_KEYS: &[&str] = &[
     "overhead",
     "rto",
 ];
-const RTO_KEYS: &[&str] =
+pub(super) const RTO_KEYS: &[&str] =
     &["timer", "granularity", "tick", "clock_phase", "initial", "min", "max", "max_backoff_shift"];
-const RX_KEYS: &[&str] =
+pub(super) const RX_KEYS: &[&str] =
     &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dsack", "dda"];
 /// What `receiver.dda` accepts, for its error messages.
 pub(super) const DDA_ALLOWED: &str = "allowed: a duration greater than 0 such as \"40ms\", or \"auto\"";

@@ -20,13 +20,14 @@ pub(super) enum TopoKind {
     Custom,
 }
 
-const DUMBBELL_KEYS: &[&str] = &["kind", "senders", "access", "bottleneck", "access_override", "receivers", "exit"];
-const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink", "medium"];
-const CHAIN_KEYS: &[&str] = &["kind", "hops"];
-const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links", "media"];
+pub(super) const DUMBBELL_KEYS: &[&str] =
+    &["kind", "senders", "access", "bottleneck", "access_override", "receivers", "exit"];
+pub(super) const STAR_KEYS: &[&str] = &["kind", "leaves", "leaf", "leaf_override", "uplink", "medium"];
+pub(super) const CHAIN_KEYS: &[&str] = &["kind", "hops"];
+pub(super) const CUSTOM_KEYS: &[&str] = &["kind", "nodes", "links", "media"];
 /// A custom topology's link: its name and ends, then a link's own keys.
 const CUSTOM_LINK_ENDS: [&str; 3] = ["name", "a", "b"];
-const NODE_KEYS: &[&str] = &["name", "kind"];
+pub(super) const NODE_KEYS: &[&str] = &["name", "kind"];
 const MAX_SENDERS: u64 = 100_000;
 
 pub(super) struct Topo {
