@@ -51,6 +51,12 @@ def estimate(scenario_json: str) -> tuple[float, float, float]:
 def validate(scenario_json: str) -> None:
     """Raise :class:`ScenarioError` if the scenario is invalid."""
 
+def result_columns() -> dict[str, list[tuple[str, str, str, str, str]]]:
+    """The columns of the result tables ``flows``, ``links``, ``media`` and
+    ``run`` in order, as ``(name, dtype, unit, meaning, field)``: the pandas
+    dtype, and the JSON field the column comes from (``ndup_at_timeout``
+    gives the four ``ndup_*`` columns)."""
+
 def sweep(
     scenarios: list[str],
     jobs: list[tuple[int, int, int | None]],
