@@ -66,6 +66,12 @@ def assign_values(doc_json: str, values: list[tuple[str, str]]) -> tuple[str | N
 def parse_unit(kind: str, text: str) -> float:
     """A unit string as the scenario parser reads it: ``duration`` (s), ``rate`` (bit/s) or ``size`` (bytes)."""
 
+def result_columns() -> dict[str, list[tuple[str, str, str, str, str]]]:
+    """The columns of the result tables ``flows``, ``links``, ``media`` and
+    ``run`` in order, as ``(name, dtype, unit, meaning, field)``: the pandas
+    dtype, and the JSON field the column comes from (``ndup_at_timeout``
+    gives the four ``ndup_*`` columns)."""
+
 def sweep(
     scenarios: list[str],
     jobs: list[tuple[int, int, int | None]],

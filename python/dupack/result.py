@@ -3,8 +3,9 @@
 The core returns a JSON document (``RunResult`` in
 ``crates/dupack-sim/src/metrics/result.rs``); this module turns its ``flows``,
 ``links`` and (for scenarios with a shared medium) ``media`` lists into
-pandas DataFrames whose columns are the Rust field names (see
-``docs/results.md``), and saves everything to a directory.
+pandas DataFrames whose columns and dtypes are those the core declares
+(``_core.result_columns()``; see ``docs/results.md``), and saves everything
+to a directory.
 
 pandas is imported on first use, so ``import dupack`` and ``dupack --help``
 stay fast.
@@ -19,6 +20,8 @@ import sys
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from dupack import _core
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,99 +42,26 @@ __all__ = [
     "TRACE_KINDS",
 ]
 
-#: ``ndup_at_timeout`` ([u64; 4]) becomes these four columns.
-NDUP_COLUMNS = ("ndup_0", "ndup_1", "ndup_2", "ndup_3plus")
+# The result tables' columns as the core declares them (``result_table!`` in
+# metrics/result.rs): table → [(name, dtype, unit, meaning, JSON field)], in
+# the order of the Rust structs. The dtypes are fixed there, so the Parquet
+# schema is the same across runs (a column that is all-null in one run must
+# not turn into another type): u64 counters are uint64, optional integers
+# the nullable UInt64, floats (optional or not) float64 with NaN for null.
+_DECLARED: dict[str, list[tuple[str, str, str, str, str]]] = _core.result_columns()
 
-# Column → dtype, in the order of the Rust structs. Fixed dtypes keep the
-# Parquet schema identical across runs (a column that is all-null in one run
-# must not turn into another type). u64 counters use uint64; optional integers use the nullable UInt64; optional floats
-# are float64 with NaN for null.
-_FLOW_DTYPES: dict[str, str] = {
-    "flow": "str",
-    "variant": "str",
-    "src": "str",
-    "dst": "str",
-    "app_bytes": "UInt64",
-    "bytes_delivered": "uint64",
-    "goodput_kbps": "float64",
-    "start_s": "float64",
-    "completion_time_s": "float64",
-    "segments_sent": "uint64",
-    "retransmitted_segments": "uint64",
-    "fast_retransmits": "uint64",
-    "timeouts": "uint64",
-    "timeout_episodes": "uint64",
-    **{c: "uint64" for c in NDUP_COLUMNS},
-    "acks_received": "uint64",
-    "dupacks_received": "uint64",
-    "fr_to_ratio": "float64",
-    "recovery_time_s": "float64",
-    "backoff_time_s": "float64",
-    "spurious_retransmissions": "uint64",
-    "false_fast_retransmits": "uint64",
-    "lost_retransmissions": "uint64",
-    "wasted_timeouts": "uint64",
-    "ecn_reductions": "uint64",
-    "window_undos": "uint64",
-    "drops_error": "uint64",
-    "drops_queue": "uint64",
-    "final_cwnd": "uint64",
-    "final_ssthresh": "UInt64",
-    "srtt_s": "float64",
-    "rtt_samples": "uint64",
-    "rtt_mean_s": "float64",
-    "rtt_min_s": "float64",
-    "rtt_max_s": "float64",
-    "final_rto_s": "float64",
-    "dupacks_delayed": "uint64",
-    "dupacks_cancelled": "uint64",
-}
-_LINK_DTYPES: dict[str, str] = {
-    "link": "str",
-    "direction": "str",
-    "from": "str",
-    "to": "str",
-    "rate_bps": "uint64",
-    "packets_sent": "uint64",
-    "bytes_sent": "uint64",
-    "utilisation": "float64",
-    "drops_error": "uint64",
-    "drops_queue": "uint64",
-    "marks": "uint64",
-    "max_queue_packets": "uint64",
-    "mean_queue_packets": "float64",
-    "link_retransmissions": "uint64",
-    "naks": "uint64",
-    "link_given_up": "uint64",
-    "ctl_bytes": "uint64",
-    "dupacks_suppressed": "uint64",
-}
-_MEDIUM_DTYPES: dict[str, str] = {
-    "medium": "str",
-    "station": "str",
-    "rate_bps": "uint64",
-    "frames_sent": "uint64",
-    "bytes_sent": "uint64",
-    "frames_delivered": "uint64",
-    "bytes_delivered": "uint64",
-    "collisions": "uint64",
-    "frame_losses": "uint64",
-    "retries": "uint64",
-    "drops_error": "uint64",
-    "drops_queue": "uint64",
-    "marks": "uint64",
-    "max_queue_packets": "uint64",
-    "airtime": "float64",
-    "medium_busy": "float64",
-    "medium_collision_events": "uint64",
-}
+
+def _declared_dtypes(table: str) -> dict[str, str]:
+    return {name: dtype for name, dtype, _unit, _doc, _field in _DECLARED[table]}
+
+
+#: ``ndup_at_timeout`` ([u64; 4]) becomes these four columns.
+NDUP_COLUMNS = tuple(name for name, _dtype, _unit, _doc, field in _DECLARED["flows"] if field == "ndup_at_timeout")
+_FLOW_DTYPES = _declared_dtypes("flows")
+_LINK_DTYPES = _declared_dtypes("links")
+_MEDIUM_DTYPES = _declared_dtypes("media")
 # The run-wide facts (RunResult.run; one row per run in a sweep's runs table).
-_RUN_DTYPES: dict[str, str] = {
-    "sim_time_s": "float64",
-    "end_reason": "str",
-    "events": "uint64",
-    "wall_time_s": "float64",
-}
+_RUN_DTYPES = _declared_dtypes("run")
 # One row per trace record (``dupack.run(..., trace=[...])``, docs/results.md).
 _TRACE_DTYPES: dict[str, str] = {
     "time_s": "float64",
@@ -412,8 +342,6 @@ def provenance() -> dict[str, str]:
     commit the extension was built from; ``unknown`` outside a checkout,
     ``+dirty`` with uncommitted changes). Stamped into ``result.json``, every
     Parquet file's metadata and a sweep's ``sweep.json``."""
-    from dupack import _core
-
     return {"version": _core.__version__, "commit": _core.__commit__}
 
 
@@ -536,8 +464,6 @@ def _write_parquet_fast(
     pyarrow would write. A ``category`` column's values are ``(codes,
     categories)``, stored as Arrow's dictionary type as pyarrow stores a
     Categorical."""
-    from dupack import _core
-
     flavour = _pandas_flavour()
     assert flavour is not None
     pandas_version, pyarrow_version, str_types = flavour

@@ -14,7 +14,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::PyType;
+use pyo3::types::{PyDict, PyType};
 
 mod buffer;
 mod columns;
@@ -264,7 +264,10 @@ fn run(
 /// Names of flows and links → (flow indices, link indices). `flow:NAME` and
 /// `link:NAME` say which; a bare name may be either, unless both have it;
 /// `*` is every flow and link.
-pub(crate) fn series_entities(scenario: &dupack_sim::Scenario, names: &[String]) -> Result<(Vec<usize>, Vec<usize>), String> {
+pub(crate) fn series_entities(
+    scenario: &dupack_sim::Scenario,
+    names: &[String],
+) -> Result<(Vec<usize>, Vec<usize>), String> {
     let (mut flows, mut links) = (Vec::new(), Vec::new());
     let flow = |n: &str| scenario.flows.iter().position(|f| f.name == n);
     let link = |n: &str| scenario.links.iter().position(|l| l.name == n);
@@ -410,6 +413,30 @@ fn estimate(py: Python<'_>, scenario_json: &str) -> PyResult<(f64, f64, f64)> {
     Ok((e.wall_s, e.events, e.packets))
 }
 
+/// result_columns() -> {table: [(name, dtype, unit, doc, field), ...]}
+///
+/// The columns of the result tables `flows`, `links`, `media` and `run`,
+/// in order, as metrics/result.rs declares them: the pandas dtype, the
+/// unit, the meaning, and the JSON field the column comes from (an array
+/// field such as `ndup_at_timeout` gives one column per element). The
+/// Python tables are built from these, so they cannot drift from the core.
+#[pyfunction]
+fn result_columns(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    use dupack_sim::metrics::columns::Column;
+    let tables: [(&str, &[Column]); 4] = [
+        ("flows", dupack_sim::FlowResult::COLUMNS),
+        ("links", dupack_sim::LinkResult::COLUMNS),
+        ("media", dupack_sim::MediumResult::COLUMNS),
+        ("run", dupack_sim::RunInfo::COLUMNS),
+    ];
+    let out = PyDict::new_bound(py);
+    for (table, columns) in tables {
+        let rows: Vec<_> = columns.iter().map(|c| (c.name, c.dtype, c.unit, c.doc, c.field)).collect();
+        out.set_item(table, rows)?;
+    }
+    Ok(out)
+}
+
 /// validate(scenario_json) -> None
 ///
 /// Raise ScenarioError if the scenario is invalid.
@@ -440,6 +467,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::parse_unit, m)?)?;
     m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(entities, m)?)?;
+    m.add_function(wrap_pyfunction!(result_columns, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(tables::write_parquet, m)?)?;
     m.add_class::<buffer::Buffer>()?;

@@ -6,13 +6,9 @@
 //! the threshold from the window. The fixed threshold of RFC 5681 §3.2 is
 //! the default; `+efr` selects [`Efr`].
 
-use super::recovery::View;
+pub use super::policy::DupThreshold;
+use super::policy::View;
 use crate::scenario::model::EplrRetransmit;
-
-pub trait DupThreshold {
-    /// The threshold in force for the segment the duplicate ACKs are for.
-    fn on_dupack(&mut self, v: &View) -> u32;
-}
 
 /// RFC 5681 §3.2: a fixed threshold (3 unless configured).
 #[derive(Copy, Clone, Debug)]

@@ -3,7 +3,9 @@
 //! event queue, so both are testable packet by packet.
 
 pub mod cc;
+pub mod compose;
 pub mod detect;
+pub mod policy;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;

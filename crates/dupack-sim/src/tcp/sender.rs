@@ -29,7 +29,7 @@
 //!   had already expired for this segment (RFC 5681 §3.1, eq. 4 note),
 //!   `cwnd = 1·SMSS` (loss window), `snd_nxt = snd_una` (go-back-N, BSD).
 
-use super::cc::{self, AckInput, CongestionControl};
+use super::cc::{AckInput, CongestionControl};
 use super::detect::DupThreshold;
 use super::recovery::{LossRecovery, Response, View};
 use super::rto::RtoEstimator;
@@ -130,7 +130,7 @@ impl Sender {
     /// whose receive window is `peer_window`.
     pub fn new(cfg: &TcpConfig, variant: &VariantSpec, peer_window: u64, app_bytes: Option<u64>) -> Self {
         let mss = cfg.mss as u64;
-        let recovery = super::recovery::for_variant(variant, cfg);
+        let recovery = super::compose::recovery(variant, cfg);
         Sender {
             mss,
             app_end: app_bytes.unwrap_or(u64::MAX),
@@ -139,11 +139,11 @@ impl Sender {
             snd_max: 0,
             cwnd: (cfg.initial_window as u64 * mss).min(cfg.max_cwnd),
             ssthresh: cfg.initial_ssthresh,
-            cc: cc::for_variant(variant, cfg),
+            cc: super::compose::controller(variant, cfg),
             rwnd: peer_window,
             dupacks: 0,
             recovery,
-            detect: super::recovery::detection_for(variant, cfg),
+            detect: super::compose::detection(variant, cfg),
             dupthresh: cfg.dupthresh,
             uses_sack: variant.uses_sack(),
             sb: Scoreboard::new(cfg.mss),

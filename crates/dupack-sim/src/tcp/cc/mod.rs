@@ -17,8 +17,7 @@
 pub mod cubic;
 pub mod vegas;
 
-use crate::scenario::model::{CaIncrease, TcpConfig};
-use crate::tcp::variant::{Cc, VariantSpec};
+use crate::scenario::model::CaIncrease;
 use crate::time::{SimDuration, SimTime};
 
 /// What a controller sees of the sender on an ACK.
@@ -75,15 +74,6 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     /// forgets the epoch the reduction started.
     fn on_undo(&mut self) {}
     fn name(&self) -> &'static str;
-}
-
-/// The controller of a variant.
-pub fn for_variant(v: &VariantSpec, cfg: &TcpConfig) -> Box<dyn CongestionControl> {
-    match v.cc {
-        Cc::Reno => Box::new(Reno::new(cfg.ca_increase)),
-        Cc::Cubic => Box::new(cubic::Cubic::default()),
-        Cc::Vegas => Box::new(vegas::Vegas::default()),
-    }
 }
 
 /// RFC 5681 AIMD. With `ca_increase = "fractional"` the part of a byte
