@@ -202,11 +202,7 @@ class Scenario:
                 raise TypeError(f"an override must be a string, got {type(item).__name__}")
         if not items:
             return Scenario(self._data, self.source)
-        doc, failed = _core.apply_overrides(self.canonical_json(), items)
-        if failed is not None:
-            i, path, reason = failed
-            raise OverrideError(items[i], path, reason)
-        return Scenario(json.loads(doc), self.source)
+        return self._from_core(_core.apply_overrides(self.canonical_json(), items), items)
 
     def with_values(self, values: Mapping[str, Any]) -> Scenario:
         """Return a copy with ``path → value`` set, in order: :meth:`with_overrides`
@@ -228,10 +224,16 @@ class Scenario:
             pairs.append((raw, json.dumps(value, ensure_ascii=False, allow_nan=False)))
         if not pairs:
             return Scenario(self._data, self.source)
-        doc, failed = _core.assign_values(self.canonical_json(), pairs)
+        return self._from_core(_core.assign_values(self.canonical_json(), pairs), items)
+
+    def _from_core(self, answer: tuple[str | None, tuple[int, str, str] | None], items: list[str]) -> Scenario:
+        """The core's answer to a list of overrides: the new scenario, or
+        the first override it refused, as an :class:`OverrideError`."""
+        doc, failed = answer
         if failed is not None:
             i, path, reason = failed
             raise OverrideError(items[i], path, reason)
+        assert doc is not None
         return Scenario(json.loads(doc), self.source)
 
     def validate(self) -> None:

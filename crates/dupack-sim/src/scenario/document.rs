@@ -24,8 +24,8 @@ use serde_json::{Map, Number, Value};
 /// reader stops at 128.
 pub const MAX_DEPTH: usize = 64;
 
-const TOO_DEEP: &str = "nested too deeply: at most 64 levels of tables and arrays are allowed";
-const INT_RANGE: &str = "integers in a scenario must fit in 64 bits (-2^63 to 2^64-1)";
+pub(crate) const TOO_DEEP: &str = "nested too deeply: at most 64 levels of tables and arrays are allowed";
+pub(crate) const INT_RANGE: &str = "integers in a scenario must fit in 64 bits (-2^63 to 2^64-1)";
 
 /// TOML text as the document [`super::parse_scenario`] reads. Syntax errors
 /// carry the line and column; dates and times are refused.
@@ -169,17 +169,20 @@ fn big_integer(raw: &str) -> Result<Option<Value>, String> {
     if plain.len() > 1 && plain.starts_with('0') {
         return Ok(None); // TOML has no leading zeros: text
     }
-    match (neg, plain.parse::<u64>()) {
-        (false, Ok(v)) => Ok(Some(Value::Number(Number::from(v)))),
+    wide_integer(neg, &plain).map(Some)
+}
+
+/// A decimal integer (`digits`, no sign or underscores) that TOML's i64
+/// cannot hold: a u64, or the reason it is refused. The one judgment of
+/// such integers, for files and overrides alike.
+pub(crate) fn wide_integer(neg: bool, digits: &str) -> Result<Value, String> {
+    match (neg, digits.parse::<u64>()) {
+        (false, Ok(v)) => Ok(Value::Number(Number::from(v))),
+        _ if digits.len() > 1000 => Err(format!("the integer has thousands of digits; {INT_RANGE}")),
         _ => {
-            if plain.len() > 1000 {
-                return Err(format!("the value has thousands of digits; {INT_RANGE}"));
-            }
-            let shown = if plain.len() > 60 {
-                format!("{}of about {} digits", if neg { "-" } else { "" }, plain.len())
-            } else {
-                format!("{}{plain}", if neg { "-" } else { "" })
-            };
+            let sign = if neg { "-" } else { "" };
+            let shown =
+                if digits.len() > 60 { format!("of {} digits", digits.len()) } else { format!("{sign}{digits}") };
             Err(format!("the integer {shown} is out of range; {INT_RANGE}"))
         }
     }
@@ -234,7 +237,8 @@ fn toml_value(v: &toml::Value) -> Result<Value, String> {
     })
 }
 
-fn py_float(f: f64) -> &'static str {
+/// A non-finite float as messages show it.
+pub(crate) fn py_float(f: f64) -> &'static str {
     if f.is_nan() {
         "nan"
     } else if f > 0.0 {

@@ -1138,3 +1138,23 @@ fn a_sack_block_beyond_snd_max_is_ignored() {
         assert_eq!(h.s.sacked_bytes(), Some(2 * MSS), "{variant}");
     }
 }
+
+/// Vegas's ¾ decrease belongs to its retransmission, not to its avoidance:
+/// `vegas` reduces a window of 8 to 6 at a fast retransmit, while Vegas's
+/// controller beside SACK's recovery (`sack+cc=vegas`) halves it (RFC 5681
+/// eq. 4), as Linux's tcp_vegas keeps Reno's ssthresh.
+#[test]
+fn vegas_decreases_by_a_quarter_only_with_its_own_retransmission() {
+    for (variant, ssthresh) in [("vegas", 6), ("sack+cc=vegas", 4)] {
+        let mut h = Harness::new(variant, 8);
+        assert_eq!(h.tx().len(), 8, "{variant}");
+        h.at(SimTime::ZERO + ms(100));
+        // Segment 0 lost: three duplicate ACKs SACKing 1, 1–2, 1–3.
+        for k in 2..5 {
+            h.ack(0, &[(1, k)]);
+        }
+        let sent = h.tx();
+        assert!(sent.contains(&rexmit(0)), "{variant}: {sent:?}");
+        assert_eq!(h.s.ssthresh(), ssthresh * MSS, "{variant}");
+    }
+}

@@ -4,11 +4,8 @@
 //! than [`MAX_DEPTH`](crate::scenario::document::MAX_DEPTH)).
 
 use super::error::*;
-use crate::scenario::document::MAX_DEPTH;
+use crate::scenario::document::{py_float, wide_integer, INT_RANGE, MAX_DEPTH, TOO_DEEP};
 use serde_json::{Map, Number, Value};
-
-const TOO_DEEP: &str = "nested too deeply: at most 64 levels of tables and arrays are allowed";
-const INT_RANGE: &str = "integers in a scenario must fit in 64 bits (-2^63 to 2^64-1)";
 
 /// Marks an integer literal the TOML reader cannot hold (it reads i64):
 /// the literal is read again as this string and converted at its path.
@@ -170,7 +167,7 @@ fn toml_to_json(v: &toml::Value, path: &str) -> R<Value> {
         toml::Value::Integer(i) => Value::Number(Number::from(*i)),
         toml::Value::Float(f) => match Number::from_f64(*f) {
             Some(n) => Value::Number(n),
-            None => return fail(path, format!("{f} is not allowed: numbers must be finite")),
+            None => return fail(path, format!("{} is not allowed: numbers must be finite", py_float(*f))),
         },
         toml::Value::Boolean(b) => Value::Bool(*b),
         toml::Value::Datetime(d) => {
@@ -199,15 +196,6 @@ fn toml_to_json(v: &toml::Value, path: &str) -> R<Value> {
 /// An integer literal the TOML reader could not hold: a u64, or refused.
 fn big_int(literal: &str, path: &str) -> R<Value> {
     let digits: String = literal.chars().filter(|&c| c != '_').collect();
-    if let Ok(v) = digits.trim_start_matches('+').parse::<u64>() {
-        return Ok(Value::Number(Number::from(v)));
-    }
-    let n = digits.trim_start_matches(['+', '-']).len();
-    if n > 1000 {
-        return fail(path, format!("an integer has thousands of digits; {INT_RANGE}"));
-    }
-    if n > 60 {
-        return fail(path, format!("the integer of {n} digits is out of range; {INT_RANGE}"));
-    }
-    fail(path, format!("the integer {digits} is out of range; {INT_RANGE}"))
+    let neg = digits.starts_with('-');
+    wide_integer(neg, digits.trim_start_matches(['+', '-'])).or_else(|reason| fail(path, reason))
 }
