@@ -37,7 +37,24 @@ pub(super) fn err(path: &str, message: impl Into<String>) -> ScenarioError {
         Some((cut, _)) => format!("{}…", &message[..cut]),
         None => message,
     };
-    ScenarioError { path: escape_all(path), message }
+    ScenarioError { path: clip_middle(&escape_all(path), MAX_PATH_CHARS), message }
+}
+
+/// The longest key path an error shows. Paths come from the file's keys,
+/// which a careless or hostile file can make arbitrarily long; the end of
+/// a path names the key, so a long one keeps its start and its end.
+pub const MAX_PATH_CHARS: usize = 200;
+
+/// `s` if it has at most `limit` characters, otherwise its first third and
+/// last two thirds around an ellipsis.
+fn clip_middle(s: &str, limit: usize) -> String {
+    let n = s.chars().count();
+    if n <= limit {
+        return s.to_string();
+    }
+    let head: String = s.chars().take(limit / 3).collect();
+    let tail: String = s.chars().skip(n - (limit - limit / 3 - 1)).collect();
+    format!("{head}…{tail}")
 }
 
 pub(super) fn fail<T>(path: &str, message: impl Into<String>) -> R<T> {
@@ -83,13 +100,7 @@ pub fn quote(s: &str) -> String {
 /// [`clip`], and if longer than 160 characters cut in the middle, since
 /// both the start and the file name at the end matter.
 pub fn quote_path(path: &str) -> String {
-    let n = path.chars().count();
-    let shown = if n <= 160 {
-        clip_to(path, 160)
-    } else {
-        let tail: String = path.chars().skip(n - 100).collect();
-        format!("{}…{}", clip_to(path, 50).trim_end_matches('…'), clip_to(&tail, 100))
-    };
+    let shown = clip_middle(&escape_all(path), 160);
     format!("\"{}\"", shown.replace('"', "\\\""))
 }
 
