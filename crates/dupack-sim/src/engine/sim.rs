@@ -22,17 +22,14 @@ use super::rng::{fnv1a64, splitmix64, StreamRng};
 use crate::metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
 use crate::net::arq::{Arq, LinkCtl, RxOutput};
-use crate::net::channel::{Channel, ChannelStats, Frame, Jitter, Offer, Wake};
-use crate::net::error::ErrorModel;
+use crate::net::channel::{Channel, Frame, Offer, Wake};
 use crate::net::host::HostDelay;
 use crate::net::medium::{self, Medium};
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet, PacketPool, PacketRef};
-use crate::net::queue::Qdisc;
 use crate::net::routing::{Routes, NO_ROUTE};
-use crate::net::snoop::{AckVerdict, Snoop};
-use crate::net::trace::TraceLink;
+use crate::net::snoop::AckVerdict;
 use crate::observe::{FlowWire, Observe, Observed, PcapWriter, Recorder};
-use crate::scenario::model::{LocalRexmit, Scenario, TieBreakMode};
+use crate::scenario::model::{FlowSpec, LocalRexmit, Scenario, TieBreakMode};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::segment::TcpSegment;
 use crate::tcp::sender::{Sender, SenderEvent};
@@ -147,6 +144,34 @@ struct Flow {
     overhead: Option<Box<HostDelay>>,
 }
 
+impl Flow {
+    /// Flow `f` of the scenario, before its start: a sender and a receiver
+    /// of its variant, nothing sent.
+    fn new(f: &FlowSpec, seed: u64) -> Flow {
+        Flow {
+            sender: Sender::new(&f.tcp, f.variant.spec(), f.receiver.window, f.bytes),
+            receiver: Receiver::new(&f.receiver, f.tcp.mss),
+            src: f.src as NodeId,
+            dst: f.dst as NodeId,
+            start: SimTime::ZERO + f.start,
+            app_bytes: f.bytes,
+            sender_tmr: None,
+            receiver_tmr: None,
+            completed_at: None,
+            acked_all: false,
+            drops_error: 0,
+            drops_queue: 0,
+            copies: SegmentCopies::new(f.tcp.mss),
+            truth: Truth::default(),
+            seen_fast_retransmits: 0,
+            seen_timeout_episodes: 0,
+            overhead: (f.tcp.overhead > SimDuration::ZERO).then(|| {
+                Box::new(HostDelay::new(f.tcp.overhead, StreamRng::new(seed, &format!("flow/{}/overhead", f.name))))
+            }),
+        }
+    }
+}
+
 /// A built simulation, ready to run.
 pub struct World {
     q: EventQueue<Ev>,
@@ -199,45 +224,8 @@ impl World {
         check_event_indices(2 * s.links.len(), s.flows.len(), s.media.len())?;
         let mut channels = Vec::with_capacity(2 * s.links.len());
         for (li, l) in s.links.iter().enumerate() {
-            let dirs = [
-                (true, l.a, l.b, &l.fwd_error, &l.fwd_trace, l.fwd_jitter),
-                (false, l.b, l.a, &l.rev_error, &l.rev_trace, l.rev_jitter),
-            ];
-            for (fwd, from, to, err, trace, jitter) in dirs {
-                let dir = if fwd { "fwd" } else { "rev" };
-                let trace = trace.as_ref().map(TraceLink::new);
-                // A traced direction's mean capacity stands in for the rate
-                // in RED's idle decay and in the results.
-                let rate_bps = trace.as_ref().map_or(l.rate_bps, TraceLink::mean_rate_bps);
-                channels.push(Channel {
-                    link: li,
-                    fwd,
-                    from: from as NodeId,
-                    to: to as NodeId,
-                    rate_bps,
-                    delay: l.delay,
-                    jitter: (jitter > SimDuration::ZERO).then(|| {
-                        Box::new(Jitter::new(jitter, StreamRng::new(seed, &format!("link/{}/{dir}/jitter", l.name))))
-                    }),
-                    trace,
-                    queue: Qdisc::from_spec(
-                        &l.queue,
-                        rate_bps,
-                        StreamRng::new(seed, &format!("link/{}/{dir}/queue", l.name)),
-                    ),
-                    error: ErrorModel::new(err, format!("link/{}/{dir}", l.name), seed),
-                    prio: Default::default(),
-                    arq: l.arq.as_ref().filter(|a| if fwd { a.fwd } else { a.rev }).map(|a| Box::new(Arq::new(a))),
-                    ctl_frame_bytes: l.arq.as_ref().map_or(0, |a| a.nak_bytes),
-                    snoop: if fwd { l.snoop.as_ref().map(|sp| Box::new(Snoop::new(sp))) } else { None },
-                    wire: Default::default(),
-                    propagating: Default::default(),
-                    stats: ChannelStats::default(),
-                    every_end_an_event: false,
-                    tx_memo: Default::default(),
-                    capture: None,
-                });
-            }
+            channels.push(Channel::new(l, li, true, seed));
+            channels.push(Channel::new(l, li, false, seed));
         }
         let mut ends: Vec<(NodeId, NodeId)> = channels.iter().map(|c| (c.from, c.to)).collect();
         let mut media = Vec::with_capacity(s.media.len());
@@ -264,7 +252,8 @@ impl World {
             TieBreakMode::Identity => TieBreak::Identity,
         });
         for (i, f) in s.flows.iter().enumerate() {
-            let variant = f.variant.spec();
+            // The parser refuses a flow between disconnected nodes; a
+            // scenario built in code is checked here.
             for (a, b) in [(f.src, f.dst), (f.dst, f.src)] {
                 if routes.next_hop(a as NodeId, b as NodeId) == NO_ROUTE {
                     return Err(RunError(format!(
@@ -273,31 +262,9 @@ impl World {
                     )));
                 }
             }
-            let sender = Sender::new(&f.tcp, variant, f.receiver.window, f.bytes);
-            let receiver = Receiver::new(&f.receiver, f.tcp.mss);
-            let start = SimTime::ZERO + f.start;
-            q.schedule(start, Class::AppStart, Ev::AppStart(i as FlowId));
-            flows.push(Flow {
-                sender,
-                receiver,
-                src: f.src as NodeId,
-                dst: f.dst as NodeId,
-                start,
-                app_bytes: f.bytes,
-                sender_tmr: None,
-                receiver_tmr: None,
-                completed_at: None,
-                acked_all: false,
-                drops_error: 0,
-                drops_queue: 0,
-                copies: SegmentCopies::new(f.tcp.mss),
-                truth: Truth::default(),
-                seen_fast_retransmits: 0,
-                seen_timeout_episodes: 0,
-                overhead: (f.tcp.overhead > SimDuration::ZERO).then(|| {
-                    Box::new(HostDelay::new(f.tcp.overhead, StreamRng::new(seed, &format!("flow/{}/overhead", f.name))))
-                }),
-            });
+            let flow = Flow::new(f, seed);
+            q.schedule(flow.start, Class::AppStart, Ev::AppStart(i as FlowId));
+            flows.push(flow);
         }
         let unfinished = flows.iter().filter(|f| f.app_bytes.is_some()).count();
         let n_channels = channels.len();

@@ -48,6 +48,7 @@ use super::snoop::Snoop;
 use super::trace::TraceLink;
 use crate::engine::rng::StreamRng;
 use crate::observe::PcapWriter;
+use crate::scenario::model::LinkSpec;
 use crate::time::{tx_time, SimDuration, SimTime};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -233,6 +234,45 @@ pub enum Offer {
 }
 
 impl Channel {
+    /// One direction of link `l` (index `index` in the scenario): a→b if
+    /// `fwd`. Every random stream is named after the link and direction, so
+    /// a channel's draws never depend on what else the scenario holds.
+    pub fn new(l: &LinkSpec, index: usize, fwd: bool, seed: u64) -> Channel {
+        let (from, to, err, trace, jitter) = if fwd {
+            (l.a, l.b, &l.fwd_error, &l.fwd_trace, l.fwd_jitter)
+        } else {
+            (l.b, l.a, &l.rev_error, &l.rev_trace, l.rev_jitter)
+        };
+        let dir = if fwd { "fwd" } else { "rev" };
+        let trace = trace.as_ref().map(TraceLink::new);
+        // A traced direction's mean capacity stands in for the rate in
+        // RED's idle decay and in the results.
+        let rate_bps = trace.as_ref().map_or(l.rate_bps, TraceLink::mean_rate_bps);
+        let stream = |what: &str| StreamRng::new(seed, &format!("link/{}/{dir}/{what}", l.name));
+        Channel {
+            link: index,
+            fwd,
+            from: from as NodeId,
+            to: to as NodeId,
+            rate_bps,
+            delay: l.delay,
+            jitter: (jitter > SimDuration::ZERO).then(|| Box::new(Jitter::new(jitter, stream("jitter")))),
+            trace,
+            queue: Qdisc::from_spec(&l.queue, rate_bps, stream("queue")),
+            error: ErrorModel::new(err, format!("link/{}/{dir}", l.name), seed),
+            prio: VecDeque::new(),
+            arq: l.arq.as_ref().filter(|a| if fwd { a.fwd } else { a.rev }).map(|a| Box::new(Arq::new(a))),
+            ctl_frame_bytes: l.arq.as_ref().map_or(0, |a| a.nak_bytes),
+            snoop: if fwd { l.snoop.as_ref().map(|sp| Box::new(Snoop::new(sp))) } else { None },
+            wire: Wire::default(),
+            propagating: VecDeque::new(),
+            stats: ChannelStats::default(),
+            every_end_an_event: false,
+            tx_memo: (0, SimDuration::ZERO),
+            capture: None,
+        }
+    }
+
     pub fn frame_size(&self, f: &Frame, pool: &PacketPool) -> u32 {
         match f {
             Frame::Ip { p, .. } => pool[*p].size,
