@@ -228,9 +228,11 @@ def ns3_version() -> str:
 
 
 def build(log) -> Path:
-    print("building dupack (cargo build --release --example bench_scenario)...", file=log, flush=True)
+    print("building dupack (cargo build --release --example bench_scenario --example heap_floor)...", file=log,
+          flush=True)
     subprocess.run(
-        ["cargo", "build", "--release", "--quiet", "-p", "dupack-sim", "--example", "bench_scenario"],
+        ["cargo", "build", "--release", "--quiet", "-p", "dupack-sim", "--example", "bench_scenario", "--example",
+         "heap_floor"],
         cwd=ROOT,
         check=True,
     )
@@ -241,6 +243,14 @@ def build(log) -> Path:
     if not exe.exists():
         sys.exit(f"bench/run.py: built, but {exe} is missing")
     return exe
+
+
+def heap_floor(exe: Path, pending: int) -> float:
+    """Nanoseconds per event of the engine's bare event queue holding `pending` events (the `heap_floor`
+    example built beside `exe`, the `bench_scenario` binary)."""
+    out = subprocess.run([str(exe.with_name("heap_floor")), str(pending)], capture_output=True, text=True,
+                         check=True).stdout
+    return float(json.loads(out)[str(pending)])
 
 
 def ensure_ns3(install: bool, log) -> Path | None:

@@ -44,6 +44,7 @@ from bench.measure import (  # noqa: E402
     dupack_metrics,
     ensure_ns2,
     ensure_ns3,
+    heap_floor,
     machine,
     ns2_metrics,
     ns3_metrics,
@@ -81,6 +82,10 @@ def run_case(case: Case, exe: Path, use_ns2: bool, ns2_timeout: float, log, ns3_
         except TimeoutError:
             res[f"{key}_note"] = f"{name} stopped after {timeout:.0f} s"
     if case.group == "c-flows":
+        # The floor under the cost per event: the bare event queue at about the number of events these runs
+        # keep pending (two per flow: a timer per endpoint, an arrival per busy channel; 1,990 on average with
+        # 1000 flows), measured now, on the machine as loaded as for the run.
+        res["heap_floor_ns"] = heap_floor(exe, 2 * case.flows)
         res["dupack_setup"] = min(timed(case.dupack_cmd(exe, duration="1ms"))[0] for _ in range(3))
         if res["ns2"]:
             # Set-up alone (parsing, nodes, links, routes, agents): the same
