@@ -208,7 +208,7 @@ def cases(quick: bool) -> list[Case]:
         }
         big = n >= 10000
         out.append(Case("c-flows", f"{n} flows x {base} s", "scaling.toml", ov, ns3=not big,
-                        ns2_timeout=3600 if big else None))
+                        ns2_timeout=600 if big else None))
     for k in (10, 100):
         ov = {"run.duration": f"{base * k}s"}
         out.append(Case("c-time", f"10 flows x {base * k} s", "scaling.toml", ov))
