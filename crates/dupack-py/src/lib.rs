@@ -3,7 +3,8 @@
 //! Deliberately thin. It converts (scenario JSON text in, result JSON text
 //! out), releases the GIL while the simulator runs, and maps the two Rust
 //! error types onto two Python exceptions. `sweep` (sweep.rs) runs many jobs
-//! on worker threads and returns their results as columns (columns.rs). Reading TOML and applying
+//! on worker threads and returns their results as columns (the
+//! `dupack_batch::columns` serialiser). Reading TOML and applying
 //! overrides (document.rs), validation and simulation happen in dupack-sim;
 //! building tables happens in the Python package.
 
@@ -17,7 +18,6 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyType};
 
 mod buffer;
-mod columns;
 mod document;
 mod sweep;
 mod tables;

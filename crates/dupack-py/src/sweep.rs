@@ -4,7 +4,7 @@
 //! and (job, scenario, seed) triples. Here each document is parsed once,
 //! the jobs run on `workers` OS threads without the GIL, and the finished
 //! runs are turned into the `runs`, `flows`, `links` and `media` tables as
-//! columns (see [`crate::columns`]), rows ordered by job, in chunks while
+//! columns (see [`dupack_batch::columns`]), rows ordered by job, in chunks while
 //! the workers go on (see [`chunk_interval`]). Python hears of each chunk
 //! (its jobs, for progress, and a copy of its rows when it stores them) and
 //! gets the whole tables at the end, in memory the core allocated and
@@ -21,8 +21,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::buffer::{Buffer, Owned};
-use crate::columns::{Column, Table, Values};
 use crate::{panic_message, parse_plain, run_error, scenario_error};
+use dupack_batch::columns::{self, Column, Table, Values};
 
 /// The tables a sweep makes, in this order (`series` and `trace` stay
 /// empty unless the sweep observes flows or links).
@@ -181,7 +181,7 @@ impl Batch {
         job: u64,
         r: &dupack_sim::RunResult,
         observed: Option<(&dupack_sim::Scenario, &dupack_sim::Observed)>,
-    ) -> Result<(), crate::columns::Error> {
+    ) -> Result<(), columns::Error> {
         self.results.add(job, r, observed)?;
         self.runs.push((pos, self.results.rows()));
         Ok(())
@@ -414,7 +414,9 @@ impl Coordinator<'_> {
                             let seed = seed.unwrap_or(models[sc].seed);
                             let interrupted = || stop.load(Ordering::Relaxed);
                             match watches.get(sc).filter(|w| !w.is_empty()) {
-                                None => dupack_sim::run_interruptible(&models[sc], seed, interrupted).map(|r| (r, None)),
+                                None => {
+                                    dupack_sim::run_interruptible(&models[sc], seed, interrupted).map(|r| (r, None))
+                                }
                                 Some(w) => dupack_sim::run_observed(&models[sc], seed, w.observe(), interrupted)
                                     .map(|(r, o)| (r, Some(o))),
                             }
@@ -619,13 +621,13 @@ impl Rows {
         Rows { name, job: Vec::new(), seed: Vec::new(), table: Table::default() }
     }
 
-    fn append_rows(&mut self, other: &Rows, rows: std::ops::Range<usize>) -> Result<(), crate::columns::Error> {
+    fn append_rows(&mut self, other: &Rows, rows: std::ops::Range<usize>) -> Result<(), columns::Error> {
         self.job.extend_from_slice(&other.job[rows.clone()]);
         self.seed.extend_from_slice(&other.seed[rows.clone()]);
         self.table.append_rows(&other.table, rows)
     }
 
-    fn add<T: serde::Serialize>(&mut self, job: u64, seed: u64, rows: &[T]) -> Result<(), crate::columns::Error> {
+    fn add<T: serde::Serialize>(&mut self, job: u64, seed: u64, rows: &[T]) -> Result<(), columns::Error> {
         for row in rows {
             self.job.push(job);
             self.seed.push(seed);
@@ -662,7 +664,7 @@ impl Results {
         job: u64,
         r: &dupack_sim::RunResult,
         observed: Option<(&dupack_sim::Scenario, &dupack_sim::Observed)>,
-    ) -> Result<(), crate::columns::Error> {
+    ) -> Result<(), columns::Error> {
         let [run, flows, links, media, series, trace] = &mut self.tables;
         run.add(job, r.seed, std::slice::from_ref(&r.run))?;
         flows.add(job, r.seed, &r.flows)?;
@@ -693,7 +695,7 @@ impl Results {
         runs: std::ops::Range<usize>,
         start: [usize; TABLES],
         end: [usize; TABLES],
-    ) -> Result<(), crate::columns::Error> {
+    ) -> Result<(), columns::Error> {
         for (i, (t, o)) in self.tables.iter_mut().zip(&other.tables).enumerate() {
             t.append_rows(o, start[i]..end[i])?;
         }
