@@ -5,9 +5,11 @@
 //! as [`Results`]: tables of typed columns, made by the serde serialiser in
 //! [`columns`]. [`Watch`] says what the runs observe, by the names of flows
 //! and links; [`observed`] turns what they observed into rows.
+//! [`parquet`] writes one result table as pyarrow would.
 
 pub mod columns;
 pub mod observed;
+pub mod parquet;
 mod results;
 pub mod sweep;
 mod watch;
