@@ -9,7 +9,7 @@
 //! `ARROW:schema`, so large strings stay large strings), every field
 //! nullable, a null wherever pandas had NaN or `<NA>`, the same metadata,
 //! one row group (plain and uncompressed where pyarrow would use a
-//! dictionary and Snappy: the tables are small, see [`write`]).
+//! dictionary and Snappy: the tables are small, see [`write()`]).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -26,7 +26,7 @@ use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
-/// What [`batch`] makes and [`write`] writes.
+/// What [`batch()`] makes and [`write()`] writes.
 pub use arrow_array::RecordBatch;
 
 /// One column, typed as Arrow will store it; `None` is a null.

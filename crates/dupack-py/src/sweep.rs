@@ -101,17 +101,20 @@ pub fn sweep(
         discard_results,
         ..Sweep::new(&models, &jobs, workers)
     };
-    let outcome = py.allow_threads(|| sweep.run(&mut listener));
-    let stopped = match outcome {
+    match py.allow_threads(|| sweep.run(&mut listener)) {
         Ok(report) => {
             let tables = into_python(py, report.results)?;
             tables.bind(py).set_item("series_truncated", report.series_truncated)?;
-            return Ok((report.ran, tables));
+            Ok((report.ran, tables))
         }
-        Err(stopped) => stopped,
-    };
-    Err(match stopped.failure {
-        Failure::Interrupted => listener.ctrl_c.take().unwrap_or_else(|| PyKeyboardInterrupt::new_err(())),
+        Err(stopped) => Err(exception(py, stopped.failure, listener.ctrl_c)?),
+    }
+}
+
+/// The exception a sweep that stopped raises; `ctrl_c` is the KeyboardInterrupt that interrupted it.
+fn exception(py: Python<'_>, failure: Failure<PyErr>, ctrl_c: Option<PyErr>) -> PyResult<PyErr> {
+    Ok(match failure {
+        Failure::Interrupted => ctrl_c.unwrap_or_else(|| PyKeyboardInterrupt::new_err(())),
         Failure::Listener(e) => e,
         Failure::Run { job, seed, message } => {
             let err = run_error(py, dupack_sim::RunError(format!("job {job} (seed {seed}): {message}")));
