@@ -2,8 +2,9 @@
 //!
 //! Deliberately thin. It converts (scenario JSON text in, result JSON text
 //! out), releases the GIL while the simulator runs, and maps the two Rust
-//! error types onto two Python exceptions. `sweep` (sweep.rs) runs many jobs
-//! on worker threads and returns their results as columns (columns.rs). Reading TOML and applying
+//! error types onto two Python exceptions. `sweep` (sweep.rs) hands Python
+//! the chunks and tables of `dupack_batch::sweep`, which runs many jobs on
+//! worker threads and turns their results into columns. Reading TOML and applying
 //! overrides (document.rs), validation and simulation happen in dupack-sim;
 //! building tables happens in the Python package.
 
@@ -16,9 +17,12 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyType};
 
+use dupack_batch::observed::trace_rows;
+use dupack_batch::{flow_indices, panic_message, series_entities};
+
 mod buffer;
-mod columns;
 mod document;
+mod results;
 mod sweep;
 mod tables;
 
@@ -77,15 +81,6 @@ pub(crate) fn parse_plain(scenario_json: &str) -> Result<dupack_sim::Scenario, d
         message: format!("scenario is not valid JSON: {e}"),
     })?;
     dupack_sim::parse_scenario(&value)
-}
-
-/// The message of a caught panic (`panic!` gives a `&str` or a `String`).
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into())
 }
 
 /// run(scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None) -> str
@@ -261,50 +256,6 @@ fn run(
     }
 }
 
-/// Names of flows and links → (flow indices, link indices). `flow:NAME` and
-/// `link:NAME` say which; a bare name may be either, unless both have it;
-/// `*` is every flow and link.
-pub(crate) fn series_entities(
-    scenario: &dupack_sim::Scenario,
-    names: &[String],
-) -> Result<(Vec<usize>, Vec<usize>), String> {
-    let (mut flows, mut links) = (Vec::new(), Vec::new());
-    let flow = |n: &str| scenario.flows.iter().position(|f| f.name == n);
-    let link = |n: &str| scenario.links.iter().position(|l| l.name == n);
-    let known = || {
-        let f: Vec<&str> = scenario.flows.iter().map(|f| f.name.as_str()).collect();
-        let l: Vec<&str> = scenario.links.iter().map(|l| l.name.as_str()).collect();
-        format!("the flows are {f:?}, the links {l:?}")
-    };
-    for n in names {
-        if n == "*" {
-            flows = (0..scenario.flows.len()).collect();
-            links = (0..scenario.links.len()).collect();
-            continue;
-        }
-        let (which, name) = match n.split_once(':') {
-            Some(("flow", x)) => (Some(true), x),
-            Some(("link", x)) => (Some(false), x),
-            _ => (None, n.as_str()),
-        };
-        match (which, flow(name), link(name)) {
-            (Some(true) | None, Some(f), None) | (Some(true), Some(f), Some(_)) => flows.push(f),
-            (Some(false) | None, None, Some(l)) | (Some(false), Some(_), Some(l)) => links.push(l),
-            (None, Some(_), Some(_)) => {
-                return Err(format!("{name:?} is both a flow and a link; say flow:{name} or link:{name}"))
-            }
-            (Some(true), None, _) => return Err(format!("no flow named {name:?}; {}", known())),
-            (Some(false), _, None) => return Err(format!("no link named {name:?}; {}", known())),
-            (None, None, None) => return Err(format!("no flow or link named {name:?}; {}", known())),
-        }
-    }
-    flows.sort_unstable();
-    flows.dedup();
-    links.sort_unstable();
-    links.dedup();
-    Ok((flows, links))
-}
-
 /// The time series as columns: `entities` and `variables` (names), then per
 /// record `time_ns`, `entity` and `variable` (indices into those) and `value`.
 fn series_json(s: &dupack_sim::Series) -> serde_json::Value {
@@ -332,19 +283,6 @@ fn traced_flows(py: Python<'_>, scenario: &dupack_sim::Scenario, names: &[String
         .map_err(|message| scenario_error(py, dupack_sim::ScenarioError { path: "trace".into(), message }))
 }
 
-/// Flow names → indices, or the message naming the unknown one and the flows there are.
-pub(crate) fn flow_indices(scenario: &dupack_sim::Scenario, names: &[String]) -> Result<Vec<usize>, String> {
-    names
-        .iter()
-        .map(|n| {
-            scenario.flows.iter().position(|f| &f.name == n).ok_or_else(|| {
-                let known: Vec<&str> = scenario.flows.iter().map(|f| f.name.as_str()).collect();
-                format!("no flow named {n:?}; the flows are {known:?}")
-            })
-        })
-        .collect()
-}
-
 /// One JSON object per trace record: `time_s`, `flow` (name), `kind`, `seq`
 /// (byte offset of the segment; the cumulative ACK for `ack` and
 /// `recovery_exit`; the block's first byte for `sack`; null for
@@ -365,31 +303,6 @@ fn trace_json(scenario: &dupack_sim::Scenario, records: &[dupack_sim::TraceRecor
         })
     });
     serde_json::Value::Array(rows.collect())
-}
-
-/// The rows of one trace record: (time, flow, kind, seq, len); see [`trace_json`].
-pub(crate) fn trace_rows(
-    r: &dupack_sim::TraceRecord,
-) -> Vec<(dupack_sim::time::SimTime, u32, &'static str, Option<u64>, u64)> {
-    use dupack_sim::tcp::sender::SenderEvent;
-    use dupack_sim::TraceRecord;
-    match *r {
-        TraceRecord::Send { at, flow, seq, len, retransmit } => {
-            vec![(at, flow, if retransmit { "retransmit" } else { "send" }, Some(seq), len as u64)]
-        }
-        TraceRecord::Drop { at, flow, seq, queue } => {
-            vec![(at, flow, if queue { "drop_queue" } else { "drop_error" }, Some(seq), 0)]
-        }
-        TraceRecord::Ack { at, flow, ack, sack } => std::iter::once((at, flow, "ack", Some(ack), 0))
-            .chain(sack.as_slice().iter().map(|b| (at, flow, "sack", Some(b.left), b.right - b.left)))
-            .collect(),
-        TraceRecord::Sender { flow, event } => vec![match event {
-            SenderEvent::FastRetransmit { at, seq, .. } => (at, flow, "fast_retransmit", Some(seq), 0),
-            SenderEvent::Timeout { at, seq, .. } => (at, flow, "timeout", Some(seq), 0),
-            SenderEvent::RecoveryExit { at, ack } => (at, flow, "recovery_exit", Some(ack), 0),
-            SenderEvent::EcnReduction { at, .. } => (at, flow, "ecn_reduction", None, 0),
-        }],
-    }
 }
 
 /// entities(scenario_json) -> (flow names, link names)

@@ -2,215 +2,43 @@
 //!
 //! `RunResult.save` (python/dupack/result.py) hands over the columns of a
 //! table (flows, links, media) as Python lists, each with the Arrow type the
-//! pandas path would give it, and the schema's key-value metadata (pandas'
-//! description of the dtypes, dupack's version and commit). The file is the
-//! one `pyarrow.parquet.write_table(pa.Table.from_pandas(df))` writes in
-//! everything a reader sees: the same Arrow schema (stored under
-//! `ARROW:schema`, so large strings stay large strings), every field
-//! nullable, a null wherever pandas had NaN or `<NA>`, the same metadata,
-//! one row group (plain and uncompressed where pyarrow would use a
-//! dictionary and Snappy: the tables are small, see [`write`]).
+//! pandas path would give it, and the schema's key-value metadata. Here
+//! they become `dupack_batch::parquet` columns, which that module writes as
+//! pyarrow would.
 
-use std::collections::HashMap;
-use std::fs::File;
-use std::sync::Arc;
-
-use arrow_array::types::{Int16Type, Int32Type, Int8Type};
-use arrow_array::{
-    ArrayRef, DictionaryArray, Float64Array, Int16Array, Int32Array, Int64Array, Int8Array, LargeStringArray,
-    RecordBatch, StringArray, UInt64Array,
-};
-use arrow_schema::{DataType, Field, Schema};
-use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
-use parquet::file::metadata::KeyValue;
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use dupack_batch::parquet::{self, Column};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 /// One column as it comes from Python, checked and typed.
-enum Column {
-    U64(Vec<Option<u64>>),
-    I64(Vec<Option<i64>>),
-    F64(Vec<Option<f64>>),
-    Str(Vec<Option<String>>),
-    LargeStr(Vec<Option<String>>),
-    /// A pandas Categorical: codes of `width` bytes into `categories`
-    /// (Arrow's dictionary type, as pyarrow stores one).
-    Dict {
-        codes: Vec<i32>,
-        categories: Vec<String>,
-        width: u8,
-        large: bool,
-    },
-}
-
-impl Column {
-    fn extract(kind: &str, values: &Bound<'_, PyAny>) -> PyResult<Column> {
-        Ok(match kind {
-            "uint64" => Column::U64(values.extract()?),
-            "int64" => Column::I64(values.extract()?),
-            // pandas' float columns have NaN for a missing value, which
-            // pyarrow's from_pandas stores as a null.
-            "float64" => {
-                let v: Vec<Option<f64>> = values.extract()?;
-                Column::F64(v.into_iter().map(|x| x.filter(|f| !f.is_nan())).collect())
-            }
-            "string" => Column::Str(values.extract()?),
-            "large_string" => Column::LargeStr(values.extract()?),
-            // "dict8:large_string" …: (codes, categories).
-            kind if kind.starts_with("dict") => {
-                let (width, values_type) = kind[4..].split_once(':').unwrap_or(("", ""));
-                let width = match width {
-                    "8" => 1,
-                    "16" => 2,
-                    "32" => 4,
-                    _ => return Err(PyValueError::new_err(format!("write_parquet: unknown column type {kind:?}"))),
-                };
-                let large = values_type == "large_string";
-                let (codes, categories): (Vec<i32>, Vec<String>) = values.extract()?;
-                let limit = 1i64 << (8 * width - 1);
-                if let Some(c) =
-                    codes.iter().find(|&&c| c < 0 || c as usize >= categories.len() || i64::from(c) >= limit)
-                {
-                    return Err(PyValueError::new_err(format!("write_parquet: code {c} outside the categories")));
-                }
-                Column::Dict { codes, categories, width, large }
-            }
-            other => return Err(PyValueError::new_err(format!("write_parquet: unknown column type {other:?}"))),
-        })
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Column::U64(v) => v.len(),
-            Column::I64(v) => v.len(),
-            Column::F64(v) => v.len(),
-            Column::Str(v) | Column::LargeStr(v) => v.len(),
-            Column::Dict { codes, .. } => codes.len(),
+fn extract(kind: &str, values: &Bound<'_, PyAny>) -> PyResult<Column> {
+    Ok(match kind {
+        "uint64" => Column::U64(values.extract()?),
+        "int64" => Column::I64(values.extract()?),
+        // pandas' float columns have NaN for a missing value, which
+        // pyarrow's from_pandas stores as a null.
+        "float64" => {
+            let v: Vec<Option<f64>> = values.extract()?;
+            Column::F64(v.into_iter().map(|x| x.filter(|f| !f.is_nan())).collect())
         }
-    }
-
-    fn data_type(&self) -> DataType {
-        match self {
-            Column::U64(_) => DataType::UInt64,
-            Column::I64(_) => DataType::Int64,
-            Column::F64(_) => DataType::Float64,
-            Column::Str(_) => DataType::Utf8,
-            Column::LargeStr(_) => DataType::LargeUtf8,
-            Column::Dict { width, large, .. } => {
-                let key = match width {
-                    1 => DataType::Int8,
-                    2 => DataType::Int16,
-                    _ => DataType::Int32,
-                };
-                let value = if *large { DataType::LargeUtf8 } else { DataType::Utf8 };
-                DataType::Dictionary(Box::new(key), Box::new(value))
-            }
+        "string" => Column::Str(values.extract()?),
+        "large_string" => Column::LargeStr(values.extract()?),
+        // "dict8:large_string" …: (codes, categories).
+        kind if kind.starts_with("dict") => {
+            let (width, values_type) = kind[4..].split_once(':').unwrap_or(("", ""));
+            let width = match width {
+                "8" => 1,
+                "16" => 2,
+                "32" => 4,
+                _ => return Err(PyValueError::new_err(format!("write_parquet: unknown column type {kind:?}"))),
+            };
+            let large = values_type == "large_string";
+            let (codes, categories): (Vec<i32>, Vec<String>) = values.extract()?;
+            Column::dict(codes, categories, width, large)
+                .map_err(|e| PyValueError::new_err(format!("write_parquet: {e}")))?
         }
-    }
-
-    fn into_array(self) -> ArrayRef {
-        match self {
-            Column::U64(v) => Arc::new(UInt64Array::from(v)),
-            Column::I64(v) => Arc::new(Int64Array::from(v)),
-            Column::F64(v) => Arc::new(Float64Array::from(v)),
-            Column::Str(v) => Arc::new(StringArray::from(v)),
-            Column::LargeStr(v) => Arc::new(LargeStringArray::from(v)),
-            Column::Dict { codes, categories, width, large } => {
-                let values: ArrayRef = if large {
-                    Arc::new(LargeStringArray::from(categories))
-                } else {
-                    Arc::new(StringArray::from(categories))
-                };
-                // The codes were checked against the categories and the width.
-                match width {
-                    1 => Arc::new(
-                        DictionaryArray::<Int8Type>::try_new(
-                            Int8Array::from_iter_values(codes.iter().map(|&c| c as i8)),
-                            values,
-                        )
-                        .expect("checked codes"),
-                    ),
-                    2 => Arc::new(
-                        DictionaryArray::<Int16Type>::try_new(
-                            Int16Array::from_iter_values(codes.iter().map(|&c| c as i16)),
-                            values,
-                        )
-                        .expect("checked codes"),
-                    ),
-                    _ => Arc::new(
-                        DictionaryArray::<Int32Type>::try_new(Int32Array::from(codes), values).expect("checked codes"),
-                    ),
-                }
-            }
-        }
-    }
-}
-
-/// `metadata` as the hash map an Arrow schema keeps it in, made so that it
-/// iterates in the order of its keys. ArrowWriter stores the schema, its
-/// metadata included, under `ARROW:schema` in the order the map iterates in,
-/// which depends on the map's random hash keys; each new map has new ones,
-/// so among a few maps one iterates in key order (1 in n! for n keys), and
-/// the same table always makes the same file.
-fn sorted_map(metadata: &[(String, String)]) -> HashMap<String, String> {
-    let mut keys: Vec<&String> = metadata.iter().map(|(k, _)| k).collect();
-    keys.sort();
-    for _ in 0..100_000 {
-        let map: HashMap<String, String> = metadata.iter().cloned().collect();
-        if map.keys().eq(keys.iter().copied()) {
-            return map;
-        }
-    }
-    metadata.iter().cloned().collect() // more keys than this can sort: any order
-}
-
-/// The table as one Arrow record batch with `metadata` on its schema.
-fn batch(columns: Vec<(String, Column)>, metadata: &[(String, String)]) -> Result<RecordBatch, String> {
-    let rows = columns.first().map_or(0, |(_, c)| c.len());
-    if let Some((name, c)) = columns.iter().find(|(_, c)| c.len() != rows) {
-        return Err(format!("column {name:?} has {} values, the first column {rows}", c.len()));
-    }
-    let fields: Vec<Field> = columns.iter().map(|(name, c)| Field::new(name, c.data_type(), true)).collect();
-    let schema = Arc::new(Schema::new(fields).with_metadata(sorted_map(metadata)));
-    let arrays: Vec<ArrayRef> = columns.into_iter().map(|(_, c)| c.into_array()).collect();
-    RecordBatch::try_new_with_options(
-        schema,
-        arrays,
-        &arrow_array::RecordBatchOptions::new().with_row_count(Some(rows)),
-    )
-    .map_err(|e| e.to_string())
-}
-
-/// Write `batch` to `path`; `metadata` (the schema's) also goes into the
-/// file's key-value metadata, where ArrowWriter does not put it and pyarrow
-/// does.
-fn write(path: &str, batch: &RecordBatch, metadata: Vec<(String, String)>) -> Result<(), String> {
-    let file = File::create(path).map_err(|e| e.to_string())?;
-    let kv = metadata.into_iter().map(|(k, v)| KeyValue::new(k, v)).collect();
-    // Statistics per column chunk and no page index, as pyarrow writes by
-    // default. Plain encoding and no compression: the tables have tens of
-    // rows, and a dictionary encoder takes some 40 KiB per column (2 MiB for
-    // the flows table, an eighth of the whole `dupack run`).
-    let mut props = WriterProperties::builder()
-        .set_compression(Compression::UNCOMPRESSED)
-        .set_statistics_enabled(EnabledStatistics::Chunk)
-        .set_dictionary_enabled(false)
-        .set_key_value_metadata(Some(kv));
-    // A categorical column (a time series' entity and variable, repeated on
-    // every row) is stored dictionary-encoded, as its type says it is.
-    for f in batch.schema().fields() {
-        if matches!(f.data_type(), DataType::Dictionary(..)) {
-            props =
-                props.set_column_dictionary_enabled(parquet::schema::types::ColumnPath::from(f.name().as_str()), true);
-        }
-    }
-    let props = props.build();
-    let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props)).map_err(|e| e.to_string())?;
-    writer.write(batch).map_err(|e| e.to_string())?;
-    writer.close().map_err(|e| e.to_string())?;
-    Ok(())
+        other => return Err(PyValueError::new_err(format!("write_parquet: unknown column type {other:?}"))),
+    })
 }
 
 /// write_parquet(path, columns, metadata) -> None
@@ -230,66 +58,11 @@ pub(crate) fn write_parquet(
 ) -> PyResult<()> {
     let mut typed = Vec::with_capacity(columns.len());
     for (name, kind, values) in &columns {
-        let column = Column::extract(kind, values)
+        let column = extract(kind, values)
             .map_err(|e| PyValueError::new_err(format!("write_parquet: column {name:?} ({kind}): {e}")))?;
         typed.push((name.clone(), column));
     }
-    let batch = batch(typed, &metadata).map_err(|e| PyValueError::new_err(format!("write_parquet: {e}")))?;
-    py.allow_threads(|| write(path, &batch, metadata))
+    let batch = parquet::batch(typed, &metadata).map_err(|e| PyValueError::new_err(format!("write_parquet: {e}")))?;
+    py.allow_threads(|| parquet::write(path, &batch, metadata))
         .map_err(|e| PyOSError::new_err(format!("cannot write {path}: {e}")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use parquet::file::reader::{FileReader, SerializedFileReader};
-
-    #[test]
-    fn schema_nulls_and_metadata_survive_the_file() {
-        let dir = std::env::temp_dir().join(format!("dupack-tables-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.parquet");
-        let columns = vec![
-            ("flow".to_string(), Column::LargeStr(vec![Some("f0".into()), Some("f1".into())])),
-            ("n".to_string(), Column::U64(vec![Some(u64::MAX), None])),
-            ("x".to_string(), Column::F64(vec![Some(0.5), None])),
-        ];
-        let meta: Vec<(String, String)> = vec![
-            ("pandas".into(), "{}".into()),
-            ("dupack_version".into(), "0.1.0".into()),
-            ("dupack_commit".into(), "x".into()),
-        ];
-        let b = batch(columns, &meta).unwrap();
-        write(path.to_str().unwrap(), &b, meta.clone()).unwrap();
-        let first = std::fs::read(&path).unwrap();
-        let b = batch(
-            vec![
-                ("flow".to_string(), Column::LargeStr(vec![Some("f0".into()), Some("f1".into())])),
-                ("n".to_string(), Column::U64(vec![Some(u64::MAX), None])),
-                ("x".to_string(), Column::F64(vec![Some(0.5), None])),
-            ],
-            &meta,
-        )
-        .unwrap();
-        write(path.to_str().unwrap(), &b, meta).unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), first, "the same table makes the same bytes");
-        let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
-        let meta = reader.metadata().file_metadata();
-        assert_eq!(meta.num_rows(), 2);
-        let kv = meta.key_value_metadata().unwrap();
-        assert!(kv.iter().any(|k| k.key == "dupack_version" && k.value.as_deref() == Some("0.1.0")));
-        assert!(kv.iter().any(|k| k.key == "pandas" && k.value.as_deref() == Some("{}")));
-        assert!(kv.iter().any(|k| k.key == "ARROW:schema"));
-        let schema = meta.schema_descr();
-        assert_eq!(schema.num_columns(), 3);
-        assert!(schema.columns().iter().all(|c| c.self_type().is_optional()));
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn columns_of_different_lengths_are_refused() {
-        let columns =
-            vec![("a".to_string(), Column::U64(vec![Some(1)])), ("b".to_string(), Column::U64(vec![Some(1), Some(2)]))];
-        assert!(batch(columns, &[]).is_err());
-    }
 }

@@ -1,0 +1,101 @@
+//! The sweep's two rhythms: how long a worker's block of jobs lasts, and
+//! how often finished runs go to the listener as a chunk.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use super::Job;
+
+/// The longest wait between two chunks.
+const MAX_CHUNK_INTERVAL: Duration = Duration::from_secs(10);
+
+/// How long to collect finished runs before handing them to the listener,
+/// `elapsed` into the sweep: `min_interval` at first, then a tenth of the
+/// time elapsed, at most [`MAX_CHUNK_INTERVAL`] (never below `min_interval`).
+///
+/// Why: with a store, Python writes each chunk's Parquet parts while the
+/// workers go on, so that work shares the cores with the simulation
+/// instead of following it, and only the last chunk's adds to the sweep's
+/// wall time; and a chunk is what a crash cannot lose: chunks should come
+/// early and often. But every chunk
+/// is one file per table, and a dataset of thousands of small files is slow
+/// to read: a long sweep should write few. Growing the interval with the
+/// sweep does both: a 3 s sweep writes 6 or so parts, an hour-long one a
+/// few hundred, and a run finished is at most 10 s from being stored.
+pub(super) fn chunk_interval(elapsed: Duration, min_interval: Duration) -> Duration {
+    (elapsed / 10).clamp(min_interval.min(MAX_CHUNK_INTERVAL), MAX_CHUNK_INTERVAL).max(min_interval)
+}
+
+/// How long a worker's block of consecutive jobs should last.
+const BLOCK_TIME: Duration = Duration::from_millis(2);
+
+/// How many consecutive jobs a worker takes at once, its last run having
+/// taken `last_run`: enough for about [`BLOCK_TIME`] (one at first, at most 64).
+///
+/// Why blocks: the coordinator merges each worker's rows into the sweep's in
+/// job order, a range of consecutive runs at a time; with one job at a time
+/// two workers alternate and every range is a single run, whose rows cost a
+/// copy call per column. A few ms a block keeps the workers' finishing
+/// times within a few ms of each other.
+pub(super) fn block(last_run: Option<Duration>) -> usize {
+    match last_run {
+        None => 1,
+        Some(t) => (BLOCK_TIME.as_nanos() / t.as_nanos().max(1)).clamp(1, 64) as usize,
+    }
+}
+
+/// Take the next block of up to `n` consecutive jobs from the shared
+/// counter. A block never crosses from one scenario (grid point) to the
+/// next: its size was judged from the worker's last run, and runs of
+/// another point may take far longer (a grid over `run.duration`).
+pub(super) fn take_block(next: &AtomicUsize, jobs: &[Job], n: usize) -> Range<usize> {
+    let mut first = next.load(Ordering::Relaxed);
+    loop {
+        let Some(&(_, point, _)) = jobs.get(first) else { return first..first };
+        let end = (first + 1..(first + n).min(jobs.len()))
+            .find(|&j| jobs[j].1 != point)
+            .unwrap_or((first + n).min(jobs.len()));
+        match next.compare_exchange_weak(first, end, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return first..end,
+            Err(now) => first = now,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_of_jobs_stops_at_the_next_grid_point() {
+        let jobs: Vec<Job> =
+            [0, 0, 0, 1, 1, 2, 2, 2, 2, 2].iter().enumerate().map(|(j, &p)| (j as u64, p, None)).collect();
+        let next = AtomicUsize::new(0);
+        let blocks: Vec<_> =
+            std::iter::from_fn(|| Some(take_block(&next, &jobs, 4)).filter(|b| !b.is_empty())).collect();
+        assert_eq!(blocks, [0..3, 3..5, 5..9, 9..10]);
+        assert_eq!(take_block(&next, &jobs, 4), 10..10);
+        let next = AtomicUsize::new(0);
+        assert_eq!(take_block(&next, &jobs, 1), 0..1);
+        assert_eq!(take_block(&next, &jobs, 1), 1..2);
+    }
+
+    #[test]
+    fn chunks_come_at_the_minimum_interval_then_every_tenth_of_the_sweep() {
+        let (ms, s) = (Duration::from_millis, Duration::from_secs);
+        assert_eq!(chunk_interval(ms(0), ms(500)), ms(500));
+        assert_eq!(chunk_interval(s(20), ms(500)), s(2));
+        assert_eq!(chunk_interval(s(3600), ms(500)), MAX_CHUNK_INTERVAL);
+        assert_eq!(chunk_interval(s(3600), s(60)), s(60), "never below the minimum asked for");
+        assert_eq!(chunk_interval(s(5), Duration::ZERO), ms(500));
+    }
+
+    #[test]
+    fn blocks_last_about_two_milliseconds() {
+        assert_eq!(block(None), 1);
+        assert_eq!(block(Some(Duration::from_micros(500))), 4);
+        assert_eq!(block(Some(Duration::from_millis(50))), 1);
+        assert_eq!(block(Some(Duration::from_nanos(10))), 64);
+    }
+}

@@ -1,0 +1,150 @@
+//! The sweep through its public API, without Python: the tables do not
+//! depend on the number of workers, and a sweep that stops keeps (and
+//! hands over) every run that finished.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use dupack_batch::columns::Values;
+use dupack_batch::sweep::{Chunk, Failure, Job, Sweep};
+use dupack_batch::{Results, Watch, TABLE_NAMES};
+use dupack_sim::Scenario;
+
+/// Two NewReno flows over a lossy dumbbell, `duration` long.
+fn scenario(duration: &str) -> Scenario {
+    let toml = format!(
+        r#"
+        name = "small"
+        [run]
+        duration = "{duration}"
+        seed = 7
+        [topology]
+        kind = "dumbbell"
+        senders = 2
+        [topology.access]
+        rate = "10Mbps"
+        delay = "1ms"
+        [topology.bottleneck]
+        rate = "2Mbps"
+        delay = "10ms"
+        fwd_error = {{ model = "bernoulli", p = 0.01 }}
+        [tcp]
+        variant = "newreno"
+        "#
+    );
+    dupack_sim::parse_scenario_toml(&toml).expect("a valid scenario")
+}
+
+/// Every table's rows as text, floats by their bits; without the runs'
+/// wall-clock time, the one column that differs from run to run.
+fn contents(r: &Results) -> Vec<String> {
+    let mut out = vec![format!("jobs {:?}", r.jobs)];
+    for t in &r.tables {
+        out.push(format!("{} rows {} job {:?} seed {:?}", t.name, t.table.rows, t.job, t.seed));
+        for c in t.table.columns.iter().filter(|c| c.name != "wall_time_s") {
+            let values = match &c.values {
+                Values::F64(v) => format!("{:?}", v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()),
+                v => format!("{v:?}"),
+            };
+            out.push(format!("{}.{} width {} nulls {} {:?} {values}", t.name, c.name, c.width, c.has_nulls(), c.valid));
+        }
+    }
+    out
+}
+
+/// The jobs of every chunk, one after another.
+fn collect_jobs(chunks: &mut Vec<u64>) -> impl FnMut(Chunk) -> Result<(), String> + '_ {
+    |c: Chunk| {
+        chunks.extend(c.jobs);
+        Ok(())
+    }
+}
+
+#[test]
+fn one_worker_and_two_make_the_same_tables() {
+    let scenarios = [scenario("1s"), scenario("2s")];
+    let watches = [Watch::resolve(&scenarios[0], Some(&["*".into()]), Some(&["f1".into()]), Some(200)).unwrap()];
+    let jobs: [Job; 3] = [(10, 0, None), (11, 1, Some(3)), (12, 0, Some(4))];
+    let run = |workers| {
+        let mut chunked = Vec::new();
+        let sweep =
+            Sweep { watches: &watches, chunk_interval: Duration::ZERO, ..Sweep::new(&scenarios, &jobs, workers) };
+        let report = sweep.run(&mut collect_jobs(&mut chunked)).expect("the sweep runs");
+        assert_eq!(report.ran, 3);
+        assert_eq!(chunked, [10, 11, 12], "every run is handed over once, in job order");
+        report
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(contents(&one.results), contents(&two.results));
+    assert_eq!(one.series_truncated, two.series_truncated);
+    let rows = one.results.rows();
+    let [runs, flows, links, _media, series, trace] = rows;
+    assert_eq!((runs, flows), (3, 6));
+    assert_eq!(links, 3 * 2 * 3, "three links (two access, one bottleneck), both directions, three runs");
+    assert!(series > 0 && trace > 0, "the watched scenario's runs fill the series and trace tables");
+    let seeds = &one.results.tables[0].seed;
+    assert_eq!(seeds, &[7, 3, 4], "a job without a seed runs with the scenario's");
+    assert_eq!(one.results.tables.each_ref().map(|t| t.name), TABLE_NAMES);
+}
+
+#[test]
+fn an_interrupt_stops_the_sweep_and_keeps_the_finished_runs() {
+    // Seconds of runs in all, so that the interrupt comes long before the end.
+    let scenarios = [scenario("20s")];
+    let jobs: Vec<Job> = (0..1000).map(|j| (j, 0, Some(j + 1))).collect();
+    let interrupt = AtomicBool::new(false);
+    let mut chunked = Vec::new();
+    let mut listener = |c: Chunk| {
+        chunked.extend(c.jobs);
+        interrupt.store(true, Ordering::Relaxed); // at the first chunk
+        Ok::<(), String>(())
+    };
+    let sweep =
+        Sweep { chunk_interval: Duration::ZERO, interrupt: Some(&interrupt), ..Sweep::new(&scenarios, &jobs, 2) };
+    let stopped = sweep.run(&mut listener).expect_err("the interrupt stops the sweep");
+    assert!(matches!(stopped.failure, Failure::Interrupted), "{}", stopped.failure);
+    let kept = &stopped.report.results.jobs;
+    assert!(!kept.is_empty() && kept.len() < jobs.len(), "{} of {} runs finished", kept.len(), jobs.len());
+    assert_eq!(stopped.report.ran, kept.len());
+    assert_eq!(&chunked, kept, "the listener was handed every finished run, in job order");
+    assert!(kept.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(stopped.report.results.rows()[0], kept.len());
+}
+
+#[test]
+fn a_failed_run_names_its_job_and_seed_after_the_runs_before_it_are_handed_over() {
+    let scenarios = [scenario("1s")];
+    let jobs: Vec<Job> = (0..4).map(|j| (100 + j, 0, (j != 2).then_some(j))).collect();
+    let mut chunked = Vec::new();
+    let sweep = Sweep { fail_job: Some(102), ..Sweep::new(&scenarios, &jobs, 1) };
+    let stopped = sweep.run(&mut collect_jobs(&mut chunked)).expect_err("job 102 panics");
+    match &stopped.failure {
+        Failure::Run { job, seed, message } => {
+            assert_eq!((*job, *seed), (102, 7));
+            assert!(message.contains("deliberate failure of job 102"), "{message}");
+        }
+        f => panic!("{f}"),
+    }
+    assert_eq!(chunked, [100, 101]);
+}
+
+#[test]
+fn no_worker_or_an_unknown_scenario_is_refused_before_anything_runs() {
+    let scenarios = [scenario("1s")];
+    let mut never = |_: Chunk| -> Result<(), String> { panic!("nothing runs") };
+    let stopped = Sweep::new(&scenarios, &[(0, 1, None)], 1).run(&mut never).unwrap_err();
+    assert_eq!(stopped.failure.to_string(), "job 0 names scenario 1, but there are 1 scenarios");
+    let stopped = Sweep::new(&scenarios, &[(0, 0, None)], 0).run(&mut never).unwrap_err();
+    assert_eq!(stopped.failure.to_string(), "workers must be at least 1, got 0");
+    assert_eq!(stopped.report.ran, 0);
+}
+
+#[test]
+fn unknown_names_to_watch_are_scenario_errors_at_their_key() {
+    let s = scenario("1s");
+    let e = Watch::resolve(&s, Some(&["nosuch".into()]), None, None).unwrap_err();
+    assert_eq!(e.path, "series");
+    let e = Watch::resolve(&s, None, Some(&["bottleneck".into()]), None).unwrap_err();
+    assert_eq!(e.path, "trace", "a link has no packet trace");
+    assert!(Watch::resolve(&s, None, None, None).unwrap().is_empty());
+}
