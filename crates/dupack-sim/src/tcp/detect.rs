@@ -4,11 +4,11 @@
 //! The sender asks the policy on every duplicate ACK, with its current
 //! [`View`] (`dupacks` already counting this one), so a policy may derive
 //! the threshold from the window. The fixed threshold of RFC 5681 §3.2 is
-//! the default; `+efr` selects [`Efr`].
+//! the default; `+efr` selects [`Efr`], `+er` [`EarlyRetransmit`]. EPLR's
+//! threshold (`+eplr`) lives with the rest of EPLR in `tcp::eplr`.
 
 pub use super::policy::DupThreshold;
 use super::policy::View;
-use crate::scenario::model::EplrRetransmit;
 
 /// RFC 5681 §3.2: a fixed threshold (3 unless configured).
 #[derive(Copy, Clone, Debug)]
@@ -97,45 +97,6 @@ impl DupThreshold for EarlyRetransmit {
         } else {
             self.dupthresh
         }
-    }
-}
-
-/// EPLR's test (eplr §III.C): the flight at the first duplicate ACK, in
-/// segments, if it is too small to produce `dupthresh` duplicate ACKs
-/// (`F ≤ dupthresh`), else `None`.
-pub fn eplr_small_flight(v: &View, dupthresh: u32) -> Option<u64> {
-    let f = v.flight_size().div_ceil(v.mss);
-    (f <= dupthresh as u64).then_some(f)
-}
-
-/// EPLR / "Modified Reno" threshold (eplr §III.C, `+eplr`): a flight of
-/// `F ≤ dupthresh` segments at the first duplicate ACK retransmits after
-/// `F − 1` duplicate ACKs (at least 1) with [`EplrRetransmit::Early`], or at
-/// the usual threshold with [`EplrRetransmit::Threshold`]; larger flights use
-/// the usual threshold. The window growth that lets new data elicit the
-/// further dupacks is the `+eplr` recovery decorator (`recovery/eplr.rs`).
-#[derive(Copy, Clone, Debug)]
-pub struct Eplr {
-    dupthresh: u32,
-    mode: EplrRetransmit,
-    thresh: u32,
-}
-
-impl Eplr {
-    pub fn new(dupthresh: u32, mode: EplrRetransmit) -> Self {
-        Eplr { dupthresh, mode, thresh: dupthresh }
-    }
-}
-
-impl DupThreshold for Eplr {
-    fn on_dupack(&mut self, v: &View) -> u32 {
-        if v.dupacks <= 1 {
-            self.thresh = match (eplr_small_flight(v, self.dupthresh), self.mode) {
-                (Some(f), EplrRetransmit::Early) => (f.saturating_sub(1) as u32).max(1),
-                _ => self.dupthresh,
-            };
-        }
-        self.thresh
     }
 }
 
