@@ -5,6 +5,7 @@
 pub mod cc;
 pub mod compose;
 pub mod detect;
+pub mod ecn;
 pub mod eplr;
 pub mod policy;
 pub mod receiver;
