@@ -1,15 +1,15 @@
 //! A parsed variant (`tcp::variant`) → its policies: the duplicate-ACK
 //! threshold (`tcp::detect`), the loss recovery with the decorators its
 //! extensions ask for (`tcp::recovery`), and the congestion controller
-//! (`tcp::cc`). The one place where a variant becomes behaviour.
+//! (`tcp::cc`). The one place where a variant becomes behaviour. `+eplr`
+//! fills two slots from one module, `tcp::eplr`.
 
 use crate::scenario::model::TcpConfig;
 use crate::tcp::cc::{self, CongestionControl};
-use crate::tcp::detect::{EarlyRetransmit, Efr, Eplr, Fixed};
+use crate::tcp::detect::{EarlyRetransmit, Efr, Fixed};
+use crate::tcp::eplr::{Eplr, EplrGrowth};
 use crate::tcp::policy::{DupThreshold, LossRecovery};
-use crate::tcp::recovery::{
-    eplr, fack, fast_recovery, limited_transmit, prr, rack, rfc6675, rpld, sack_ff96, tahoe, vegas,
-};
+use crate::tcp::recovery::{fack, fast_recovery, limited_transmit, prr, rack, rfc6675, rpld, sack_ff96, tahoe, vegas};
 use crate::tcp::variant::{Base, Cc, Ext, VariantSpec};
 
 /// The duplicate-ACK threshold policy of a variant: EFR with `+efr`, else fixed.
@@ -30,7 +30,7 @@ pub fn detection(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn DupThreshold
 pub fn recovery(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> {
     let mut policy = base_policy(variant, cfg);
     if variant.has(Ext::Eplr) {
-        policy = Box::new(eplr::EplrGrowth::new(policy, cfg.dupthresh));
+        policy = Box::new(EplrGrowth::new(policy, cfg.dupthresh));
     }
     if variant.has(Ext::Prr) {
         policy = Box::new(prr::Prr::new(policy));

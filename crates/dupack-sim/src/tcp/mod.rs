@@ -5,6 +5,8 @@
 pub mod cc;
 pub mod compose;
 pub mod detect;
+pub mod ecn;
+pub mod eplr;
 pub mod policy;
 pub mod receiver;
 pub mod recovery;

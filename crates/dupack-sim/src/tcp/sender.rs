@@ -31,6 +31,7 @@
 
 use super::cc::{AckInput, CongestionControl};
 use super::detect::DupThreshold;
+use super::ecn::EcnResponse;
 use super::recovery::{LossRecovery, Response, View};
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
@@ -104,14 +105,9 @@ pub struct Sender {
     /// The segment at `snd_una` has already been resent by the timer.
     rto_retransmitted_una: bool,
     started: bool,
-    /// `+ecn`: RFC 3168 state. `ecn_recover`: `snd_max` at the last window
-    /// reduction; ECE is not acted on again until `snd_una` passes it.
-    ecn: bool,
-    ecn_recover: Option<u64>,
-    /// Set CWR on the next new data segment.
-    cwr_pending: bool,
-    /// The ACK being processed carries ECE (no window growth for it).
-    ece_now: bool,
+    /// `+ecn`: the RFC 3168 §6.1.2 response (`tcp::ecn`): once per
+    /// window, no growth on an ECE ACK, CWR after a reduction.
+    ecn: EcnResponse,
     /// The instant of the call being handled (for the View).
     now: SimTime,
     /// `+irw` / `+undo`: the revivable window.
@@ -154,10 +150,7 @@ impl Sender {
             in_timeout_episode: false,
             rto_retransmitted_una: false,
             started: false,
-            ecn: variant.has(Ext::Ecn) || variant.base == Base::EcnFack,
-            ecn_recover: None,
-            cwr_pending: false,
-            ece_now: false,
+            ecn: EcnResponse::new(variant.has(Ext::Ecn) || variant.base == Base::EcnFack),
             now: SimTime::ZERO,
             undo: if variant.has(Ext::Irw) {
                 Some(Undo::new(Evidence::OriginalTag, mss))
@@ -203,7 +196,7 @@ impl Sender {
             dupthresh: self.dupthresh,
             app_end: self.app_end,
             limited_transmit: 0,
-            ece: self.ece_now,
+            ece: self.ecn.ece_now(),
             now: self.now,
             srtt: self.rto.srtt(),
             loss_ssthresh: self.cfg.loss_ssthresh,
@@ -242,7 +235,7 @@ impl Sender {
                 }
             }
         }
-        self.ece_now = self.ecn && seg.flags.has(TcpFlags::ECE);
+        self.ecn.on_ack(seg.flags.has(TcpFlags::ECE));
         if seg.ack > self.snd_una {
             self.on_new_ack(seg, now);
         } else if seg.ack == self.snd_una && seg.len == 0 && !wnd_changed && self.snd_max > self.snd_una {
@@ -266,15 +259,16 @@ impl Sender {
             self.stats.window_undos += 1;
             self.cc.on_undo();
         }
-        if self.ece_now && !self.recovery.handles_ecn() {
+        if self.ecn.ece_now() && !self.recovery.handles_ecn() {
             self.on_ecn_echo(now);
         }
     }
 
     /// RFC 3168 §6.1.2: react to ECN-Echo at most once per window of data,
-    /// and not during fast recovery (the loss already halved the window).
+    /// and not during fast recovery (the loss already halved the window);
+    /// `tcp::ecn` keeps the rule, the window is reduced here.
     fn on_ecn_echo(&mut self, now: SimTime) {
-        if self.recovery.in_recovery() || self.ecn_recover.is_some_and(|r| self.snd_una <= r) {
+        if !self.ecn.reacts_to_ece(self.snd_una, self.recovery.in_recovery()) {
             return;
         }
         self.cc.on_congestion(self.cwnd, self.mss, false, now);
@@ -289,10 +283,7 @@ impl Sender {
     /// receiver with CWR on the next new data segment, and do not react to
     /// ECE again within this window (RFC 3168 §6.1.2).
     fn window_reduced(&mut self) {
-        if self.ecn {
-            self.cwr_pending = true;
-            self.ecn_recover = Some(self.snd_max);
-        }
+        self.ecn.window_reduced(self.snd_max);
     }
 
     fn on_new_ack(&mut self, seg: &TcpSegment, now: SimTime) {
@@ -391,7 +382,7 @@ impl Sender {
         }
         // A policy may set the window and let the controller grow it from
         // there (Vegas deflates, then its controller takes the ACK).
-        if r.grow && !self.ece_now {
+        if r.grow && !self.ecn.ece_now() {
             // RFC 3168 §6.1.2: no window increase in response to an ECE ACK.
             self.grow(acked);
         }
@@ -519,7 +510,7 @@ impl Sender {
     /// `+ecn`: new data leaves as ECN-capable (ECT); retransmissions do not
     /// (RFC 3168 §6.1.5).
     pub fn ecn_capable(&self) -> bool {
-        self.ecn
+        self.ecn.enabled()
     }
 
     // ------------------------------------------------------------ sending
@@ -601,10 +592,9 @@ impl Sender {
             u.on_transmit(seq, tag, ts.map(|(val, _)| val), is_retransmit);
         }
         let mut flags = TcpFlags(TcpFlags::ACK);
-        if self.cwr_pending && !is_retransmit {
+        if self.ecn.take_cwr(is_retransmit) {
             // RFC 3168 §6.1.2: CWR on the first new data after the reduction.
             flags.set(TcpFlags::CWR);
-            self.cwr_pending = false;
         }
         TcpSegment { seq, ack: 0, len: len as u32, flags, wnd: 0, sack: Default::default(), ts, tag, is_retransmit }
     }

@@ -6,6 +6,10 @@
 //! documented order (see `sender.rs`, "Applying a response"). Policies never
 //! hold the sender's state, so a variant is a choice of policy plus
 //! parameters, never a copy of the sender.
+//!
+//! EPLR's window growth (`+eplr`) is a decorator like Limited Transmit and
+//! PRR, but it lives in `tcp::eplr` beside EPLR's threshold: one paper's
+//! mechanism in one file.
 
 /// Write the named [`LossRecovery`] methods of a decorator as plain
 /// forwards to `self.inner`, so each decorator spells out only what it
@@ -42,8 +46,10 @@ macro_rules! forward_to_inner {
         fn handles_ecn(&self) -> bool { self.inner.handles_ecn() }
     };
 }
+// By path too, for the decorator that lives outside this directory
+// (`tcp::eplr::EplrGrowth`).
+pub(crate) use forward_to_inner;
 
-pub mod eplr;
 pub mod fack;
 pub mod fast_recovery;
 pub mod limited_transmit;
