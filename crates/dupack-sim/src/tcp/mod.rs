@@ -18,5 +18,3 @@ pub mod sendlog;
 pub mod undo;
 pub mod variant;
 
-#[cfg(test)]
-mod sender_tests;

@@ -655,3 +655,6 @@ impl Sender {
         self.app_end
     }
 }
+
+#[cfg(test)]
+mod tests;

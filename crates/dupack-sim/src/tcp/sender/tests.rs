@@ -1,9 +1,9 @@
 //! Packet-by-packet tests of the sender core and its recovery policies.
 //! MSS is 1000 bytes so that segment `k` starts at byte `k·1000`.
 
-use super::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
-use super::sender::{Sender, SenderEvent};
-use super::variant::parse_variant;
+use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
+use super::{Sender, SenderEvent};
+use crate::tcp::variant::parse_variant;
 use crate::scenario::model::{LossSsthresh, TcpConfig};
 use crate::time::{ms, SimTime};
 
