@@ -162,15 +162,18 @@ def test_an_exception_from_the_progress_callback_stops_the_sweep_and_keeps_what_
         if len(calls) == 3:  # the start, the first chunk, then this
             raise RuntimeError("stop here")
 
-    # Runs of some ms each, so that the sweep spans many of the coordinator's wake-ups.
+    # Runs of some ms each, and enough of them that the sweep spans many of
+    # the coordinator's wake-ups however fast the machine (60 once all
+    # finished before the third call on an idle machine; 95 of 300 have).
+    seeds = range(1, 601)
     with pytest.raises(RuntimeError, match="stop here"):
-        dupack.sweep(short("200s"), None, range(1, 61), workers=2, out=out, chunk_seconds=0, progress=progress)
+        dupack.sweep(short("200s"), None, seeds, workers=2, out=out, chunk_seconds=0, progress=progress)
     assert len(calls) == 3  # never called again after raising
     stored = dupack.SweepResult.load(out)
     jobs = list(stored.runs["job"])
-    assert 0 < len(jobs) < 60 and jobs == sorted(set(jobs))
-    res = dupack.sweep(short("200s"), None, range(1, 61), workers=2, out=out)
-    assert res.skipped == len(jobs) and list(res.runs["job"]) == list(range(60))
+    assert 0 < len(jobs) < len(seeds) and jobs == sorted(set(jobs))
+    res = dupack.sweep(short("200s"), None, seeds, workers=2, out=out)
+    assert res.skipped == len(jobs) and list(res.runs["job"]) == list(range(len(seeds)))
 
 
 def test_a_failing_run_names_its_grid_point_and_seed_and_keeps_the_rest(tmp_path: Path) -> None:
