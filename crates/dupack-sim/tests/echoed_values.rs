@@ -171,3 +171,16 @@ fn a_long_key_path_is_shortened_keeping_its_end() {
     assert!(e.path.contains('…'), "{}", e.path);
     assert!(e.message.contains("nested too deeply"), "{e}");
 }
+
+/// A file path in a message: backslashes and control characters escaped,
+/// a long one cut in the middle without cutting an escape in two.
+#[test]
+fn a_file_path_is_escaped_and_a_long_one_keeps_both_ends() {
+    use dupack_sim::scenario::parse::quote_path;
+    assert_eq!(quote_path("a\\b\n.toml"), "\"a\\\\b\\n.toml\"");
+    let long = format!("/{}/\u{1b}{}.toml", "d".repeat(300), "f".repeat(100));
+    let q = quote_path(&long);
+    assert!(q.starts_with("\"/ddd") && q.ends_with("ffff.toml\"") && q.contains('…'), "{q}");
+    assert!(q.contains("\\x1b") && !q.contains('\u{1b}'), "{q}");
+    assert!(q.chars().count() < 200, "{q}");
+}

@@ -17,4 +17,3 @@ pub mod sender;
 pub mod sendlog;
 pub mod undo;
 pub mod variant;
-

@@ -37,7 +37,7 @@ pub(super) fn err(path: &str, message: impl Into<String>) -> ScenarioError {
         Some((cut, _)) => format!("{}…", &message[..cut]),
         None => message,
     };
-    ScenarioError { path: clip_middle(&escape_all(path), MAX_PATH_CHARS), message }
+    ScenarioError { path: clip_middle(path, MAX_PATH_CHARS, escape_all), message }
 }
 
 /// The longest key path an error shows. Paths come from the file's keys,
@@ -45,16 +45,26 @@ pub(super) fn err(path: &str, message: impl Into<String>) -> ScenarioError {
 /// a path names the key, so a long one keeps its start and its end.
 pub const MAX_PATH_CHARS: usize = 200;
 
-/// `s` if it has at most `limit` characters, otherwise its first third and
-/// last two thirds around an ellipsis.
-fn clip_middle(s: &str, limit: usize) -> String {
+/// `s` escaped by `escape` if it has at most `limit` characters, otherwise
+/// its first third and last two thirds around an ellipsis. It is cut before
+/// it is escaped, so no escape sequence is cut in two.
+fn clip_middle(s: &str, limit: usize, escape: fn(&str) -> String) -> String {
     let n = s.chars().count();
     if n <= limit {
-        return s.to_string();
+        return escape(s);
     }
     let head: String = s.chars().take(limit / 3).collect();
     let tail: String = s.chars().skip(n - (limit - limit / 3 - 1)).collect();
-    format!("{head}…{tail}")
+    format!("{}…{}", escape(&head), escape(&tail))
+}
+
+/// Every character of `s` escaped as [`clip`] escapes it, backslashes included.
+fn escape_every(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        escape_char(c, &mut out);
+    }
+    out
 }
 
 pub(super) fn fail<T>(path: &str, message: impl Into<String>) -> R<T> {
@@ -100,7 +110,7 @@ pub fn quote(s: &str) -> String {
 /// [`clip`], and if longer than 160 characters cut in the middle, since
 /// both the start and the file name at the end matter.
 pub fn quote_path(path: &str) -> String {
-    let shown = clip_middle(&escape_all(path), 160);
+    let shown = clip_middle(path, 160, escape_every);
     format!("\"{}\"", shown.replace('"', "\\\""))
 }
 

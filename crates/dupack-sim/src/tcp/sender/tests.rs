@@ -1,10 +1,10 @@
 //! Packet-by-packet tests of the sender core and its recovery policies.
 //! MSS is 1000 bytes so that segment `k` starts at byte `k·1000`.
 
-use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
 use super::{Sender, SenderEvent};
-use crate::tcp::variant::parse_variant;
 use crate::scenario::model::{LossSsthresh, TcpConfig};
+use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
+use crate::tcp::variant::parse_variant;
 use crate::time::{ms, SimTime};
 
 const MSS: u64 = 1000;
