@@ -49,7 +49,7 @@ use super::trace::TraceLink;
 use crate::engine::rng::StreamRng;
 use crate::observe::PcapWriter;
 use crate::scenario::model::LinkSpec;
-use crate::time::{tx_time, SimDuration, SimTime};
+use crate::time::{SimDuration, SimTime, TxClock};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -175,10 +175,8 @@ pub struct Channel {
     /// Make every end of transmission an event (the reference the lazy
     /// ends are checked against in the engine's tests).
     pub(crate) every_end_an_event: bool,
-    /// The last frame size served at `rate_bps` and its transmission time:
-    /// packets of a flow mostly have one of two sizes, and this saves a
-    /// 64-bit division per packet.
-    pub(crate) tx_memo: (u32, SimDuration),
+    /// Serialisation at `rate_bps`, exact over back-to-back frames.
+    pub(crate) tx_clock: TxClock,
     /// A packet capture of this link, shared with the other direction
     /// (`None`: not captured): at the link's `a` end, the fwd direction's
     /// packets as their transmission starts, the rev direction's as they arrive.
@@ -268,7 +266,7 @@ impl Channel {
             propagating: VecDeque::new(),
             stats: ChannelStats::default(),
             every_end_an_event: false,
-            tx_memo: (0, SimDuration::ZERO),
+            tx_clock: TxClock::default(),
             capture: None,
         }
     }
@@ -285,11 +283,7 @@ impl Channel {
         match &mut self.trace {
             Some(t) => t.serve(size, now),
             None => {
-                // The initial (0 bytes, 0 ns) is right too: tx_time(0) is 0.
-                if self.tx_memo.0 != size {
-                    self.tx_memo = (size, tx_time(size as u64, self.rate_bps));
-                }
-                now + self.tx_memo.1
+                self.tx_clock.serve(u64::from(size), self.rate_bps, now)
             }
         }
     }
@@ -568,7 +562,7 @@ mod tests {
             propagating: VecDeque::new(),
             stats: ChannelStats::default(),
             every_end_an_event: false,
-            tx_memo: Default::default(),
+            tx_clock: TxClock::default(),
             capture: None,
         }
     }
