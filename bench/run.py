@@ -114,13 +114,13 @@ def n200_cases(res: list[dict], tool: str, p: float) -> list[dict]:
 
 def ns2_seed_controls(res: list[dict], exe: Path, timeout: float, log) -> list[dict]:
     """For the N = 200, p = 1 % cases: Jain's index over seeds 1..SEED_CONTROL_SEEDS from dupack, from dupack
-    with ns-2's window arithmetic, from dupack with ns-2's retransmission timer as well, and from ns-2
-    (seed_spread reads them)."""
+    with ns-2's window arithmetic, from dupack with ns-2's retransmission timer as well, from ns-2, and from
+    both tools with a random delay of at most 1 µs before each send (seed_spread reads them)."""
     out = []
     for r in n200_cases(res, "ns2", 0.01):
         c = r["case"]
         row = {"kind": "seeds", "label": c.label, "dupack": [], "dupack_ns2_arith": [], "dupack_ns2_timer": [],
-               "ns2": []}
+               "ns2": [], "dupack_tiebreak": [], "ns2_tiebreak": []}
         arith = ['tcp.loss_ssthresh="window"', 'tcp.ca_increase="fractional"']
         # ns-2's estimator with the mirror's bounds and tick (docs/scenario.md, tcp.rto.timer = "ns2").
         rto = c.doc["tcp"]["rto"]
@@ -134,6 +134,10 @@ def ns2_seed_controls(res: list[dict], exe: Path, timeout: float, log) -> list[d
                 row["dupack_ns2_timer"].append(dupack_metrics(timed(base + arith + timer, timeout)[2])["jain"])
                 n2 = [a if not a.startswith("seed=") else f"seed={seed}" for a in c.ns2_cmd()]
                 row["ns2"].append(ns2_metrics(timed(n2, timeout)[2], c)["jain"])
+                # Both tools with a random delay of at most 1 µs before each send (validation/s3_dumbbell.py,
+                # TIEBREAK): no two flows' sends simultaneous, nothing else changed.
+                row["dupack_tiebreak"].append(dupack_metrics(timed(base + ['tcp.overhead="1us"'], timeout)[2])["jain"])
+                row["ns2_tiebreak"].append(ns2_metrics(timed(n2 + ["overhead=1e-06"], timeout)[2], c)["jain"])
         except TimeoutError:
             continue
         out.append(row)

@@ -10,7 +10,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: python3 validation/report.py --cubic
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from validation import models, packets, s1_causes, s2_lossy, s4_red, s5_snoop
+from validation import models, packets, s1_causes, s2_lossy, s3_dumbbell, s4_red, s5_snoop
 from bench import measure
 from validation.common import Estimate, rel
 from validation.peerapi import Peer
@@ -427,7 +427,19 @@ def s3_section(rows, peers) -> list[str]:
          "(dupack's varies with the seed only through its tie-break of simultaneous events); the rows marked "
          "\"overhead 1 ms\" run p = 0 again with the standard remedy in both tools, a random processing delay "
          "before each send, uniform in [0, 1 ms] (dupack `tcp.overhead`, ns-2 `overhead_`; ns-3 has none), so "
-         "that they compare as samples of one random process.\n"]
+         "that they compare as samples of one random process.\n",
+         "At N = 200 random loss does not make the runs comparable either. All 200 flows start at t = 0 over "
+         "identical paths, so their first packets reach the bottleneck at one instant (18.32 ms) and 49 of them are "
+         "lost; those 49 flows retransmit at one instant again after 1 s, 2 s, 4 s, …, and how many get back in "
+         "depends on how full the queue is at those instants, which the exact order of earlier simultaneous events "
+         "decides. ns-2 orders them first in, first out, and its queue has drained to 87 packets at 1.018 s, so all "
+         "49 get in; dupack's seeded tie-break leaves it full, and one flow per backoff gets in. Neither is the "
+         "network's behaviour: with a delay before each send uniform in [0, 1 µs] — far below a frame time (2.8 ms "
+         "at the bottleneck), but no two flows' sends are simultaneous any more — ns-2's own Jain's index falls "
+         "from 0.954 to 0.784 and its fast retransmits rise from 1456 to 1891 (p = 0, NewReno, seeds 1–4), "
+         "where dupack with the same delay gives 0.799 and 1860. The rows marked \"overhead 1 µs\" run N = 200 "
+         "so in both tools and are the comparison; one seed's index differs from the next by up to 0.1 there, "
+         "so Jain's index is judged against both tools' 95 % intervals (≈: these seeds cannot tell them apart).\n"]
     if not rows:
         return L
     cols = ["dupack"] + others
@@ -453,7 +465,7 @@ def s3_section(rows, peers) -> list[str]:
                     cells.append(f"{rel(d['goodput'].mean, s_['goodput'].mean):+.1f} %" if s_ else "—")
                 elif key == "jain":
                     cells.append(f"{d['jain'].mean - s_['jain'].mean:+.3f}" if s_ else "—")
-        cells += [verdict(s3_met(r, c)) for c in others]
+        cells += [s3_verdict(r, c) for c in others]
         for c in others:
             v = [events_within(d, r.metrics.get(c), k) for k, _ in EVENTS]
             cells.append("—" if all(x is None for x in v) else " ".join(EVENT_MARK[x] for x in v))
@@ -470,8 +482,7 @@ def s3_section(rows, peers) -> list[str]:
                     f"(N = {hi[1].n}, p = {s3_p(hi[1])}, {hi[1].variant})")
         cases = [(r.label, r.metrics["dupack"], r.metrics[peer]) for r in both]
         L.append(
-            f"Against {label(peer)}: goodput and Jain's index meet their targets in {sum(bool(s3_met(r, peer)) for r in both)} "
-            f"of {len(both)} cases. Event counts within ±{EVENTS_TOL:g} % (the last column: timeouts, fast "
+            f"Against {label(peer)}: goodput and Jain's index meet their targets in {s3_met_line(both, peer)}. Event counts within ±{EVENTS_TOL:g} % (the last column: timeouts, fast "
             f"retransmits, retransmitted segments; ✓ within, ≈ outside but inside the two tools' 95 % intervals, "
             f"so these seeds cannot tell them apart, ✗ outside both): {events_line(cases)}. "
             f"dupack relative to {label(peer)}: timeouts {spread('timeouts')}; retransmitted segments "
@@ -491,7 +502,7 @@ def s3_section(rows, peers) -> list[str]:
 
 def s3_p(r) -> str:
     """Scenario 3's p cell: the loss rate, and the phase-effect remedy when the row has one."""
-    return f"{r.p:g}" + (f", overhead {r.overhead * 1000:g} ms" if r.overhead else "")
+    return f"{r.p:g}" + (f", overhead {s3_dumbbell.overhead_text(r.overhead)}" if r.overhead else "")
 
 
 def events_within(d: dict[str, Estimate], s: dict[str, Estimate] | None, key: str) -> str | None:
@@ -530,6 +541,29 @@ def s3_met(r, peer: str) -> bool | None:
     if not s:
         return None
     return abs(rel(d["goodput"].mean, s["goodput"].mean)) <= GOODPUT_TOL and abs(d["jain"].mean - s["jain"].mean) <= JAIN_TOL
+
+
+def s3_unresolved(r, peer: str) -> bool:
+    """Goodput met, Jain's index outside ±JAIN_TOL but inside the two tools'
+    95 % intervals: these seeds cannot tell the tools apart (at N = 200 one
+    seed's index differs from the next by up to 0.1 in both tools)."""
+    d, s = r.metrics["dupack"], r.metrics.get(peer)
+    if not s or s3_met(r, peer) or abs(rel(d["goodput"].mean, s["goodput"].mean)) > GOODPUT_TOL:
+        return False
+    return abs(d["jain"].mean - s["jain"].mean) <= d["jain"].half + s["jain"].half
+
+
+def s3_verdict(r, peer: str) -> str:
+    """The "met" cell: yes, ≈ (unresolved), **no**, or — (no figure)."""
+    return "≈" if s3_unresolved(r, peer) else verdict(s3_met(r, peer))
+
+
+def s3_met_line(rows, peer: str) -> str:
+    """'n of m cases (k more unresolved)' for goodput and Jain's index."""
+    ok = sum(bool(s3_met(r, peer)) for r in rows)
+    un = sum(s3_unresolved(r, peer) for r in rows)
+    more = f" ({un} more unresolved: Jain's index outside ±{JAIN_TOL} but inside both tools' 95 % intervals)" if un else ""
+    return f"{ok} of {len(rows)} cases{more}"
 
 
 NS3_S3_CAUSES = """\
@@ -703,7 +737,7 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
                 rv = [r for r in rows if r.variant == v]
                 if rv:
                     L.append(f"- **3. Dumbbell, ns-3, {v}:** goodput within ±{GOODPUT_TOL:g} % and Jain's index within "
-                             f"±{JAIN_TOL} in {sum(bool(s3_met(r, 'ns3')) for r in rv)} of {len(rv)} cases.")
+                             f"±{JAIN_TOL} in {s3_met_line(rv, 'ns3')}.")
         L += cubic_summary(results)
     if "5" in results:
         rows5 = [r for r in results["5"] if r.p > 0 and s5_snoop.checks(r)]
@@ -720,13 +754,14 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
              "every coincident arrival (N = 40, 1 ms links: Jain 0.74 against ns-2's 0.988; now a per-instant "
              "permutation drawn from the seed, 0.991, `crates/dupack-sim/tests/fairness.rs`); and `rfc6675`'s "
              "NextSeg rule (3) resent segments above the highest SACK block (RFC 6675 §4 (1.b); nine spurious "
-             "retransmissions for one drop on fall-floyd-1-drop.toml), fixed with packet tests of every rule. Still "
-             "open: at N = 200 dupack has 20-25 % more fast retransmits and 7-9 % fewer timeouts than ns-2, and a "
-             "Jain's index 0.01-0.03 lower (the N = 200 rows of scenario 3). Not the order of simultaneous events: "
-             "on the bench dumbbell (N = 200, p = 1 %, NewReno, seeds 1-6) the mean index is 0.933 with the shuffled "
-             "tie-break, 0.936 by identity, 0.929 first-in first-out within a class and 0.936 first-in first-out "
-             "across classes as ns-2's scheduler orders them; ns-2 gives 0.954. Nor the RTO estimator or the "
-             "window arithmetic (docs/performance.md, control runs).")
+             "retransmissions for one drop on fall-floyd-1-drop.toml), fixed with packet tests of every rule; and "
+             "every frame's transmission time was rounded up to the nanosecond, so arrivals that coincide in exact "
+             "arithmetic (three 3 Mbit/s frames last one 1 Mbit/s frame) reached the bottleneck in the order of "
+             "their paths' accumulated rounding, the same way every time (140 flows, p = 0: Jain 0.957 against "
+             "ns-2's 0.976; now exact over each busy period, `time::TxClock`, 0.972). The N = 200 gap of earlier "
+             "reports is not a defect of either tool but two single trajectories of a synchronised start (section 3): "
+             "a random delay of at most 1 µs before each send moves ns-2's own index from 0.954 to 0.784, and with "
+             "it in both tools every event count agrees within ±10 % (the \"overhead 1 µs\" rows).")
     L.append("- dupack bugs found by this comparison earlier: two, both fixed with a test. Scenario 5: the Snoop agent took an "
              "RTT sample from the ACK that ends a local repair, timing a segment that had arrived long before, so its "
              "local timer grew slower than the sender's RTO (Karn's rule now covers every segment the ACK covers). "
@@ -774,11 +809,12 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
                  + f" Event counts within ±{EVENTS_TOL:g} % of ns-2: {ev}.")
     if "3" in results:
         rows = [r for r in results["3"] if r.metrics.get("ns2")]
-        ok = sum(abs(rel(r.metrics["dupack"]["goodput"].mean, r.metrics["ns2"]["goodput"].mean)) <= GOODPUT_TOL
-                 and abs(r.metrics["dupack"]["jain"].mean - r.metrics["ns2"]["jain"].mean) <= JAIN_TOL for r in rows)
         ev = events_line([(r.label, r.metrics["dupack"], r.metrics["ns2"]) for r in rows])
-        L.append(f"- **3. Dumbbell:** goodput within ±{GOODPUT_TOL:g} % and Jain's index within ±{JAIN_TOL} in {ok} of {len(rows)} cases. "
-                 f"Event counts within ±{EVENTS_TOL:g} % of ns-2: {ev}.")
+        L.append(f"- **3. Dumbbell:** goodput within ±{GOODPUT_TOL:g} % and Jain's index within ±{JAIN_TOL} in "
+                 f"{s3_met_line(rows, 'ns2')}. Event counts within ±{EVENTS_TOL:g} % of ns-2: {ev}. "
+                 "The plain N = 200 rows compare two single trajectories of a synchronised start, which a "
+                 "random delay of at most 1 µs before each send changes in both tools by more than the gap between "
+                 "them; the N = 200 rows marked \"overhead 1 µs\" are the comparison (section 3).")
     if "4" in results:
         rows = results["4"]
         L.append(f"- **4. RED / ECN-RED:** drop rate and mean queue within tolerance in "
@@ -1038,7 +1074,6 @@ def main(argv: list[str] | None = None) -> int:
     import pickle
     import time
 
-    from validation import s3_dumbbell
     from validation.peers import PEERS
 
     ap = argparse.ArgumentParser(description="Run the CUBIC rows of scenarios 2 and 3 against ns-3 and write their "
