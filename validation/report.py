@@ -439,7 +439,11 @@ def s3_section(rows, peers) -> list[str]:
          "from 0.954 to 0.784 and its fast retransmits rise from 1456 to 1891 (p = 0, NewReno, seeds 1–4), "
          "where dupack with the same delay gives 0.799 and 1860. The rows marked \"overhead 1 µs\" run N = 200 "
          "so in both tools and are the comparison; one seed's index differs from the next by up to 0.1 there, "
-         "so Jain's index is judged against both tools' 95 % intervals (≈: these seeds cannot tell them apart).\n"]
+         "so Jain's index is judged against both tools' 95 % intervals (≈: these seeds cannot tell them apart). "
+         "The rows marked \"ns-2's window arithmetic in dupack\" repeat the \"overhead 1 ms\" rows with dupack's "
+         "`loss_ssthresh = \"window\"` and `ca_increase = \"fractional\"` (ns-2's `slowdown()` in tcp.cc halves "
+         "min(`cwnd_`, `window_`) where RFC 5681 eq. 4 halves FlightSize, and keeps `cwnd_` in fractional "
+         "packets): what they close of the event-count gaps is that departure of ns-2 from the RFC.\n"]
     if not rows:
         return L
     cols = ["dupack"] + others
@@ -502,7 +506,8 @@ def s3_section(rows, peers) -> list[str]:
 
 def s3_p(r) -> str:
     """Scenario 3's p cell: the loss rate, and the phase-effect remedy when the row has one."""
-    return f"{r.p:g}" + (f", overhead {s3_dumbbell.overhead_text(r.overhead)}" if r.overhead else "")
+    return (f"{r.p:g}" + (f", overhead {s3_dumbbell.overhead_text(r.overhead)}" if r.overhead else "")
+            + (", ns-2's window arithmetic in dupack" if getattr(r, "arith", False) else ""))
 
 
 def events_within(d: dict[str, Estimate], s: dict[str, Estimate] | None, key: str) -> str | None:

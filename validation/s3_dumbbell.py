@@ -42,18 +42,24 @@ OVERHEAD_NS = (10, 40)
 # samples of one random process (docs/validation.md, scenario 3).
 TIEBREAK = 1e-6
 TIEBREAK_NS = (200,)
+# The "overhead 1 ms" rows once more with ns-2's window arithmetic in dupack
+# (`loss_ssthresh = "window"`: half of min(cwnd, rwnd), as ns-2's slowdown()
+# in tcp.cc, rather than RFC 5681's half of FlightSize; `ca_increase =
+# "fractional"`): which of the differences left is that departure of ns-2
+# from RFC 5681 eq. 4.
+NS2_ARITH = {"tcp.loss_ssthresh": "window", "tcp.ca_increase": "fractional"}
 # CUBIC against ns-3 only (scenario 2 has the variants); with the window
 # of the first flow (s2_lossy.WINDOW) besides the sums over the flows.
 CUBIC_QUICK = [(10, 0.01, v) for v in CUBIC_VARIANTS]
 QUICK_DURATION = 50
 
 
-def doc(n: int, p: float, variant: str, duration: float, overhead: float = 0.0) -> dict[str, Any]:
+def doc(n: int, p: float, variant: str, duration: float, overhead: float = 0.0, arith: bool = False) -> dict[str, Any]:
     over = {"tcp.overhead": f"{overhead * 1e6:g}us"} if overhead else {}
     return load_toml(
         SCENARIO,
         {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": variant, "run.duration": f"{duration:g}s",
-         **over},
+         **over, **(NS2_ARITH if arith else {})},
     )
 
 
@@ -65,11 +71,13 @@ class Row:
     duration: float
     metrics: dict[str, dict[str, Estimate]]  # peer -> metric -> estimate
     overhead: float = 0.0  # tcp.overhead in seconds (the phase-effect remedy), 0: none
+    arith: bool = False  # dupack with ns-2's window arithmetic (NS2_ARITH)
 
     @property
     def label(self) -> str:
         """How the report names the case: N, p (and the remedy), variant."""
         extra = f" overhead {overhead_text(self.overhead)}" if self.overhead else ""
+        extra += ", ns-2's window arithmetic" if self.arith else ""
         return f"N={self.n} p={self.p:g}{extra} {self.variant}"
 
 
@@ -89,8 +97,8 @@ def cubic_cases(quick: bool) -> list[tuple[int, float, str]]:
 
 
 def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int, duration: float,
-             overhead: float = 0.0) -> Row:
-    d = doc(n, p, variant, duration, overhead)
+             overhead: float = 0.0, arith: bool = False) -> Row:
+    d = doc(n, p, variant, duration, overhead, arith)
     out: dict[str, dict[str, Estimate]] = {}
     for name, peer in peers.items():
         if not supports(peer, "greedy"):
@@ -109,7 +117,7 @@ def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int,
         }
         # The first flow's window (CUBIC rows): "cwnd_mean", "cwnd_p50", ...
         out[name].update({f"cwnd_{k}": e for k, e in window_estimates(window).items()})
-    return Row(n, p, variant, duration, out, overhead)
+    return Row(n, p, variant, duration, out, overhead, arith)
 
 
 def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
@@ -118,7 +126,13 @@ def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
     if not quick:
         rows += [run_case(n, 0.0, v, peers, seeds, dur, OVERHEAD) for n in OVERHEAD_NS for v in VARIANTS]
         rows += [run_case(n, p, v, peers, seeds, dur, TIEBREAK) for n in TIEBREAK_NS for p in PS for v in VARIANTS]
+        rows += extra_rows(peers, seeds, dur)
     return rows
+
+
+def extra_rows(peers: dict[str, Peer], seeds: int, dur: float) -> list[Row]:
+    """The "overhead 1 ms" rows with ns-2's window arithmetic in dupack (NS2_ARITH)."""
+    return [run_case(n, 0.0, v, peers, seeds, dur, OVERHEAD, arith=True) for n in OVERHEAD_NS for v in VARIANTS]
 
 
 def run_cubic(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
