@@ -72,6 +72,11 @@ def result_columns() -> dict[str, list[tuple[str, str, str, str, str]]]:
     dtype, and the JSON field the column comes from (``ndup_at_timeout``
     gives the four ``ndup_*`` columns)."""
 
+def chunk_interval(elapsed_s: float, min_interval_s: float) -> float:
+    """Seconds from one sweep chunk to the next after ``elapsed_s`` seconds: ``min_interval_s`` at first,
+    then a tenth of the time elapsed, at most 10 s (never below ``min_interval_s``)."""
+    ...
+
 def sweep(
     scenarios: list[str],
     jobs: list[tuple[int, int, int | None]],

@@ -50,8 +50,6 @@ TASKS_PER_THREAD = 4
 IN_FLIGHT_PER_THREAD = 2
 #: How long :func:`connect` tries to reach the scheduler (seconds).
 CONNECT_TIMEOUT = 10.0
-#: The longest wait between two chunks (as the local executor's).
-MAX_CHUNK_INTERVAL = 10.0
 
 INSTALL_HINT = "pip install 'dupack[dask]'"
 
@@ -150,11 +148,6 @@ def run_batch(
 # --- on the client -----------------------------------------------------------------
 
 
-def _chunk_interval(elapsed: float, min_interval: float) -> float:
-    """As the local executor: ``min_interval`` at first, then a tenth of the time elapsed, at most 10 s."""
-    return max(min(max(elapsed / 10, min(min_interval, MAX_CHUNK_INTERVAL)), MAX_CHUNK_INTERVAL), min_interval)
-
-
 class _Batches:
     """Cuts the jobs left into batches (see the module's description)."""
 
@@ -204,6 +197,7 @@ def run_jobs(
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    from dupack import _core
     from dupack._core import RunError, ScenarioError
     from dupack.result import provenance
     from dupack.sweeps import TABLES
@@ -319,7 +313,7 @@ def run_jobs(
             fut.release()
             take(batch, result)
             now = time.monotonic()
-            if now - last_write >= _chunk_interval(now - started, chunk_seconds):
+            if now - last_write >= _core.chunk_interval(now - started, chunk_seconds):
                 write_failed = True
                 flush()
                 write_failed = False

@@ -382,6 +382,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(entities, m)?)?;
     m.add_function(wrap_pyfunction!(result_columns, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::chunk_interval, m)?)?;
     m.add_function(wrap_pyfunction!(tables::write_parquet, m)?)?;
     m.add_class::<buffer::Buffer>()?;
     Ok(())

@@ -178,3 +178,18 @@ impl Listener for PyListener<'_> {
         })
     }
 }
+
+/// chunk_interval(elapsed_s, min_interval_s) -> float
+///
+/// How long after the last chunk the next one is due, the sweep having run
+/// `elapsed_s` seconds: `dupack_batch`'s rule (`sweep/pace.rs`), which the
+/// Dask executor follows too so that both stores fill alike.
+#[pyfunction]
+pub fn chunk_interval(elapsed_s: f64, min_interval_s: f64) -> PyResult<f64> {
+    let d = |x: f64, what: &str| {
+        Duration::try_from_secs_f64(x)
+            .map_err(|_| PyValueError::new_err(format!("{what} must be a number of seconds >= 0, got {x}")))
+    };
+    Ok(dupack_batch::sweep::chunk_interval(d(elapsed_s, "elapsed_s")?, d(min_interval_s, "min_interval_s")?)
+        .as_secs_f64())
+}

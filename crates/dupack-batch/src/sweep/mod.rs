@@ -18,6 +18,7 @@
 mod coordinate;
 mod merge;
 mod pace;
+pub use pace::chunk_interval;
 mod worker;
 
 use std::fmt;
