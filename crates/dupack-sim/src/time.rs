@@ -200,11 +200,8 @@ impl TxClock {
         let (_, whole, frac) = self.memo;
         let carried = if now == self.end { self.carry } else { 0 };
         // carried + frac < 2·rate_bps; add them without overflowing.
-        let (ns, rest) = if frac >= rate_bps - carried {
-            (whole + 1, frac - (rate_bps - carried))
-        } else {
-            (whole, carried + frac)
-        };
+        let (ns, rest) =
+            if frac >= rate_bps - carried { (whole + 1, frac - (rate_bps - carried)) } else { (whole, carried + frac) };
         self.end = now + SimDuration(ns);
         self.carry = rest;
         self.end

@@ -282,9 +282,7 @@ impl Channel {
     fn service_end(&mut self, size: u32, now: SimTime) -> SimTime {
         match &mut self.trace {
             Some(t) => t.serve(size, now),
-            None => {
-                self.tx_clock.serve(u64::from(size), self.rate_bps, now)
-            }
+            None => self.tx_clock.serve(u64::from(size), self.rate_bps, now),
         }
     }
 
