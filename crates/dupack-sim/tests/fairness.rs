@@ -146,3 +146,28 @@ bytes = "1000000B"
     // plain transfer takes 0.84 s), plus about one round trip.
     assert!(ta < 1.0 && (2.0..2.2).contains(&tb), "{ta} -> {tb}");
 }
+
+/// The bench dumbbell itself (10 ms access, 20 ms bottleneck, 1040 B frames)
+/// with `n` flows and no random loss.
+fn bench_dumbbell(n: u64) -> dupack_sim::Scenario {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/scenarios/unfairness.toml");
+    let mut doc: Value = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["topology"]["senders"] = n.into();
+    doc["topology"]["access"]["fwd_error"]["p"] = 0.0.into();
+    parse_scenario(&doc).unwrap()
+}
+
+/// Serialisation is exact over a busy period (time::TxClock): three
+/// 1040 B frames at 3 Mbit/s last exactly one at 1 Mbit/s, so arrivals that
+/// coincide in exact time coincide here and go to the unbiased tie-break.
+/// Rounded up to the nanosecond, each path added its own few nanoseconds
+/// and ordered those arrivals the same way every time: with 140 flows Jain's
+/// index was 0.957 on every seed, against ns-2's 0.975-0.977 (seeds 1-4);
+/// exact, 0.966-0.978.
+#[test]
+fn exact_serialisation_keeps_140_flows_as_fair_as_ns2() {
+    let s = bench_dumbbell(140);
+    let j: Vec<f64> = (1..=4).map(|seed| jain(&goodputs(&s, seed))).collect();
+    let mean = j.iter().sum::<f64>() / j.len() as f64;
+    assert!(mean > 0.965, "Jain's index per seed {j:.3?}");
+}
