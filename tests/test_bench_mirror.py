@@ -131,10 +131,18 @@ def test_the_seed_control_says_whether_a_jain_gap_is_real_and_whether_the_window
     row = {"kind": "seeds", "label": "N=200 p=0.01 sack", "dupack": d, "dupack_ns2_arith": [x + 0.002 for x in d],
            "ns2": n2}
     text = "\n".join(report.seed_spread([row, {"kind": "prr"}]))
-    assert "seeds 1–8" in text and "a real difference of the models" in text
-    assert "too little to explain it" in text
+    assert "seeds 1–8" in text and "standard errors: not the luck of one seed" in text
+    assert "too little to explain it" in text and "1 µs" not in text
     row["dupack_ns2_arith"] = n2
     assert "most of the gap" in "\n".join(report.seed_spread([row]))
+    # With the same seeds under a 1 µs send delay in both tools: does the gap remain?
+    row["dupack_tiebreak"] = [0.80, 0.78, 0.79, 0.81]
+    row["ns2_tiebreak"] = [0.79, 0.80, 0.78, 0.80]
+    text = "\n".join(report.seed_spread([row]))
+    assert "dupack 0.795 ± 0.013, ns-2 0.792 ± 0.010" in text and "within 3 standard errors: the plain gap" in text
+    row["ns2_tiebreak"] = [0.95, 0.96, 0.95, 0.96]
+    assert "standard errors." in "\n".join(report.seed_spread([row])).split("1 µs")[1]
+    del row["dupack_tiebreak"], row["ns2_tiebreak"]
     # The same spread on both sides, no gap: not a difference the seeds can show.
     row["ns2"] = list(reversed(d))
     text = "\n".join(report.seed_spread([row]))
