@@ -132,17 +132,24 @@ impl fmt::Debug for SimDuration {
 /// Time to serialise `bytes` onto a link of `rate_bps` bits per second,
 /// rounded up to the next nanosecond so a link never runs faster than its rate.
 pub fn tx_time(bytes: u64, rate_bps: u64) -> SimDuration {
+    let (whole, frac) = bit_ns_div(bytes, rate_bps);
+    SimDuration(whole + u64::from(frac > 0))
+}
+
+/// `8·bytes·10⁹ / rate_bps` as whole nanoseconds and a remainder in units
+/// of 1/`rate_bps` ns. Bit-nanoseconds of any packet fit in 64 bits (up to
+/// ~2.3 GB); the 128-bit division, a library call, is only for larger
+/// amounts. Both give the same result; this is one per frame size and
+/// channel, hence the care.
+fn bit_ns_div(bytes: u64, rate_bps: u64) -> (u64, u64) {
     debug_assert!(rate_bps > 0);
-    // Bit-nanoseconds of any packet fit in 64 bits (up to ~2.3 GB); the
-    // 128-bit division, a library call, is only for larger amounts. Both give
-    // the same result; this is one per packet and channel, hence the care.
     const FITS: u64 = u64::MAX / (8 * NANOS_PER_SEC);
     if bytes <= FITS {
-        return SimDuration((bytes * 8 * NANOS_PER_SEC).div_ceil(rate_bps));
+        let bit_ns = bytes * 8 * NANOS_PER_SEC;
+        return (bit_ns / rate_bps, bit_ns % rate_bps);
     }
-    let bits = bytes as u128 * 8 * NANOS_PER_SEC as u128;
-    let r = rate_bps as u128;
-    SimDuration(bits.div_ceil(r) as u64)
+    let bit_ns = bytes as u128 * 8 * NANOS_PER_SEC as u128;
+    ((bit_ns / rate_bps as u128) as u64, (bit_ns % rate_bps as u128) as u64)
 }
 
 /// Serialisation on a rate-driven transmitter, exact over a busy period.
@@ -187,15 +194,8 @@ impl TxClock {
         debug_assert!(rate_bps > 0);
         // The default memo, (0 B, 0 ns), is right for an empty frame too.
         if self.memo.0 != bytes {
-            // As in `tx_time`: 64-bit arithmetic whenever it fits.
-            const FITS: u64 = u64::MAX / (8 * NANOS_PER_SEC);
-            self.memo = if bytes <= FITS {
-                let bit_ns = bytes * 8 * NANOS_PER_SEC;
-                (bytes, bit_ns / rate_bps, bit_ns % rate_bps)
-            } else {
-                let bit_ns = bytes as u128 * 8 * NANOS_PER_SEC as u128;
-                (bytes, (bit_ns / rate_bps as u128) as u64, (bit_ns % rate_bps as u128) as u64)
-            };
+            let (whole, frac) = bit_ns_div(bytes, rate_bps);
+            self.memo = (bytes, whole, frac);
         }
         let (_, whole, frac) = self.memo;
         let carried = if now == self.end { self.carry } else { 0 };
