@@ -19,6 +19,10 @@ from tests.conftest import QUICKSTART, ROOT
 DUMBBELL = ROOT / "scenarios" / "unfairness-dumbbell.toml"
 
 FAST = "import sys\nfrom dupack.cli.app import main\nmain(sys.argv[1:])\n"
+# What the console script and `python -m dupack` run: main() without
+# arguments, which ends the process with os._exit once the output is flushed
+# (app._leave); the files and every byte of output must be the same.
+SCRIPT = "import runpy\nrunpy.run_module('dupack', run_name='__main__')\n"
 TYPER = (
     "import sys\nfrom typer.main import get_command\nfrom dupack.cli.app import app\n"
     "get_command(app).main(args=sys.argv[1:], prog_name='dupack')\n"
@@ -78,18 +82,20 @@ LINES = [
 def test_plain_lines_do_what_typer_does(line: list[str], tmp_path: Path) -> None:
     assert _plain(line) is not None, "main() should run this line itself"
     results = {}
-    for way, code in (("fast", FAST), ("typer", TYPER)):
+    for way, code in (("fast", FAST), ("script", SCRIPT), ("typer", TYPER)):
         cwd = tmp_path / way
         cwd.mkdir()
         args = [str(cwd / "o") if a == "OUT" else a for a in line]
         p = run(code, args, cwd)
         text = (p.returncode, unclocked(p.stdout).replace(str(cwd), "DIR"), p.stderr.replace(str(cwd), "DIR"))
         results[way] = (text, files(cwd / "o"), sorted(x.name for x in cwd.iterdir()))
-    fast, typer = results["fast"], results["typer"]
-    assert fast[0] == typer[0]
-    assert fast[2] == typer[2]
-    assert sorted(fast[1]) == sorted(typer[1])
-    assert [n for n in fast[1] if fast[1][n] != typer[1][n]] == []
+    typer = results["typer"]
+    for way in ("fast", "script"):
+        fast = results[way]
+        assert fast[0] == typer[0], way
+        assert fast[2] == typer[2], way
+        assert sorted(fast[1]) == sorted(typer[1]), way
+        assert [n for n in fast[1] if fast[1][n] != typer[1][n]] == [], way
 
 
 @pytest.mark.parametrize(

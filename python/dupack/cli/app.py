@@ -400,6 +400,32 @@ def _plain(args: list[str]) -> Callable[[], None] | None:
     return lambda: command(**kwargs)
 
 
+def _leave(code: int) -> None:
+    """End the process with ``code`` at once, once what it wrote is out.
+
+    Tearing the interpreter down (freeing every module and object, running
+    the garbage collector) takes 10-15 ms after ``dupack run``, a seventh of
+    the whole command on the bench dumbbell (docs/performance.md, "The
+    dupack command end to end"), and has nothing left to do: the result
+    files are closed when the command returns, and no thread or child
+    process is left. So the plain commands flush stdout and stderr and call
+    ``os._exit``. Only for the console script (``main()`` without
+    arguments): a caller of ``main(argv)`` in its own process keeps its
+    interpreter.
+    """
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = _pipe_closed()
+    except (OSError, ValueError):  # stdout closed or gone: nothing more to say
+        pass
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (``dupack``)."""
     command = _plain(list(sys.argv[1:] if argv is None else argv))
@@ -414,6 +440,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             code = _pipe_closed()
         except BaseException as e:  # noqa: BLE001 - as DupackGroup._run does
             code = _failed(e)
+        if argv is None and not _debug():
+            _leave(code)
         sys.exit(code)
     from typer.main import get_command
 
