@@ -117,6 +117,139 @@ def measure(label: str, cmd: list[str], reps: int, env: dict[str, str]) -> dict:
     return row
 
 
+def interpreter(dupack: list[str]) -> str:
+    """The Python that runs ``dupack``: the console script's shebang, or the
+    interpreter of ``python -m dupack``."""
+    if dupack[-2:] == ["-m", "dupack"]:
+        return dupack[0]
+    try:
+        with open(dupack[0], "rb") as f:
+            first = f.readline().decode(errors="replace").strip()
+    except OSError:
+        return sys.executable
+    return first[2:].split()[0] if first.startswith("#!") and "python" in first else sys.executable
+
+
+def import_ms(cmd: list[str], env: dict[str, str], reps: int) -> float:
+    """Median over ``reps`` runs of the milliseconds ``cmd`` spends importing
+    modules after the interpreter's own start-up (its ``site`` import):
+    the sum of the top-level entries Python's import-time report
+    (PYTHONPROFILEIMPORTTIME) lists after ``site``. The report's own
+    bookkeeping makes it a slight overestimate."""
+    totals = []
+    for _ in range(reps):
+        p = subprocess.run(cmd, env={**env, "PYTHONPROFILEIMPORTTIME": "1"}, cwd="/tmp", stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, check=True)
+        totals.append(imports_after_site(p.stderr))
+    return statistics.median(totals)
+
+
+def imports_after_site(report: str) -> float:
+    """Milliseconds of the top-level imports an import-time report lists
+    after ``site`` (each with its own imports: the cumulative column)."""
+    after_site, total = False, 0
+    for line in report.splitlines():
+        m = re.match(r"import time:\s+\d+ \|\s+(\d+) \| (\s*)(\S+)", line)
+        if not m:
+            continue
+        cumulative, indent, name = int(m.group(1)), m.group(2), m.group(3)
+        if not indent and after_site:
+            total += cumulative
+        if not indent and name == "site":
+            after_site = True
+    return total / 1e3
+
+
+PHASES = """\
+import json, sys, time
+from pathlib import Path
+import dupack
+out = Path(sys.argv[1])
+result = dupack.run(sys.argv[2], overrides=sys.argv[3:])
+saves = []
+for i in range(5):
+    t0 = time.perf_counter()
+    result.save(out / str(i))
+    saves.append(time.perf_counter() - t0)
+print(json.dumps({"sim_s": result.run["wall_time_s"], "save_s": sorted(saves)[len(saves) // 2]}))
+"""
+
+
+def phases(python: str, scenario: Path, sets: list[str], tmp: Path, env: dict[str, str]) -> dict:
+    """The simulation alone (the core's own ``run.wall_time_s``) and
+    ``RunResult.save`` (the six files ``dupack run -o`` writes; median of 5),
+    timed inside one process."""
+    over = [a for a in sets if a != "-s"]
+    p = subprocess.run([python, "-c", PHASES, str(tmp), str(scenario), *over], env=env, cwd="/tmp",
+                       capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)
+
+
+def breakdown(rows: list[dict], parts: dict[int, dict], ns: list[int]) -> list[str]:
+    """Where the milliseconds of ``dupack run`` go, per N (medians)."""
+    by = {r["label"]: r for r in rows}
+    start, bare = by.get("interpreter start-up"), by.get("interpreter start-up without site")
+    cols = [n for n in ns if n in parts and f"dupack run, N = {n}" in by]
+    if not cols or start is None:
+        return []
+    t = [
+        "| part of `dupack run` (median ms) | " + " | ".join(f"N = {n}" for n in cols) + " |",
+        "|---|" + "---:|" * len(cols),
+    ]
+
+    def row(label: str, values: list[float]) -> None:
+        t.append(f"| {label} | " + " | ".join(f"{v:.1f}" for v in values) + " |")
+
+    total = [1e3 * by[f"dupack run, N = {n}"]["wall_med"] for n in cols]
+    interp = 1e3 * start["wall_med"]
+    imports = [parts[n]["imports_ms"] for n in cols]
+    sim = [1e3 * parts[n]["sim_s"] for n in cols]
+    save = [1e3 * parts[n]["save_s"] for n in cols]
+    row("interpreter start-up and exit (`python -c pass`)", [interp] * len(cols))
+    if bare is not None:
+        row("… of which `site` (`python -c pass` − `python -S -c pass`)", [interp - 1e3 * bare["wall_med"]] * len(cols))
+    row("importing dupack's run path (import-time report)", imports)
+    row("simulation (the core's `run.wall_time_s`)", sim)
+    row("writing the six files (`RunResult.save`, in-process)", save)
+    row("the rest: reading and checking the scenario, building the result (less the exit `dupack` skips)", [
+        tot - interp - imp - s - w for tot, imp, s, w in zip(total, imports, sim, save, strict=True)])
+    row("**total** (`dupack run`, wall)", total)
+    ns2 = [1e3 * by[f"ns-2, N = {n}"]["wall_med"] if f"ns-2, N = {n}" in by else float("nan") for n in cols]
+    if all(v == v for v in ns2):
+        row("ns-2 (wall)", ns2)
+        row("budget for 3× ns-2 (ns-2 ÷ 3)", [v / 3 for v in ns2])
+        t += ["", *verdict(interp, by, cols, ns2, sim)]
+    return t
+
+
+def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float], sim: list[float]) -> list[str]:
+    """The target (``dupack run`` ≥ 3× faster than ns-2, wall and CPU,
+    peak RSS below ns-2's) judged per N, and what stands in the way."""
+    out = []
+    for n, s, sim_ms in zip(cols, ns2, sim, strict=True):
+        d, r = by[f"dupack run, N = {n}"], by[f"ns-2, N = {n}"]
+        wall, cpu = r["wall_med"] / d["wall_med"], r["cpu_med"] / d["cpu_med"]
+        rss = d["rss_kib"] is not None and r["rss_kib"] is not None and d["rss_kib"] < r["rss_kib"]
+        met = wall >= 3 and cpu >= 3 and rss
+        floor = interp + sim_ms
+        why = ""
+        if not met and floor > s / 3:
+            why = (f"; the interpreter's start-up and the simulation alone take {floor:.1f} ms, more than the "
+                   f"{s / 3:.1f} ms budget")
+        out.append(f"- N = {n}: {wall:.2f}× on wall time, {cpu:.2f}× on CPU time, peak RSS "
+                   f"{'below' if rss else 'not below'} ns-2's: **{'met' if met else 'not met'}**{why}.")
+    bare = by.get("interpreter start-up without site")
+    if bare is not None:
+        out.append(
+            f"- Of the interpreter's {interp:.1f} ms, {interp - 1e3 * bare['wall_med']:.1f} ms are its `site` import "
+            "(`python -S -c pass` takes "
+            f"{1e3 * bare['wall_med']:.1f} ms), most of it what the site-packages' `.pth` files of this Python import at every "
+            "start-up (`python -X importtime -c pass` lists them). A console script cannot start Python without "
+            "`site`, which is also where it finds dupack."
+        )
+    return out
+
+
 def ms(x: float) -> str:
     return f"{1e3 * x:.1f}"
 
@@ -177,6 +310,16 @@ def main() -> None:
             if use_ns2:
                 case = Case("cli", f"N={n}", "unfairness.toml", ov)
                 rows.append(measure(f"ns-2, N = {n}", case.ns2_cmd(), args.reps, env))
+        python = interpreter(dupack)
+        rows.append(measure("interpreter start-up", [python, "-c", "pass"], args.reps, env))
+        rows.append(measure("interpreter start-up without site", [python, "-S", "-c", "pass"], args.reps, env))
+        parts = {}
+        for n in args.n:
+            ov = overrides(n, args.p, args.duration)
+            sets = [a for k, v in ov.items() for a in ("-s", f"{k}={toml_literal(v)}")]
+            cmd = [*dupack, "run", str(scenario), *sets, "-q", "-o", str(Path(tmp) / f"imp{n}")]
+            parts[n] = {"imports_ms": import_ms(cmd, env, args.reps),
+                        **phases(python, scenario, sets, Path(tmp) / f"phases{n}", env)}
         rows.append(measure("dupack --version", [*dupack, "--version"], args.reps, env))
         rows.append(measure("dupack validate", [*dupack, "validate", str(scenario)], args.reps, env))
         written = sorted(p.name for p in (Path(tmp) / f"n{args.n[0]}").iterdir())
@@ -193,10 +336,12 @@ def main() -> None:
         *table(rows),
         "",
         *ratios(rows, args.n),
+        "",
+        *breakdown(rows, parts, args.n),
     ]
     print("\n".join(lines))
     if args.json:
-        args.json.write_text(json.dumps({"machine": m, "rows": rows}, indent=1))
+        args.json.write_text(json.dumps({"machine": m, "rows": rows, "parts": parts}, indent=1))
     if args.write_doc:
         write_doc(lines)
 

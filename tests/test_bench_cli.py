@@ -1,0 +1,51 @@
+"""bench/cli.py's arithmetic: the import time it reads from Python's
+import-time report, and how it judges the `dupack run` target."""
+
+from __future__ import annotations
+
+from bench.cli import breakdown, imports_after_site
+
+REPORT = """\
+import time: self [us] | cumulative | imported package
+import time:       300 |        300 |   encodings.utf_8
+import time:      1000 |       1300 | encodings
+import time:       500 |        500 |     os.path
+import time:      2000 |       2500 |   os
+import time:      1200 |       3700 | site
+import time:       100 |        100 | runpy
+import time:       400 |        400 |     dupack._core
+import time:       600 |       1000 |   dupack.api
+import time:      1500 |       2500 | dupack
+import time:       800 |        800 | csv
+"""
+
+
+def test_imports_after_site_sum_the_top_level_entries_that_follow_it() -> None:
+    # runpy, dupack (with dupack.api and dupack._core inside) and csv; not site, nor what it imported.
+    assert imports_after_site(REPORT) == (100 + 2500 + 800) / 1e3
+    assert imports_after_site("no report at all") == 0
+
+
+def row(label: str, wall_ms: float, rss_mib: float | None = None) -> dict:
+    return {"label": label, "wall_med": wall_ms / 1e3, "cpu_med": wall_ms / 1e3,
+            "rss_kib": None if rss_mib is None else rss_mib * 1024}
+
+
+def test_the_breakdown_adds_up_and_judges_the_target() -> None:
+    rows = [
+        row("dupack run, N = 10", 80, 18), row("ns-2, N = 10", 180, 16),
+        row("dupack run, N = 40", 90, 17), row("ns-2, N = 40", 330, 19),
+        row("interpreter start-up", 40), row("interpreter start-up without site", 10),
+    ]
+    parts = {10: {"imports_ms": 9.0, "sim_s": 0.030, "save_s": 0.002},
+             40: {"imports_ms": 9.0, "sim_s": 0.034, "save_s": 0.005}}
+    text = "\n".join(breakdown(rows, parts, [10, 40]))
+    # 80 = 40 + 9 + 30 + 2 + the rest (-1.0); 90 = 40 + 9 + 34 + 5 + 2.0
+    assert "| the rest: reading and checking the scenario, building the result (less the exit `dupack` skips) | -1.0 | 2.0 |" in text
+    assert "| budget for 3× ns-2 (ns-2 ÷ 3) | 60.0 | 110.0 |" in text
+    # N = 10: 2.25× and a higher peak RSS; interpreter + simulation (70 ms) exceed the budget.
+    assert "- N = 10: 2.25× on wall time, 2.25× on CPU time, peak RSS not below ns-2's: **not met**; " \
+           "the interpreter's start-up and the simulation alone take 70.0 ms, more than the 60.0 ms budget." in text
+    # N = 40: 3.67× and a lower peak RSS.
+    assert "- N = 40: 3.67× on wall time, 3.67× on CPU time, peak RSS below ns-2's: **met**." in text
+    assert "30.0 ms are its `site` import" in text
