@@ -247,6 +247,15 @@ def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float
             "start-up (`python -X importtime -c pass` lists them). A console script cannot start Python without "
             "`site`, which is also where it finds dupack."
         )
+        start = by.get("interpreter start-up")
+        if start is not None and start["rss_kib"] and bare["rss_kib"]:
+            adds = ", ".join(f"{(by[f'dupack run, N = {n}']['rss_kib'] - start['rss_kib']) / 1024:.1f} MiB at N = {n}"
+                             for n in cols if by[f"dupack run, N = {n}"]["rss_kib"])
+            out.append(
+                f"- Peak RSS: the interpreter alone holds {start['rss_kib'] / 1024:.1f} MiB "
+                f"({bare['rss_kib'] / 1024:.1f} MiB without `site`); `dupack run` adds {adds} "
+                "(dupack's modules, the extension's code as it is first run, the network and the result)."
+            )
     return out
 
 

@@ -49,3 +49,11 @@ def test_the_breakdown_adds_up_and_judges_the_target() -> None:
     # N = 40: 3.67× and a lower peak RSS.
     assert "- N = 40: 3.67× on wall time, 3.67× on CPU time, peak RSS below ns-2's: **met**." in text
     assert "30.0 ms are its `site` import" in text
+
+
+def test_the_breakdown_says_what_dupack_adds_to_the_interpreters_memory() -> None:
+    rows = [row("dupack run, N = 10", 80, 18.4), row("ns-2, N = 10", 180, 16.3),
+            row("interpreter start-up", 40, 13.1), row("interpreter start-up without site", 10, 8.2)]
+    parts = {10: {"imports_ms": 9.0, "sim_s": 0.030, "save_s": 0.002}}
+    text = "\n".join(breakdown(rows, parts, [10]))
+    assert "the interpreter alone holds 13.1 MiB (8.2 MiB without `site`); `dupack run` adds 5.3 MiB at N = 10" in text
