@@ -13,7 +13,7 @@ import shutil
 import pytest
 
 from validation import packets, report, s1_causes, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s6_vegas
-from validation.common import rel
+from validation.common import Estimate, estimate, rel
 from validation.peers import PEERS
 
 pytestmark = pytest.mark.skipif(
@@ -233,3 +233,27 @@ def test_red_with_ns2s_rules_matches_ns2s_utilisation() -> None:
     gap = abs(paper["utilisation"].mean - ns2["utilisation"].mean) - abs(ctl["utilisation"].mean - ns2["utilisation"].mean)
     assert gap >= 2.0, (paper["utilisation"].mean, ctl["utilisation"].mean, ns2["utilisation"].mean)
     assert abs(rel(ctl["goodput"].mean, ns2["goodput"].mean)) <= report.GOODPUT_TOL
+
+
+def test_the_lossy_link_retransmission_gap_is_ns2s_whole_packet_halving() -> None:
+    # The one lossy-link case outside ±10 % on retransmitted segments
+    # (docs/validation.md, scenario 2: NewReno, p = 3 %, RTT 20 ms, where the
+    # window is 5-8 segments): dupack halves FlightSize in bytes (RFC 5681
+    # eq. 4); ns-2's slowdown() (tcp.cc) halves the window in whole packets,
+    # `temp = (int)(window() / 2)`. Over the report's 30 seeds ns-2 lies
+    # between dupack with RFC 5681's halving and dupack with ns-2's
+    # (`loss_ssthresh = "window"`), each gap wider than both intervals: the
+    # gap follows the halving arithmetic. ns-2 sits 8-10 % from each; what
+    # else tells dupack's `window` mode from ns-2 at windows this small is
+    # not traced.
+    d = s2_lossy.doc("newreno", 0.03, 20, s2_lossy.duration(0.03, 20, quick=False))
+    seeds = s2_lossy.HIGH_LOSS_SEEDS
+    halved = {**d, "tcp": {**d["tcp"], "loss_ssthresh": "window"}}
+
+    def rex(peer: str, doc: dict) -> Estimate:
+        flows, _ = s2_lossy.greedy_runs(peer, PEERS[peer], doc, seeds, window=False)
+        return estimate([f[0].retransmitted for f in flows])
+
+    rfc, ns2, ns2_halving = rex("dupack", d), rex("ns2", d), rex("dupack", halved)
+    assert rfc.mean - rfc.half > ns2.mean + ns2.half, (rfc, ns2)
+    assert ns2.mean - ns2.half > ns2_halving.mean + ns2_halving.half, (ns2, ns2_halving)
