@@ -238,6 +238,18 @@ def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float
                    f"{s / 3:.1f} ms budget")
         out.append(f"- N = {n}: {wall:.2f}× on wall time, {cpu:.2f}× on CPU time, peak RSS "
                    f"{'below' if rss else 'not below'} ns-2's: **{'met' if met else 'not met'}**{why}.")
+    n = cols[0]
+    one = by.get(f"dupack sweep, 1 job, N = {n}")
+    if one is not None:
+        run = by[f"dupack run, N = {n}"]
+        ok = one["wall_med"] <= run["wall_med"]
+        out.append(
+            f"- A sweep of one job (`dupack sweep … --seeds 1 -q -o DIR`, N = {n}) takes {1e3 * one['wall_med']:.0f} ms "
+            f"against `dupack run`'s {1e3 * run['wall_med']:.0f} ms: **{'met' if ok else 'not met'}** "
+            "(no slower than `dupack run`)."
+            + ("" if ok else " The sweep command has no path without typer, and its store and tables are pyarrow "
+               "and pandas (see the sweep section above).")
+        )
     bare = by.get("interpreter start-up without site")
     if bare is not None:
         out.append(
@@ -331,6 +343,13 @@ def main() -> None:
                         **phases(python, scenario, sets, Path(tmp) / f"phases{n}", env)}
         rows.append(measure("dupack --version", [*dupack, "--version"], args.reps, env))
         rows.append(measure("dupack validate", [*dupack, "validate", str(scenario)], args.reps, env))
+        # The same run as a sweep of one job (--no-resume: every repetition
+        # runs it, rather than finding it stored).
+        n = args.n[0]
+        ov = overrides(n, args.p, args.duration)
+        sets = [a for k, v in ov.items() for a in ("-s", f"{k}={toml_literal(v)}")]
+        rows.append(measure(f"dupack sweep, 1 job, N = {n}", [*dupack, "sweep", str(scenario), *sets, "--seeds", "1", "-j", "1",
+                                                         "--no-resume", "-q", "-o", str(Path(tmp) / "sweep1")], args.reps, env))
         written = sorted(p.name for p in (Path(tmp) / f"n{args.n[0]}").iterdir())
 
     m = machine()
