@@ -45,9 +45,24 @@ def unclocked(text: str) -> str:
 
 
 def files(directory: Path) -> dict[str, bytes]:
+    """Every file under ``directory`` (a sweep's datasets are folders), by its path there."""
     if not directory.is_dir():
         return {}
-    return {p.name: unclocked(p.read_text()).encode() if p.suffix == ".json" else p.read_bytes() for p in sorted(directory.iterdir())}
+    return {str(p.relative_to(directory)): content(p) for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def content(p: Path) -> bytes:
+    """A file's bytes, less what differs from run to run: the wall time in
+    result.json and in a sweep's runs table (whose other columns and
+    metadata are compared)."""
+    if p.suffix == ".json":
+        return unclocked(p.read_text()).encode()
+    if p.suffix == ".parquet" and p.parent.name == "runs":
+        import pyarrow.parquet as pq
+
+        t = pq.read_table(p)
+        return repr((t.schema.metadata, t.drop_columns(["wall_time_s"]).to_pydict())).encode()
+    return p.read_bytes()
 
 
 LINES = [
@@ -75,6 +90,17 @@ LINES = [
     ["run", str(QUICKSTART), "-s", "run.duration=2s", "--max-wall", "10min", "--progress", "-o", "OUT"],
     ["run", str(QUICKSTART), "--max-wall=abc", "-o", "OUT"],
     ["run", str(QUICKSTART), "--max-wall=-1", "-o", "OUT"],
+    ["sweep", str(QUICKSTART), "-s", "run.duration=2s", "--seeds", "1..3", "-j", "2", "-q", "-o", "OUT"],
+    ["sweep", str(QUICKSTART), "--set=run.duration=2s", "--vary", "tcp.variant=reno,sack", "--vary=tcp.mss=536B,1000B", "--out=OUT"],
+    ["sweep", str(DUMBBELL), "-s", "run.duration=2s", "-s", "topology.senders=2", "-t", "f0", "--seeds=1,2", "-q", "-o", "OUT"],
+    ["sweep", str(QUICKSTART), "-s", "run.duration=2s", "--trace-all", "--no-resume", "--mixed-versions", "-q", "-o", "OUT"],
+    ["sweep", str(QUICKSTART), "-s", "run.duration=2s", "--seeds", "x", "-o", "OUT"],
+    ["sweep", str(QUICKSTART), "-s", "run.duration=2s", "-j", "0", "-o", "OUT"],
+    ["sweep", str(QUICKSTART), "-s", "run.duration=2s", "--vary", "tcp.variant=", "-o", "OUT"],
+    ["sweep", str(QUICKSTART), "-s", "run.duration=2s", "--executor", "nosuch://x", "-o", "OUT"],
+    ["sweep", str(QUICKSTART), "-s", "run.duration=2s", "-q"],
+    ["sweep", "no-such-file.toml", "-o", "OUT"],
+    ["sweep", str(QUICKSTART)],
 ]
 
 
@@ -118,7 +144,10 @@ def test_plain_lines_do_what_typer_does(line: list[str], tmp_path: Path) -> None
         ["run", ""],
         ["run", str(QUICKSTART), "--no-such-option"],
         ["validate", str(QUICKSTART), "-q"],
-        ["sweep", str(QUICKSTART)],
+        ["sweep", str(QUICKSTART), "--help"],
+        ["sweep", str(QUICKSTART), "-j2"],
+        ["sweep", str(QUICKSTART), "--vary"],
+        ["sweep", str(QUICKSTART), "-q", "--quiet"],
         ["--version", "run"],
     ],
 )
@@ -161,3 +190,19 @@ def test_plain_lines_import_no_typer(tmp_path: Path) -> None:
     lines = p.stdout.splitlines()
     assert lines[:2] == [f"dupack {__import__('dupack').__version__}", "ok"]
     assert len(lines) == 3 and lines[2].startswith("estimate: under 0.1 s of wall-clock time"), lines
+
+
+def test_a_plain_sweep_line_imports_no_typer(tmp_path: Path) -> None:
+    code = (
+        "import sys\nfrom dupack.cli.app import main\n"
+        "try:\n"
+        "    main(['sweep', sys.argv[1], '-s', 'run.duration=2s', '--seeds', '1..2', '-q', '-o', sys.argv[2]])\n"
+        "except SystemExit as e:\n"
+        "    assert e.code == 0, e.code\n"
+        "heavy = ('typer', 'click', 'rich', 'pydantic')\n"
+        "print(','.join(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
+    )
+    p = run(code, [str(QUICKSTART), str(tmp_path / "o")], tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == ""
+    assert (tmp_path / "o" / "runs" / "part-00000.parquet").is_file()

@@ -17,7 +17,7 @@ import than a typical simulation takes to run, so importing this module does
 not import it: the typer app and its classes are made on first use of
 ``app``, ``DupackGroup``, ``DupackCommand`` and the like. And :func:`main`
 runs the plainest command lines itself, without typer: ``dupack --version``,
-and ``dupack run`` and ``dupack validate`` with a scenario file and options
+and ``dupack run``, ``dupack validate`` and ``dupack sweep`` with a scenario file and options
 in their plain spelling (``--opt VALUE``, ``--opt=VALUE``, ``-o VALUE``, the
 flags alone). Anything else (help, a spelling it does not know, a mistake
 to report) goes to typer, which gives the same results for those lines as
@@ -333,7 +333,26 @@ _RUN_OPTIONS = {
     "--progress": ("progress", False),
 }
 _VALIDATE_OPTIONS = {"--set": ("overrides", True), "-s": ("overrides", True)}
-_REPEATABLE = {"overrides", "trace_text", "pcap_specs"}
+_SWEEP_OPTIONS = {
+    "--vary": ("vary", True),
+    "--seeds": ("seeds_text", True),
+    "--workers": ("workers_text", True),
+    "-j": ("workers_text", True),
+    "--out": ("out_text", True),
+    "-o": ("out_text", True),
+    "--set": ("overrides", True),
+    "-s": ("overrides", True),
+    "--no-resume": ("no_resume", False),
+    "--quiet": ("quiet", False),
+    "-q": ("quiet", False),
+    "--executor": ("executor_text", True),
+    "--mixed-versions": ("mixed_versions", False),
+    "--trace": ("trace_text", True),
+    "-t": ("trace_text", True),
+    "--trace-all": ("trace_all", False),
+}
+_OPTIONS = {"run": _RUN_OPTIONS, "validate": _VALIDATE_OPTIONS, "sweep": _SWEEP_OPTIONS}
+_REPEATABLE = {"overrides", "trace_text", "pcap_specs", "vary"}
 
 
 def _plain_args(args: list[str], options: dict[str, tuple[str, bool]]) -> dict[str, Any] | None:
@@ -389,11 +408,15 @@ def _plain(args: list[str]) -> Callable[[], None] | None:
             sys.stdout.flush()
 
         return version
-    if len(args) < 2 or args[0] not in ("run", "validate"):
+    if len(args) < 2 or args[0] not in _OPTIONS:
         return None
-    kwargs = _plain_args(args[1:], _RUN_OPTIONS if args[0] == "run" else _VALIDATE_OPTIONS)
+    kwargs = _plain_args(args[1:], _OPTIONS[args[0]])
     if kwargs is None:
         return None
+    if args[0] == "sweep":
+        from dupack.cli import sweep
+
+        return lambda: sweep.sweep_command(**kwargs)
     from dupack.cli import run
 
     command = run.run_command if args[0] == "run" else run.validate_command

@@ -10,20 +10,31 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-import typer
-
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
 from dupack.cli.progress import Progress
 from dupack.cli.common import load_scenario, num, parse_out, parse_trace, typer_names, validation_error
 
 if TYPE_CHECKING:
+    import typer
+
     from dupack.scenario import Scenario
     from dupack.sweeps import SweepResult
 
-# The shared argument and option types (dupack.cli.common); this module
-# imports typer at once, so they are built here.
-_names = typer_names("In a sweep, every run records them: stored as DIR/series and DIR/trace.")
-ScenarioFile, Overrides, TraceNames, TraceAll = (_names[k] for k in ("ScenarioFile", "Overrides", "TraceNames", "TraceAll"))
+    # What the annotations of _typer_names come down to.
+    ScenarioFile = Path
+    Overrides = Optional[list[str]]  # noqa: UP045
+    TraceNames = Optional[list[str]]  # noqa: UP045
+    TraceAll = bool
+
+
+def _typer_names() -> None:
+    """typer and the shared parameter types (dupack.cli.common) as module
+    globals, for typer to resolve the string annotations of
+    :func:`sweep_cmd` in when :func:`register` hands it over; until then
+    this module does without typer, so that ``dupack sweep`` in its plain
+    spellings starts without importing it (dupack.cli.app's main)."""
+    globals().update(typer_names("In a sweep, every run records them: stored as DIR/series and DIR/trace."))
+
 
 #: At most this many jobs (grid points x seeds) in one sweep.
 MAX_JOBS = 10_000_000
@@ -247,6 +258,25 @@ def sweep_cmd(
 
     Example: dupack sweep scenarios/quickstart.toml --vary tcp.variant=reno,newreno,sack --seeds 1..20 -o out/qs
     """
+    sweep_command(file, vary, seeds_text, workers_text, out_text, overrides, no_resume, quiet, executor_text,
+                  mixed_versions, trace_text, trace_all)
+
+
+def sweep_command(
+    file: Path,
+    vary: list[str] | None = None,
+    seeds_text: str | None = None,
+    workers_text: str | None = None,
+    out_text: str | None = None,
+    overrides: list[str] | None = None,
+    no_resume: bool = False,
+    quiet: bool = False,
+    executor_text: str | None = None,
+    mixed_versions: bool = False,
+    trace_text: list[str] | None = None,
+    trace_all: bool = False,
+) -> None:
+    """``dupack sweep``, its options as keyword arguments (see :func:`sweep_cmd`)."""
     from dupack._core import ScenarioError
 
     if out_text is None:
@@ -464,4 +494,5 @@ def _print_summary(result: SweepResult, file: Path, wall: float) -> None:
 
 
 def register(app: typer.Typer) -> None:
+    _typer_names()
     app.command("sweep", no_args_is_help=True)(sweep_cmd)
