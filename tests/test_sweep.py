@@ -326,6 +326,58 @@ def test_cli_import_leaves_pandas_and_pyarrow_out() -> None:
     assert r.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_a_quiet_sweep_without_a_grid_stores_its_parts_without_pandas(tmp_path: Path) -> None:
+    # `dupack sweep FILE --seeds … -q -o DIR` never looks at the tables: the
+    # parts are written from the core's columns, their pandas metadata
+    # built here, and the DataFrames made only if asked for.
+    code = (
+        "import sys\nimport dupack\n"
+        "res = dupack.sweep(sys.argv[1], seeds=[1, 2], overrides=['run.duration=2s'], out=sys.argv[2], progress=False)\n"
+        "print('pandas' in sys.modules)\n"
+        "res.flows\n"
+        "print('pandas' in sys.modules)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code, str(QUICKSTART), str(tmp_path / "sw")], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["False", "True"]
+    # What was stored reads back as the in-memory sweep's tables.
+    expected = dupack.sweep(QUICKSTART, seeds=[1, 2], overrides=["run.duration=2s"])
+    assert_same(dupack.SweepResult.load(tmp_path / "sw"), expected)
+
+
+@pytest.mark.parametrize("table", ["runs", "flows", "links", "media"])
+def test_the_parts_pandas_metadata_built_here_is_pandas_own(table: str, tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    from dupack.result import empty_table, to_frame
+    from dupack.sweeps import _Store
+
+    store = _Store(tmp_path, set(), 0)
+    store.index = ["job", "seed"]
+    schema = empty_table(table, {"job": pa.array([], pa.int64()), "seed": pa.array([], pa.uint64())}).schema
+    ours = store._known_metadata(table, schema)
+    assert ours is not None
+    theirs = pa.Schema.from_pandas(to_frame(schema.empty_table(), table), preserve_index=False).metadata
+    assert ours == {b"pandas": theirs[b"pandas"]}
+    # A grid column, or a column unknown here, goes to pandas.
+    store.index = ["job", "tcp.variant", "seed"]
+    assert store._known_metadata(table, schema) is None
+
+
+def test_the_lazy_tables_behave_as_a_dict() -> None:
+    from dupack.sweeps import _Tables
+
+    made = []
+    t = _Tables({"a": lambda: made.append("a") or 1, "b": lambda: made.append("b") or 2})
+    assert list(t) == ["a", "b"] and len(t) == 2 and made == []
+    assert t["b"] == 2 and t["b"] == 2 and made == ["b"]
+    t["a"] = 5
+    assert dict(t) == {"a": 5, "b": 2} and made == ["b"]
+    del t["b"]
+    assert list(t) == ["a"]
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 def test_ctrl_c_keeps_what_was_stored(tmp_path: Path) -> None:
     out = tmp_path / "sw"

@@ -193,7 +193,8 @@ def empty_table(table: str, front: dict[str, Any] | None = None) -> pa.Table:
     """``table`` with no rows, as an Arrow table of :data:`TABLE_DTYPES`'s types."""
     import pyarrow as pa
 
-    cols = {**(front or {}), **{c: pa.array([], type=_arrow_type(d)) for c, d in TABLE_DTYPES[table].items()}}
+    # pa.nulls(0, …), not pa.array([], …): the latter imports pandas to check what it is given.
+    cols = {**(front or {}), **{c: pa.nulls(0, type=_arrow_type(d)) for c, d in TABLE_DTYPES[table].items()}}
     return pa.table(cols)
 
 
@@ -261,10 +262,26 @@ def columns_table(
         if isinstance(values, pa.Array):
             data[col] = values if values.type == typ else values.cast(typ)
         elif dtype[0].isupper():  # nullable integer
-            data[col] = pa.array(np.asarray(values, dtype=dtype.lower()), mask=mask, type=typ)
+            data[col] = arrow_numbers(np.asarray(values, dtype=dtype.lower()), typ, mask)
         else:  # nulls in a float64 column are NaN already, as after the JSON round trip
-            data[col] = pa.array(np.asarray(values, dtype=dtype), type=typ)
+            data[col] = arrow_numbers(np.asarray(values, dtype=dtype), typ)
     return pa.table(data)
+
+
+def arrow_numbers(values: Any, typ: Any, mask: Any = None) -> pa.Array:
+    """A contiguous numpy array of numbers as an Arrow array of type ``typ``
+    over the same memory, null where ``mask`` is True. ``pa.array`` would do
+    the same, but first imports pandas to ask whether ``values`` is a pandas
+    object (a quarter of a second, which ``dupack sweep -q`` otherwise
+    never needs)."""
+    import numpy as np
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values)
+    validity = None
+    if mask is not None and mask.any():
+        validity = pa.py_buffer(np.packbits(~np.asarray(mask, dtype=bool), bitorder="little"))
+    return pa.Array.from_buffers(typ, len(values), [validity, pa.py_buffer(values)])
 
 
 def columns_frame(
@@ -416,6 +433,7 @@ _PANDAS_TYPES = {
     "uint64": ("uint64", "uint64", "uint64"),
     "UInt64": ("uint64", "uint64", "UInt64"),
     "Int64": ("int64", "int64", "Int64"),
+    "int64": ("int64", "int64", "int64"),
 }
 
 
@@ -485,18 +503,45 @@ def _write_parquet_fast(
             )
             typed.append((c, f"dict{width}:{str_types[0]}", v))
         else:
-            described.append({"name": c, "field_name": c, "pandas_type": types[d][1], "numpy_type": types[d][2], "metadata": None})
+            described.append(_described(c, types[d]))
             typed.append((c, types[d][0], v))
-    meta = {
+    meta = _pandas_meta(described, flavour, attributes)
+    metadata = [("pandas", meta)] + [(k.decode(), v.decode()) for k, v in provenance_metadata(made_by).items()]
+    _core.write_parquet(str(parquet), typed, metadata)
+
+
+def _described(name: str, types: tuple[str, str, str]) -> dict[str, Any]:
+    """One column's entry in pandas' metadata."""
+    return {"name": name, "field_name": name, "pandas_type": types[1], "numpy_type": types[2], "metadata": None}
+
+
+def _pandas_meta(described: list[dict[str, Any]], flavour: tuple[str, str, Any], attributes: dict[str, Any] | None = None) -> str:
+    """The ``pandas`` entry of a Parquet file's metadata, as
+    ``pa.Table.from_pandas`` writes it for a DataFrame with these columns
+    and no index."""
+    pandas_version, pyarrow_version, _ = flavour
+    return json.dumps({
         "index_columns": [],
         "column_indexes": [],
         "columns": described,
         "attributes": attributes or {},
         "creator": {"library": "pyarrow", "version": pyarrow_version},
         "pandas_version": pandas_version,
-    }
-    metadata = [("pandas", json.dumps(meta))] + [(k.decode(), v.decode()) for k, v in provenance_metadata(made_by).items()]
-    _core.write_parquet(str(parquet), typed, metadata)
+    })
+
+
+def pandas_metadata(columns: list[tuple[str, str]]) -> bytes | None:
+    """The ``pandas`` metadata pyarrow writes for a DataFrame of these
+    ``(name, dtype)`` columns (dtypes of :data:`TABLE_DTYPES`, or
+    ``int64``), without importing pandas; None where that is not known here
+    (then ask pandas)."""
+    flavour = _pandas_flavour()
+    if flavour is None:
+        return None
+    types = {**_PANDAS_TYPES, "str": flavour[2]}
+    if any(d not in types for _, d in columns):
+        return None
+    return _pandas_meta([_described(c, types[d]) for c, d in columns], flavour).encode()
 
 
 def _write_fast(columns: list[tuple[str, str, list[Any]]], parquet: Path, csv_path: Path, made_by: dict[str, str]) -> None:

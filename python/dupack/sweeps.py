@@ -24,7 +24,7 @@ import os
 import re
 import time
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +32,17 @@ from typing import TYPE_CHECKING, Any
 from dupack import _core
 from dupack._core import RunError, ScenarioError
 from dupack.api import as_scenario, check_seed
-from dupack.result import TABLE_DTYPES, columns_frame, columns_table, empty_table, provenance, provenance_metadata, to_frame
+from dupack.result import (
+    TABLE_DTYPES,
+    arrow_numbers,
+    columns_frame,
+    columns_table,
+    empty_table,
+    pandas_metadata,
+    provenance,
+    provenance_metadata,
+    to_frame,
+)
 from dupack.scenario import OverrideError, Scenario
 
 if TYPE_CHECKING:
@@ -229,10 +239,48 @@ def _sweep(
         res.executed, res.skipped = executed, skipped
         return res
     if client is not None:
-        tables = {t: ids.frame_of(t, arrow[t]) for t in TABLES}
+        tables: Mapping[str, Any] = {t: ids.frame_of(t, arrow[t]) for t in TABLES}
     else:
-        tables = {t: ids.frame(t, everything[t]) if everything else ids.empty(t) for t in TABLES}
+        # Made on first use: `dupack sweep -q` stores the parts and never looks at them.
+        tables = _Tables({
+            t: functools.partial(ids.frame, t, everything[t]) if everything else functools.partial(ids.empty, t)
+            for t in TABLES
+        })
     return SweepResult(tables, base, grid_doc, seed_list, store.root if store else None, executed, skipped)
+
+
+class _Tables(MutableMapping):
+    """A sweep's tables, each made into a DataFrame by its function the
+    first time it is asked for (pandas is imported then, not before)."""
+
+    def __init__(self, make: dict[str, Callable[[], Any]]) -> None:
+        #: Table → its DataFrame, or the function that makes it (not yet called).
+        self._items: dict[str, Any] = dict(make)
+        self._pending = set(make)
+
+    def __getitem__(self, table: str) -> Any:
+        item = self._items[table]
+        if table in self._pending:
+            item = self._items[table] = item()
+            self._pending.discard(table)
+        return item
+
+    def __setitem__(self, table: str, df: Any) -> None:
+        self._pending.discard(table)
+        self._items[table] = df
+
+    def __delitem__(self, table: str) -> None:
+        del self._items[table]
+        self._pending.discard(table)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 @functools.wraps(_sweep)
@@ -324,7 +372,7 @@ class SweepResult:
 
     def __init__(
         self,
-        tables: dict[str, pd.DataFrame],
+        tables: Mapping[str, pd.DataFrame],
         scenario: Scenario | None,
         grid: dict[str, list[Any]],
         seeds: list[int | None],
@@ -778,6 +826,8 @@ class _Ids:
         for the whole sweep (so every Parquet part has the same schema):
         numbers, booleans and strings as such, anything else (mixed types,
         lists, tables) as JSON text."""
+        if self._by_point is None and not self.paths:
+            self._by_point = {}  # no grid: nothing to build, and no pandas to import for it
         if self._by_point is None:
             import pandas as pd
 
@@ -806,7 +856,11 @@ class _Ids:
 
         rows, job_buf, seed_buf, columns = part
         job, grid, seed = self._front(job_buf, seed_buf)
-        front = {"job": pa.array(job), **{p: pa.Array.from_pandas(a) for p, a in grid.items()}, "seed": pa.array(seed)}
+        front = {
+            "job": arrow_numbers(job, pa.int64()),
+            **{p: pa.Array.from_pandas(a) for p, a in grid.items()},
+            "seed": arrow_numbers(seed, pa.uint64()),
+        }
         return columns_table(table, rows, columns, front)
 
     def frame(self, table: str, part: tuple[int, Any, Any, dict[str, Any]]) -> pd.DataFrame:
@@ -1180,10 +1234,25 @@ class _Store:
 
         known = self._metadata.get(table)
         if known is None or known[0] != schema:
-            empty = to_frame(schema.empty_table(), table)
-            known = (schema, pa.Schema.from_pandas(empty, preserve_index=False).metadata)
+            meta = self._known_metadata(table, schema)
+            if meta is None:
+                empty = to_frame(schema.empty_table(), table)
+                meta = pa.Schema.from_pandas(empty, preserve_index=False).metadata
+            known = (schema, meta)
             self._metadata[table] = known
         return known[1]
+
+    def _known_metadata(self, table: str, schema: pa.Schema) -> dict[bytes, bytes] | None:
+        """:meth:`_pandas_metadata` without pandas, for a part with no grid
+        columns whose columns are exactly the job, the seed and the
+        table's (the metadata the pandas path gives then; tests/test_sweep.py
+        compares the two). None otherwise."""
+        dtypes = TABLE_DTYPES[table]
+        names = ["job", "seed", *dtypes]
+        if self.index != ["job", "seed"] or schema.names != names:
+            return None
+        meta = pandas_metadata([("job", "int64"), ("seed", "uint64"), *dtypes.items()])
+        return None if meta is None else {b"pandas": meta}
 
 
 def _quarantine(root: Path) -> list[Path]:
