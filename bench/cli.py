@@ -218,11 +218,12 @@ def breakdown(rows: list[dict], parts: dict[int, dict], ns: list[int]) -> list[s
     if all(v == v for v in ns2):
         row("ns-2 (wall)", ns2)
         row("budget for 3× ns-2 (ns-2 ÷ 3)", [v / 3 for v in ns2])
-        t += ["", *verdict(interp, by, cols, ns2, sim)]
+        t += ["", *verdict(interp, by, cols, ns2, sim, parts)]
     return t
 
 
-def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float], sim: list[float]) -> list[str]:
+def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float], sim: list[float],
+            parts: dict[int, dict]) -> list[str]:
     """The target (``dupack run`` ≥ 3× faster than ns-2, wall and CPU,
     peak RSS below ns-2's) judged per N, and what stands in the way."""
     out = []
@@ -247,8 +248,9 @@ def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float
             f"- A sweep of one job (`dupack sweep … --seeds 1 -q -o DIR`, N = {n}) takes {1e3 * one['wall_med']:.0f} ms "
             f"against `dupack run`'s {1e3 * run['wall_med']:.0f} ms: **{'met' if ok else 'not met'}** "
             "(no slower than `dupack run`)."
-            + ("" if ok else " The sweep command has no path without typer, and its store and tables are pyarrow "
-               "and pandas (see the sweep section above).")
+            + ("" if ok or "imports_ms" not in one else
+               f" Its imports take {one['imports_ms']:.0f} ms (import-time report), `dupack run`'s "
+               f"{parts[n]['imports_ms']:.0f}: the sweep's store writes its Parquet parts through pyarrow.")
         )
     bare = by.get("interpreter start-up without site")
     if bare is not None:
@@ -348,8 +350,9 @@ def main() -> None:
         n = args.n[0]
         ov = overrides(n, args.p, args.duration)
         sets = [a for k, v in ov.items() for a in ("-s", f"{k}={toml_literal(v)}")]
-        rows.append(measure(f"dupack sweep, 1 job, N = {n}", [*dupack, "sweep", str(scenario), *sets, "--seeds", "1", "-j", "1",
-                                                         "--no-resume", "-q", "-o", str(Path(tmp) / "sweep1")], args.reps, env))
+        cmd = [*dupack, "sweep", str(scenario), *sets, "--seeds", "1", "-j", "1", "--no-resume", "-q", "-o", str(Path(tmp) / "sweep1")]
+        rows.append(measure(f"dupack sweep, 1 job, N = {n}", cmd, args.reps, env))
+        rows[-1]["imports_ms"] = import_ms(cmd, env, args.reps)
         written = sorted(p.name for p in (Path(tmp) / f"n{args.n[0]}").iterdir())
 
     m = machine()

@@ -65,5 +65,7 @@ def test_a_one_job_sweep_is_judged_against_dupack_run() -> None:
     parts = {10: {"imports_ms": 9.0, "sim_s": 0.030, "save_s": 0.002}}
     text = "\n".join(breakdown(rows, parts, [10]))
     assert "takes 700 ms against `dupack run`'s 80 ms: **not met**" in text
+    rows[2]["imports_ms"] = 150.0
+    assert "Its imports take 150 ms (import-time report), `dupack run`'s 9:" in "\n".join(breakdown(rows, parts, [10]))
     rows[2] = row("dupack sweep, 1 job, N = 10", 75, 18)
     assert "takes 75 ms against `dupack run`'s 80 ms: **met** (no slower than `dupack run`)." in "\n".join(breakdown(rows, parts, [10]))
