@@ -18,6 +18,19 @@ ROOT = Path(__file__).resolve().parent.parent
 QUICKSTART = ROOT / "scenarios" / "quickstart.toml"
 
 
+def pytest_report_header() -> str:
+    """Which dupack the tests import: the installed package (what
+    scripts/test installs from this checkout first) or python/ on
+    PYTHONPATH. An install older than the checkout would test old code."""
+    import dupack
+
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
+    checkout = head.stdout.strip() if head.returncode == 0 else "unknown"
+    built = dupack.__commit__
+    note = "" if checkout == "unknown" or built.startswith(checkout) else f" -- NOT this checkout's HEAD {checkout}"
+    return f"dupack under test: {Path(dupack.__file__).parent} (its extension built from {built}){note}"
+
+
 def dump_toml(doc: dict[str, Any]) -> str:
     """A small TOML writer for test documents (tables, arrays, scalars).
 
