@@ -524,7 +524,8 @@ def write_report(res: list[dict], m: dict, args, path: Path, elapsed: float, swe
     L.append(f"- date: {m['date']}; dupack commit {m['commit']}")
     if m.get("later"):
         later = m["later"]
-        L.append(f"- the sweep throughput and the profile were measured again later: {later['date']}, dupack commit "
+        what = later.get("what", "the sweep throughput and the profile")
+        L.append(f"- {what} {'were' if ' and ' in what else 'was'} measured again later: {later['date']}, dupack commit "
                  f"{later['commit']}, 1-minute load average {later['load']} (`bench/run.py --cases-from`)")
     L.append(f"- CPU: {m['cpu']}; `nproc` = {m['nproc']}; memory {m['mem']}; {m['os']}")
     L.append(f"- {m['rustc']} (release profile of the workspace: thin LTO, 4 codegen units); {m['ns2']}; Python {m['python']}")
@@ -660,7 +661,7 @@ def sweep_section(sw: dict | None) -> list[str]:
         f"{sw['workers']} threads calling `dupack_sim::run` in one process, nothing serialised or written; **api**, a "
         f"process pool of {sw['workers']} calling `dupack.run(scenario, seed)` (Python, the PyO3 call, the JSON "
         "result and its pandas tables); **api+store**, the same plus `RunResult.save()` (result.json, two Parquet "
-        "files, a CSV, scenario.json); **cli**, "
+        "files, two CSV files, scenario.json); **cli**, "
         f"{sw['workers']} concurrent `dupack run FILE -s … --seed N -q -o DIR` processes (interpreter start-up, "
         "imports, the run and the store). Overhead = (path's wall time − rust's) ÷ path's wall time: the share "
         f"of the sweep not spent simulating. Per-run overhead = (wall − rust wall) × {sw['workers']} ÷ runs. The "
@@ -720,10 +721,10 @@ def sweep_section(sw: dict | None) -> list[str]:
     L.append(
         f"What this says: the PyO3 call and building the result object cost {min(rest):.1f}–{max(rest):.1f} ms per "
         f"run, under 5 % of a call once the simulation itself takes more than about {20 * max(rest):.0f} ms "
-        f"(here: a 10-flow dumbbell for ~100 simulated seconds). `RunResult.save()` (two Parquet files through "
-        f"pyarrow, a CSV and two JSON files) costs {min(store):.0f}–{max(store):.0f} ms per run, and the CLI "
-        f"{min(cli):.1f}–{max(cli):.1f} s per run, almost all of it the start-up of a Python interpreter that imports "
-        "typer, rich, numpy, pandas and pyarrow. dupack simulates a 10-flow dumbbell at "
+        f"(here: a 10-flow dumbbell for ~100 simulated seconds). `RunResult.save()` (two Parquet files written by "
+        f"the extension, two CSV and two JSON files) costs {min(store):.0f}–{max(store):.0f} ms per run, and the CLI "
+        f"{1e3 * min(cli):.0f}–{1e3 * max(cli):.0f} ms per run, almost all of it the start-up of a Python interpreter "
+        "(\"The dupack command end to end\" below says where those milliseconds go). dupack simulates a 10-flow dumbbell at "
         "thousands of simulated seconds per wall second, so a run of \"≥ 1 s simulated\" lasts milliseconds and "
         "any per-run file I/O or process start dominates it.\n"
     )

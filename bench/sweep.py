@@ -17,7 +17,7 @@ sizes, and each path is compared with rust at its own size:
   api         a process pool calling dupack.run(scenario, seed): Python, the
               PyO3 call, the JSON result and the pandas tables, nothing written;
   api+store   the same plus RunResult.save(dir) (result.json, two Parquet
-              files, a CSV, scenario.json): the result store;
+              files, two CSV files, scenario.json): the result store;
   cli         WORKERS concurrent `dupack run FILE -s ... --seed N -q -o DIR`
               processes: interpreter start-up, imports, the run and the store;
   sweep       dupack.sweep(scenario, seeds=..., workers=WORKERS) in this
