@@ -360,9 +360,27 @@ def test_the_parts_pandas_metadata_built_here_is_pandas_own(table: str, tmp_path
     assert ours is not None
     theirs = pa.Schema.from_pandas(to_frame(schema.empty_table(), table), preserve_index=False).metadata
     assert ours == {b"pandas": theirs[b"pandas"]}
+    assert ours == theirs  # nothing else in pandas' own either
     # A grid column, or a column unknown here, goes to pandas.
     store.index = ["job", "tcp.variant", "seed"]
     assert store._known_metadata(table, schema) is None
+
+
+def test_arrow_numbers_are_what_pa_array_makes_nulls_included() -> None:
+    import numpy as np
+    import pyarrow as pa
+
+    from dupack.result import arrow_numbers
+
+    values = np.arange(11, dtype="<u8") * 7
+    mask = np.array([i % 3 == 1 for i in range(11)])
+    for m in (None, np.zeros(11, dtype=bool), mask):
+        got = arrow_numbers(values, pa.uint64(), m)
+        assert got.equals(pa.array(values, mask=m, type=pa.uint64())), m
+    assert arrow_numbers(values, pa.uint64(), mask).null_count == 4
+    # Values are read as the type's own width, never reinterpreted.
+    with pytest.raises(TypeError, match="uint32"):
+        arrow_numbers(values.astype("<u4"), pa.uint64())
 
 
 def test_the_lazy_tables_behave_as_a_dict() -> None:

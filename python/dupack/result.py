@@ -278,6 +278,8 @@ def arrow_numbers(values: Any, typ: Any, mask: Any = None) -> pa.Array:
     import pyarrow as pa
 
     values = np.ascontiguousarray(values)
+    if values.dtype.itemsize * 8 != typ.bit_width:
+        raise TypeError(f"{values.dtype} values cannot be read as Arrow's {typ}")
     validity = None
     if mask is not None and mask.any():
         validity = pa.py_buffer(np.packbits(~np.asarray(mask, dtype=bool), bitorder="little"))
