@@ -173,18 +173,26 @@ def test_the_plain_spellings() -> None:
     }
 
 
-def test_plain_lines_import_no_typer(tmp_path: Path) -> None:
+def run_plain(lines: list[list[str]], heavy: tuple[str, ...], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run each command line (FILE: the quickstart, OUT: a folder) through
+    main() in one process, each expected to exit 0; stderr then lists the
+    modules of ``heavy`` that were imported."""
     code = (
         "import sys\nfrom dupack.cli.app import main\n"
-        "for args in (['--version'], ['validate', sys.argv[1]], ['run', sys.argv[1], '-s', 'run.duration=2s', '-q', '-o', sys.argv[2]]):\n"
+        f"for args in {lines!r}:\n"
+        "    args = [sys.argv[1] if a == 'FILE' else sys.argv[2] if a == 'OUT' else a for a in args]\n"
         "    try:\n"
         "        main(args)\n"
         "    except SystemExit as e:\n"
         "        assert e.code == 0, (args, e.code)\n"
-        "heavy = ('typer', 'click', 'rich', 'pydantic', 'pandas', 'pyarrow', 'numpy', 'hashlib')\n"
-        "print(','.join(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
+        f"print(','.join(m for m in {heavy!r} if m in sys.modules), file=sys.stderr)\n"
     )
-    p = run(code, [str(QUICKSTART), str(tmp_path / "o")], tmp_path)
+    return run(code, [str(QUICKSTART), str(tmp_path / "o")], tmp_path)
+
+
+def test_plain_lines_import_no_typer(tmp_path: Path) -> None:
+    lines = [["--version"], ["validate", "FILE"], ["run", "FILE", "-s", "run.duration=2s", "-q", "-o", "OUT"]]
+    p = run_plain(lines, ("typer", "click", "rich", "pydantic", "pandas", "pyarrow", "numpy", "hashlib"), tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == ""
     lines = p.stdout.splitlines()
@@ -193,16 +201,25 @@ def test_plain_lines_import_no_typer(tmp_path: Path) -> None:
 
 
 def test_a_plain_sweep_line_imports_no_typer(tmp_path: Path) -> None:
-    code = (
-        "import sys\nfrom dupack.cli.app import main\n"
-        "try:\n"
-        "    main(['sweep', sys.argv[1], '-s', 'run.duration=2s', '--seeds', '1..2', '-q', '-o', sys.argv[2]])\n"
-        "except SystemExit as e:\n"
-        "    assert e.code == 0, e.code\n"
-        "heavy = ('typer', 'click', 'rich', 'pydantic')\n"
-        "print(','.join(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
-    )
-    p = run(code, [str(QUICKSTART), str(tmp_path / "o")], tmp_path)
+    lines = [["sweep", "FILE", "-s", "run.duration=2s", "--seeds", "1..2", "-q", "-o", "OUT"]]
+    p = run_plain(lines, ("typer", "click", "rich", "pydantic"), tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == ""
     assert (tmp_path / "o" / "runs" / "part-00000.parquet").is_file()
+
+
+def test_the_quick_exit_flushes_what_was_written_and_keeps_the_code(tmp_path: Path) -> None:
+    # os._exit skips the interpreter's own flushing at exit: _leave must do it.
+    # Buffered streams, as a user's shell gives them (not PYTHONUNBUFFERED).
+    env = {k: v for k, v in os.environ.items() if k not in ("DUPACK_DEBUG", "PYTHONUNBUFFERED")}
+    code = "import sys\nfrom dupack.cli.app import _leave\nsys.stdout.write('out, unflushed')\nsys.stderr.write('err')\n_leave(3)\n"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert (p.returncode, p.stdout, p.stderr) == (3, "out, unflushed", "err")
+    # The reader of stdout gone: exit 141, as for SIGPIPE, and nothing on stderr.
+    code = "import sys\nfrom dupack.cli.app import _leave\nsys.stdout.write('x' * 1000)\n_leave(0)\n"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 141, stderr
+    assert stderr == ""

@@ -430,8 +430,10 @@ def _leave(code: int) -> None:
     the garbage collector) takes 10-15 ms after ``dupack run``, a seventh of
     the whole command on the bench dumbbell (docs/performance.md, "The
     dupack command end to end"), and has nothing left to do: the result
-    files are closed when the command returns, and no thread or child
-    process is left. So the plain commands flush stdout and stderr and call
+    files are closed when the command returns (a sweep's parts are also
+    synced and renamed into place, and its Dask client closed), and no
+    thread or child process is left. So the plain commands (``--version``,
+    ``run``, ``validate``, ``sweep``) flush stdout and stderr and call
     ``os._exit``. Only for the console script (``main()`` without
     arguments): a caller of ``main(argv)`` in its own process keeps its
     interpreter.

@@ -258,8 +258,11 @@ def sweep_cmd(
 
     Example: dupack sweep scenarios/quickstart.toml --vary tcp.variant=reno,newreno,sack --seeds 1..20 -o out/qs
     """
-    sweep_command(file, vary, seeds_text, workers_text, out_text, overrides, no_resume, quiet, executor_text,
-                  mixed_versions, trace_text, trace_all)
+    sweep_command(
+        file, vary=vary, seeds_text=seeds_text, workers_text=workers_text, out_text=out_text, overrides=overrides,
+        no_resume=no_resume, quiet=quiet, executor_text=executor_text, mixed_versions=mixed_versions,
+        trace_text=trace_text, trace_all=trace_all,
+    )
 
 
 def sweep_command(
