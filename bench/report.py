@@ -41,6 +41,11 @@ def cpu_ratio(tool: dict | None, d: dict, spec: str) -> str:
     return f" ({tool['cpu'] / d['cpu']:{spec}}×)"
 
 
+PAIRING = (" Three variants: `newreno` against both peers; `sack` (Fall & Floyd's SACK, the mirror of ns-2's "
+           "`Sack1`) against ns-2 only; `rfc6675` (RFC 6675's scoreboard, NextSeg and pipe, the mirror of ns-3's "
+           "SACK) against ns-3 only. A dash marks the peer a variant is not paired with.")
+
+
 def speed_table(rows: list[dict]) -> list[str]:
     t = [
         "| case | dupack wall s | ns-2 wall s | ns-3 wall s | ns-2/dupack wall (CPU) | ns-3/dupack wall (CPU) | Mevents/s dupack / ns-3 "
@@ -236,7 +241,7 @@ def observations_ns3(res: list[dict], controls: list[dict] | None = None) -> lis
                 f"- {r['case'].label}: goodput {rel(d['goodput'], t['goodput']):+.1f} %, "
                 f"fast retransmits {d['fr']} vs {t['fr']}, timeouts {d['to']} vs {t['to']}."
             )
-    for v in ("newreno", "sack"):
+    for v in ("newreno", "rfc6675"):
         rows = [r for r in a if r["case"].overrides.get("tcp.variant") == v]
         if rows:
             sh_d = [100 * r["dupack"]["rexmit"] / max(1, r["dupack"]["data"]) for r in rows]
@@ -250,10 +255,10 @@ def observations_ns3(res: list[dict], controls: list[dict] | None = None) -> lis
     nr = [r for r in a if r["case"].overrides.get("tcp.variant") == "newreno"]
     if nr and max(r["ns3"]["rexmit"] / max(1, r["ns3"]["data"]) for r in nr) > 0.2:
         w = max(nr, key=lambda r: r["ns3"]["rexmit"] / max(1, r["ns3"]["data"]))
-        sk = [r for r in a if r["case"].overrides.get("tcp.variant") == "sack"
+        sk = [r for r in a if r["case"].overrides.get("tcp.variant") == "rfc6675"
               and r["case"].flows == w["case"].flows
               and r["case"].overrides.get("topology.access.fwd_error.p") == w["case"].overrides.get("topology.access.fwd_error.p")]
-        sk_txt = (f"; the same run with SACK: ns-3 {sk[0]['ns3']['to']} timeouts and {sk[0]['ns3']['rexmit']} "
+        sk_txt = (f"; the same run with SACK (dupack's `rfc6675`): ns-3 {sk[0]['ns3']['to']} timeouts and {sk[0]['ns3']['rexmit']} "
                   f"retransmissions, dupack {sk[0]['dupack']['to']} and {sk[0]['dupack']['rexmit']}") if sk else ""
         lines.append(
             f"- {w['case'].label}: ns-3's NewReno (SACK off) has {w['ns3']['to']} timeouts and "
@@ -314,8 +319,8 @@ def observations_ns3(res: list[dict], controls: list[dict] | None = None) -> lis
 
         n2 = (f" (ns-2: {tot('ns2', 'to') / max(1, tot('dupack', 'to')):.2f}× and "
               f"{tot('ns2', 'fr') / max(1, tot('dupack', 'fr')):.2f}×)") if all(r["ns2"] for r in big) else ""
-        for v in ("newreno", "sack"):
-            bv = [r for r in big if r["case"].overrides.get("tcp.variant") == v]
+        for v in ("newreno", "rfc6675"):
+            bv = [r for r in big if r["case"].overrides.get("tcp.variant") == v and r["ns3"]]
             if not bv:
                 continue
             to3 = sum(r["ns3"]["to"] for r in bv) / max(1, sum(r["dupack"]["to"] for r in bv))
@@ -466,7 +471,7 @@ MIRROR = """\
 | dupthresh | 3 | `numdupacks_` 3 | `TcpSocketBase::ReTxThreshold` 3 |
 | RTO | RFC 6298 fine timer, G = 1 ms, initial 1 s, min 1 s, max 60 s, backoff ≤ ×64 | `tcpTick_` 0.001, `rtxcur_init_` 1.0, `minrto_` 1.0, `maxrto_` 60, backoff ≤ 64 (fixed in ns-2) | `ClockGranularity` 1 ms, `RttEstimator::InitialEstimation` 1 s, `MinRto` 1 s, doubling capped at 60 s (fixed in ns-3); `DataRetries` 2³⁰ and `ConnCount` 2³⁰ (the defaults, 6 each, would abort a connection after 6 back-to-back timeouts or give up opening it after 6 lost SYNs) |
 | ACKs | every segment (`ack = "every"`) | `Agent/TCPSink`, `Agent/TCPSink/Sack1` (no DelAck) | `TcpSocket::DelAckCount` 1 |
-| SACK | `sack` variant, 3 blocks per ACK | `Agent/TCP/Sack1`, `maxSackBlocks_` 3 | `TcpSocketBase::Sack` true (RFC 6675 scoreboard in `TcpTxBuffer`); up to 4 blocks per ACK, as many as fit in the 40 option bytes without timestamps (not configurable) |
+| SACK | against ns-2: the `sack` variant (Fall & Floyd); against ns-3: the `rfc6675` variant (RFC 6675); 3 blocks per ACK | `Agent/TCP/Sack1`, `maxSackBlocks_` 3 | `TcpSocketBase::Sack` true (RFC 6675 scoreboard in `TcpTxBuffer`); up to 4 blocks per ACK, as many as fit in the 40 option bytes without timestamps (not configurable) |
 | NewReno | partial-ACK retransmit, timer reset on the first partial ACK, full ACK: cwnd = min(ssthresh, FlightSize + MSS) | `Agent/TCP/Newreno`, `newreno_changes1_ 1`, `partial_window_deflation_ 1`, `exit_recovery_fix_ 1` | `TcpNewReno` congestion control, `Sack` false, recovery `TcpClassicRecovery` (not ns-3's default PRR): cwnd inflation by dupacks, partial-ACK retransmit, full ACK: cwnd = ssthresh |
 | ssthresh on loss | max(FlightSize / 2, 2 MSS) | min(cwnd, window) / 2 in packets, ≥ 2 | max(BytesInFlight / 2, 2 MSS) (`TcpNewReno::GetSsThresh`) |
 | queues | DropTail, limit = packets *waiting* | DropTail `queue-limit` = limit + 1 (ns-2 drops when length + 1 ≥ limit) | no queue disc (`TrafficControlHelper::Uninstall` after addressing); the device's `DropTailQueue` `MaxSize` = limit packets: the device dequeues a packet when it starts sending it, so the queue holds waiting packets only, as in dupack |
@@ -561,10 +566,10 @@ def write_report(res: list[dict], m: dict, args, path: Path, elapsed: float, swe
         ("a", "(a) The unfairness dumbbell",
          "N greedy senders, 1 Mbps / 10 ms access links with Bernoulli loss p on data, a 3 Mbps / 20 ms "
          "bottleneck with a 150-packet DropTail buffer, "
-         + ("50 s (`--quick`: N = 10 only)." if args.quick else "200 s.")),
+         + ("50 s (`--quick`: N = 10 only)." if args.quick else "200 s.") + PAIRING),
         ("b", "(b) One long flow over a lossy slow link",
          "64 kbps, 280 ms one-way, BER 3·10⁻⁵ on data packets, MSS 536 B, "
-         + ("500 s (`--quick`)." if args.quick else "2000 s.")),
+         + ("500 s (`--quick`)." if args.quick else "2000 s.") + PAIRING),
         ("c-flows", "(c) Scaling with the number of flows",
          "N NewReno flows at a fixed 300 kbit/s share each: bottleneck N × 300 kbps with 15 N packets of "
          "buffer, 1 % access loss, same links otherwise."),

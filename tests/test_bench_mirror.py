@@ -22,21 +22,22 @@ def test_the_cases_are_the_issues_grid() -> None:
     a = [c for c in CASES if c.group == "a"]
     assert sorted({c.flows for c in a}) == [10, 40, 200]
     assert {c.overrides["topology.access.fwd_error.p"] for c in a} == {0.0, 0.01, 0.05}
-    assert {c.overrides["tcp.variant"] for c in a} == {"newreno", "sack"}
+    assert {c.overrides["tcp.variant"] for c in a} == {"newreno", "sack", "rfc6675"}
     assert all(c.duration == 200 for c in a)
     assert sorted(c.flows for c in CASES if c.group == "c-flows") == [1, 10, 100, 1000, 10000]
     # ns-3 would take hours at 10,000 flows; ns-2 gets a longer limit there.
     big = [c for c in CASES if c.flows == 10000]
     assert [c.ns3 for c in big] == [False] and big[0].ns2 and big[0].ns2_timeout
-    assert all(c.ns3 for c in CASES if c.flows < 10000)
-    assert len([c for c in CASES if c.group == "b"]) == 2
+    assert all(c.ns3 for c in CASES if c.flows < 10000 and c.overrides.get("tcp.variant") != "sack")
+    assert big[0].ns3_note and not any(c.ns3_note for c in CASES if c.flows < 10000)
+    assert len([c for c in CASES if c.group == "b"]) == 3
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.label)
 def test_ns2_and_ns3_get_the_scenarios_tcp_settings(case) -> None:
     tcp, rcv, rto = case.doc["tcp"], case.doc["receiver"], case.doc["tcp"]["rto"]
     mss = mirror.size(tcp["mss"])
-    for argv in (mirror.ns2_args(case.doc), mirror.ns3_args(case.doc)):
+    for argv in _peer_args(case):
         a = _args(argv)
         assert int(a["mss"]) == mss
         assert int(a["iw"]) == tcp["initial_window"]
@@ -45,17 +46,40 @@ def test_ns2_and_ns3_get_the_scenarios_tcp_settings(case) -> None:
         assert float(a["minrto"]) == mirror.seconds(rto["min"])
         assert float(a["initrto"]) == mirror.seconds(rto["initial"])
         assert float(a["duration"]) == case.duration
-        assert a["variant"] == tcp["variant"]
-    # ns-2's window_ is in whole packets (64000 B of 536-byte segments: 119),
-    # ns-3's receive buffer in bytes.
-    assert int(_args(mirror.ns2_args(case.doc))["window"]) == mirror.size(rcv["window"]) // mss
-    assert int(_args(mirror.ns3_args(case.doc))["window"]) == mirror.size(rcv["window"])
+    if case.ns2:
+        assert _args(mirror.ns2_args(case.doc))["variant"] == tcp["variant"]
+        # ns-2's window_ is in whole packets (64000 B of 536-byte segments: 119).
+        assert int(_args(mirror.ns2_args(case.doc))["window"]) == mirror.size(rcv["window"]) // mss
+    if case.ns3:
+        # ns-3's SACK is RFC 6675: dupack's rfc6675 runs against it; its receive buffer is in bytes.
+        want = {"newreno": "newreno", "rfc6675": "sack"}[tcp["variant"]]
+        assert _args(mirror.ns3_args(case.doc))["variant"] == want
+        assert int(_args(mirror.ns3_args(case.doc))["window"]) == mirror.size(rcv["window"])
+
+
+def _peer_args(case) -> list[list[str]]:
+    """The argument lists of the peers this case runs."""
+    return ([mirror.ns2_args(case.doc)] if case.ns2 else []) + ([mirror.ns3_args(case.doc)] if case.ns3 else [])
+
+
+def test_each_sack_flavour_is_timed_against_its_closest_peer() -> None:
+    """Fall & Floyd's SACK (`sack`, ns-2's Sack1) against ns-2; RFC 6675 (`rfc6675`, ns-3's scoreboard) against
+    ns-3; every `sack` case of (a) and (b) has an `rfc6675` twin with the same network, and NewReno both."""
+    ab = [c for c in CASES if c.group in ("a", "b")]
+    for c in ab:
+        v = c.overrides["tcp.variant"]
+        assert (c.ns2, c.ns3) == {"newreno": (True, True), "sack": (True, False), "rfc6675": (False, True)}[v]
+    key = lambda c: (c.group, tuple(sorted((k, v) for k, v in c.overrides.items() if k != "tcp.variant")))  # noqa: E731
+    sack = sorted(key(c) for c in ab if c.overrides["tcp.variant"] == "sack")
+    assert sack and sack == sorted(key(c) for c in ab if c.overrides["tcp.variant"] == "rfc6675")
+    with pytest.raises(ValueError, match="fack"):
+        mirror.ns3_args(mirror.apply(CASES[0].doc, {"tcp.variant": "fack"}))
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.group != "b"], ids=lambda c: c.label)
 def test_the_dumbbells_links_and_loss_are_mirrored(case) -> None:
     topo = case.doc["topology"]
-    for argv in (mirror.ns2_args(case.doc), mirror.ns3_args(case.doc)):
+    for argv in _peer_args(case):
         a = _args(argv)
         assert int(a["n"]) == topo["senders"]
         assert float(a["access_rate"]) == mirror.rate(topo["access"]["rate"])
@@ -150,7 +174,7 @@ def test_the_seed_control_says_whether_a_jain_gap_is_real_and_whether_the_window
 
 
 def test_control_runs_go_to_the_200_flow_cases_of_the_loss_rate_asked_for() -> None:
-    res = [{"case": c, "ns2": {"x": 1}, "ns3": None} for c in CASES]
+    res = [{"case": c, "ns2": {"x": 1} if c.ns2 else None, "ns3": None} for c in CASES]
     picked = bench_run.n200_cases(res, "ns2", 0.01)
     assert sorted(r["case"].label for r in picked) == ["N=200 p=0.01 newreno", "N=200 p=0.01 sack"]
     assert bench_run.n200_cases(res, "ns3", 0.01) == [], "only where that tool ran"
