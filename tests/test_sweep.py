@@ -333,17 +333,86 @@ def test_a_quiet_sweep_without_a_grid_stores_its_parts_without_pandas(tmp_path: 
     code = (
         "import sys\nimport dupack\n"
         "res = dupack.sweep(sys.argv[1], seeds=[1, 2], overrides=['run.duration=2s'], out=sys.argv[2], progress=False)\n"
-        "print('pandas' in sys.modules)\n"
+        "print(sorted(m for m in ('pandas', 'pyarrow', 'numpy') if m in sys.modules))\n"
         "res.flows\n"
         "print('pandas' in sys.modules)\n"
     )
     r = subprocess.run([sys.executable, "-c", code, str(QUICKSTART), str(tmp_path / "sw")], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["False", "True"]
+    # Not even numpy and pyarrow: the extension writes the parts from the core's buffers (_core.write_part).
+    assert r.stdout.splitlines() == ["[]", "True"]
     # What was stored reads back as the in-memory sweep's tables.
     expected = dupack.sweep(QUICKSTART, seeds=[1, 2], overrides=["run.duration=2s"])
     assert_same(dupack.SweepResult.load(tmp_path / "sw"), expected)
+
+
+@pytest.mark.parametrize(
+    "scenario, observe",
+    [
+        (QUICKSTART, {"series": ["f0", "f1"], "trace": ["f0"]}),  # series and trace, the flows' nullable columns
+        (QUICKSTART.parent / "efr_wlan.toml", {}),  # the media table
+    ],
+    ids=["quickstart-observed", "efr_wlan"],
+)
+def test_parts_written_by_the_extension_equal_pyarrows(scenario: Path, observe: dict, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's two writers make the same parts: the extension's from the
+    core's buffers (no numpy, no pyarrow) and pyarrow's from Arrow tables
+    (the path of grids and of the Dask executor)."""
+    import pyarrow.parquet as pq
+
+    from dupack import sweeps
+
+    kw = dict(seeds=[1, 2, 3], overrides=["run.duration=1s"], progress=False, **observe)
+    dupack.sweep(scenario, out=tmp_path / "ext", **kw)
+    calls = []
+    real = sweeps._Ids.table
+    monkeypatch.setattr(sweeps._Ids, "part_columns", lambda self, part: None)
+    monkeypatch.setattr(sweeps._Ids, "table", lambda self, t, part: calls.append(t) or real(self, t, part))
+    dupack.sweep(scenario, out=tmp_path / "pa", **kw)
+    assert calls, "the second sweep went through pyarrow"
+    tables = [t for t in sweeps.TABLES if (tmp_path / "pa" / t).is_dir()]
+    assert sorted(t for t in sweeps.TABLES if (tmp_path / "ext" / t).is_dir()) == sorted(tables)
+    assert {"runs", "flows", "links"} <= set(tables) and (set(observe) <= set(tables))
+    if not observe:
+        assert "media" in tables
+    for t in tables:
+        a, b = (pq.ParquetFile(tmp_path / d / t / "part-00000.parquet") for d in ("ext", "pa"))
+        ta, tb = a.read(), b.read()
+        assert ta.schema.equals(tb.schema, check_metadata=False), t
+        meta = lambda m: {k: v for k, v in m.items() if k != b"ARROW:schema"}  # noqa: E731
+        assert meta(ta.schema.metadata) == meta(tb.schema.metadata), t
+        # Value by value, NaN equal to NaN (Arrow's equals says NaN != NaN), nulls where pyarrow has them.
+        same = lambda v: "nan" if isinstance(v, float) and v != v else v  # noqa: E731
+        for c in ta.column_names:
+            if c != "wall_time_s":
+                assert [same(v) for v in ta.column(c).to_pylist()] == [same(v) for v in tb.column(c).to_pylist()], (t, c)
+        # Statistics where readers filter (job, seed), nowhere else, in both.
+        for f in (a, b):
+            rg = f.metadata.row_group(0)
+            with_stats = {rg.column(i).path_in_schema for i in range(rg.num_columns) if rg.column(i).is_stats_set}
+            assert with_stats == {"job", "seed"}, (t, with_stats)
+    assert_same(dupack.SweepResult.load(tmp_path / "ext"), dupack.SweepResult.load(tmp_path / "pa"))
+    for t in set(observe):
+        pd.testing.assert_frame_equal(dupack.SweepResult.load(tmp_path / "ext").tables[t],
+                                      dupack.SweepResult.load(tmp_path / "pa").tables[t])
+
+
+def test_part_columns_leave_what_they_do_not_know_to_pyarrow() -> None:
+    from dupack.result import part_columns
+
+    u64 = lambda *v: ("u64", b"".join(x.to_bytes(8, "little") for x in v), None, 1)  # noqa: E731
+    cols = {c: u64(1, 2) if d in ("uint64", "UInt64") else ("f64", bytes(16), None, 1) if d == "float64"
+            else ("i64", bytes(16), None, 1) if d == "Int64" else ("str", (bytes(24), b""), None, 1)
+            for c, d in TABLE_DTYPES["links"].items()}
+    got = part_columns("links", 2, cols)
+    assert got is not None and [c for c, *_ in got] == list(TABLE_DTYPES["links"])
+    assert part_columns("links", 2, {**cols, "new_field": u64(1, 2)}) is None, "a field unknown here"
+    assert part_columns("links", 2, {k: v for k, v in list(cols.items())[1:]}) is None, "a field missing"
+    name, dtype = next((c, d) for c, d in TABLE_DTYPES["links"].items() if d == "uint64")
+    assert part_columns("links", 2, {**cols, name: ("u64", cols[name][1], b"\x01\x00", 1)}) is None, "a null in uint64"
+    assert part_columns("links", 2, {**cols, name: ("f64", bytes(16), None, 1)}) is None, "another kind"
 
 
 @pytest.mark.parametrize("table", ["runs", "flows", "links", "media"])

@@ -268,6 +268,63 @@ def columns_table(
     return pa.table(data)
 
 
+#: dtype of TABLE_DTYPES → (the Arrow type a sweep's part stores it as, the kind of core column it comes from).
+_PART_TYPES = {
+    "str": ("large_string", "str"),
+    "uint64": ("uint64", "u64"),
+    "UInt64": ("uint64", "u64"),
+    "Int64": ("int64", "i64"),
+    "float64": ("float64", "f64"),
+}
+
+
+def part_columns(table: str, rows: int, columns: dict[str, tuple[Any, ...]]) -> list[tuple[str, str, Any, Any]] | None:
+    """The core's columns for ``table`` as :func:`columns_table` would store
+    them, for ``_core.write_part`` (no numpy, no pyarrow): ``(name, Arrow
+    type, data, valid)`` in :data:`TABLE_DTYPES`'s order, ``data`` the
+    core's buffer (or a pair of buffers for strings) and ``valid`` one byte
+    a row or None. None where the columns are not exactly the expected
+    ones, of the expected kinds, with nulls only where the dtype allows
+    them: :func:`columns_table` then stores the part, or says what is
+    wrong."""
+    dtypes = TABLE_DTYPES[table]
+    by_name = dict(columns)
+    if table == "flows":
+        nd = by_name.pop("ndup_at_timeout", None)
+        if nd is None or nd[0] != "u64" or nd[2] is not None:
+            return None
+        width = nd[3]
+        if not 0 <= width <= len(NDUP_COLUMNS) or len(nd[1]) != 8 * rows * width:
+            return None
+        words = memoryview(nd[1]).cast("B").cast("Q") if width else None
+        for i, c in enumerate(NDUP_COLUMNS):
+            # Row r's entry i is word r · width + i; past the core's width, zeros (as _checked_columns).
+            data = words[i::width].tobytes() if i < width else bytes(8 * rows)
+            by_name[c] = ("u64", data, None, 1)
+    if set(by_name) != set(dtypes):
+        return None  # a field unknown here, or one missing
+    out = []
+    for col, dtype in dtypes.items():
+        kind, data, valid, width = by_name[col]
+        arrow, want = _PART_TYPES[dtype]
+        if width != 1:
+            return None
+        if kind == "null" and dtype != "float64":
+            if not dtype[0].isupper():
+                return None  # a null where none may be: columns_table says so
+            kind, data, valid = want, bytes(8 * rows), bytes(rows)
+        elif kind == "null":  # NaN, as columns_table stores a float column's missing values
+            kind, data, valid = want, b"\x00\x00\x00\x00\x00\x00\xf8\x7f" * rows, None
+        if kind != want:
+            return None
+        if valid is not None and dtype == "float64":
+            valid = None  # NaN marks the missing values already
+        elif valid is not None and not dtype[0].isupper() and 0 in memoryview(valid).cast("B"):
+            return None  # a null where none may be: columns_table says so
+        out.append((col, arrow, data, valid))
+    return out
+
+
 def arrow_numbers(values: Any, typ: Any, mask: Any = None) -> pa.Array:
     """A contiguous numpy array of numbers as an Arrow array of type ``typ``
     over the same memory, null where ``mask`` is True. ``pa.array`` would do

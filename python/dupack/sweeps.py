@@ -39,6 +39,7 @@ from dupack.result import (
     columns_table,
     empty_table,
     pandas_metadata,
+    part_columns,
     provenance,
     provenance_metadata,
     to_frame,
@@ -180,7 +181,9 @@ def _sweep(
     def on_chunk(chunk_jobs: Any, part: dict[str, Any] | None) -> None:
         nonlocal finished
         if store is not None and part is not None:
-            store.write({t: ids.table(t, part[t]) for t in TABLES})
+            fast = ids.part_columns(part)
+            if fast is None or not store.write_columns(*fast):
+                store.write({t: ids.table(t, part[t]) for t in TABLES})
         finished += len(chunk_jobs) // 8
         if progress is not None:
             progress(finished, total)
@@ -850,6 +853,27 @@ class _Ids:
         grid = {p: arr.take(point) for p, arr in self.by_point().items()}
         return job, grid, np.frombuffer(seed_buf, dtype="<u8")
 
+    def part_columns(
+        self, part: dict[str, tuple[int, Any, Any, dict[str, Any]]]
+    ) -> tuple[dict[str, tuple[int, list[tuple[str, str, Any, Any]]]], list[int]] | None:
+        """A chunk of every table as the columns ``_core.write_part`` writes
+        (job and seed in front), and the chunk's jobs; None where only the
+        pyarrow path can store it (grid columns, fields unknown here: see
+        :func:`part_columns`)."""
+        if self.paths or not part["runs"][0]:
+            return None
+        out = {}
+        for t in TABLES:
+            rows, job_buf, seed_buf, columns = part[t]
+            cols = part_columns(t, rows, columns) if rows else []
+            if cols is None:
+                return None
+            front = [("job", "int64", job_buf, None), ("seed", "uint64", seed_buf, None)]
+            out[t] = (rows, front + cols if rows else [])
+        # job ids are far below 2**63: the core's u64 read as they are (as _front does).
+        jobs = memoryview(part["runs"][1]).cast("B").cast("q").tolist()
+        return out, jobs
+
     def table(self, table: str, part: tuple[int, Any, Any, dict[str, Any]]) -> pa.Table:
         """A part of a table as Arrow (for the store)."""
         import pyarrow as pa
@@ -1196,25 +1220,53 @@ class _Store:
         return done, max(committed, default=-1) + 1
 
     def write(self, parts: dict[str, pa.Table]) -> None:
+        """Store a chunk given as Arrow tables (written by pyarrow)."""
         import pyarrow.parquet as pq
 
+        def one(t: str, tmp: Path) -> None:
+            table = parts[t]
+            table = table.replace_schema_metadata({**self._pandas_metadata(t, table.schema), **self._made_by})
+            pq.write_table(table, tmp, write_statistics=self.index)
+
+        self._write_chunk({t: parts[t].num_rows for t in TABLES}, one, parts["runs"].column("job").to_pylist())
+
+    def write_columns(self, parts: dict[str, tuple[int, list[tuple[str, str, Any, Any]]]], jobs: list[int]) -> bool:
+        """Store a chunk given as the core's columns (:meth:`_Ids.part_columns`),
+        written by the extension: the same files as :meth:`write` in every
+        column, type and metadata, without importing numpy or pyarrow (plain
+        encoding and no compression, as a run's tables). False, with nothing
+        written, where the metadata the installed pandas expects is not
+        known here (then :meth:`write` stores the chunk)."""
+        meta = {}
+        for t in TABLES:
+            pandas = pandas_metadata([("job", "int64"), ("seed", "uint64"), *TABLE_DTYPES[t].items()])
+            if pandas is None:
+                return False
+            meta[t] = [(k.decode(), v.decode()) for k, v in {b"pandas": pandas, **self._made_by}.items()]
+
+        def one(t: str, tmp: Path) -> None:
+            rows, cols = parts[t]
+            _core.write_part(str(tmp), rows, cols, meta[t], self.index)
+
+        self._write_chunk({t: rows for t, (rows, _) in parts.items()}, one, jobs)
+        return True
+
+    def _write_chunk(self, rows: dict[str, int], write_one: Callable[[str, Path], None], jobs: list[int]) -> None:
         n = self.next_part
         self.next_part += 1
         name = f"part-{n:05d}.parquet"
         for t in ("flows", "links", "media", "series", "trace", "runs"):  # runs last: it marks the chunk as stored
-            table = parts[t]
-            if table.num_rows == 0 and t != "runs":
+            if rows[t] == 0 and t != "runs":
                 continue
-            table = table.replace_schema_metadata({**self._pandas_metadata(t, table.schema), **self._made_by})
             d = self.root / t
             d.mkdir(exist_ok=True)
             tmp = d / f".{name}.tmp"
             # Statistics (min/max per row group) only where readers filter: on
             # the job, the grid and the seed; for every result column they
             # would cost a sixth of the write and say little.
-            pq.write_table(table, tmp, write_statistics=self.index)
+            write_one(t, tmp)
             _publish(tmp, d / name)
-        self.done.update(parts["runs"].column("job").to_pylist())
+        self.done.update(jobs)
 
     def close(self) -> None:
         """Release the directory's lock (also done when the process exits)."""

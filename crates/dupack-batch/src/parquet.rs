@@ -163,19 +163,38 @@ pub fn batch(columns: Vec<(String, Column)>, metadata: &[(String, String)]) -> R
 
 /// Write `batch` to `path`; `metadata` (the schema's) also goes into the
 /// file's key-value metadata, where ArrowWriter does not put it and pyarrow
-/// does.
+/// does. Statistics (min and max per column chunk) for every column, as
+/// pyarrow writes by default; [`write_with_statistics`] names the columns.
 pub fn write(path: &str, batch: &RecordBatch, metadata: Vec<(String, String)>) -> Result<(), String> {
+    write_with_statistics(path, batch, metadata, None)
+}
+
+/// [`write()`], with statistics only for the columns named in `statistics`
+/// if it is `Some` (pyarrow's `write_statistics=[…]`: a sweep's parts keep
+/// them for the job, grid and seed columns readers filter on).
+pub fn write_with_statistics(
+    path: &str,
+    batch: &RecordBatch,
+    metadata: Vec<(String, String)>,
+    statistics: Option<&[String]>,
+) -> Result<(), String> {
     let file = File::create(path).map_err(|e| e.to_string())?;
     let kv = metadata.into_iter().map(|(k, v)| KeyValue::new(k, v)).collect();
-    // Statistics per column chunk and no page index, as pyarrow writes by
-    // default. Plain encoding and no compression: the tables have tens of
-    // rows, and a dictionary encoder takes some 40 KiB per column (2 MiB for
-    // the flows table, an eighth of the whole `dupack run`).
+    // No page index, as pyarrow writes by default. Plain encoding and no
+    // compression: the tables of a run have tens of rows, and a dictionary
+    // encoder takes some 40 KiB per column (2 MiB for the flows table, an
+    // eighth of the whole `dupack run`).
     let mut props = WriterProperties::builder()
         .set_compression(Compression::UNCOMPRESSED)
-        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_statistics_enabled(if statistics.is_some() { EnabledStatistics::None } else { EnabledStatistics::Chunk })
         .set_dictionary_enabled(false)
         .set_key_value_metadata(Some(kv));
+    for name in statistics.unwrap_or_default() {
+        props = props.set_column_statistics_enabled(
+            parquet::schema::types::ColumnPath::from(name.as_str()),
+            EnabledStatistics::Chunk,
+        );
+    }
     // A categorical column (a time series' entity and variable, repeated on
     // every row) is stored dictionary-encoded, as its type says it is.
     for f in batch.schema().fields() {
@@ -235,6 +254,30 @@ mod tests {
         let schema = meta.schema_descr();
         assert_eq!(schema.num_columns(), 3);
         assert!(schema.columns().iter().all(|c| c.self_type().is_optional()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn statistics_only_for_the_columns_named() {
+        let dir = std::env::temp_dir().join(format!("dupack-stats-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.parquet");
+        let columns = || {
+            vec![
+                ("job".to_string(), Column::I64(vec![Some(3), Some(7)])),
+                ("x".to_string(), Column::F64(vec![Some(0.5), Some(1.5)])),
+            ]
+        };
+        let chunk_stats = |path: &std::path::Path| -> Vec<bool> {
+            let reader = SerializedFileReader::new(File::open(path).unwrap()).unwrap();
+            let rg = reader.metadata().row_group(0);
+            (0..rg.num_columns()).map(|i| rg.column(i).statistics().is_some()).collect()
+        };
+        let p = path.to_str().unwrap();
+        write_with_statistics(p, &batch(columns(), &[]).unwrap(), vec![], Some(&["job".to_string()])).unwrap();
+        assert_eq!(chunk_stats(&path), [true, false]);
+        write(p, &batch(columns(), &[]).unwrap(), vec![]).unwrap();
+        assert_eq!(chunk_stats(&path), [true, true], "write() keeps them for every column");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

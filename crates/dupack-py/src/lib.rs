@@ -384,6 +384,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::chunk_interval, m)?)?;
     m.add_function(wrap_pyfunction!(tables::write_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::write_part, m)?)?;
     m.add_class::<buffer::Buffer>()?;
     Ok(())
 }

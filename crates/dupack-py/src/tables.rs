@@ -1,12 +1,17 @@
-//! `write_parquet`: one result table as a Parquet file, without pyarrow.
+//! `write_parquet` and `write_part`: one result table as a Parquet file,
+//! without pyarrow.
 //!
 //! `RunResult.save` (python/dupack/result.py) hands over the columns of a
 //! table (flows, links, media) as Python lists, each with the Arrow type the
-//! pandas path would give it, and the schema's key-value metadata. Here
-//! they become `dupack_batch::parquet` columns, which that module writes as
-//! pyarrow would.
+//! pandas path would give it, and the schema's key-value metadata. A sweep's
+//! store (python/dupack/sweeps.py) hands over a part's columns as the
+//! buffers the core lent it (`Buffer`), so that `dupack sweep` stores its
+//! results without importing numpy or pyarrow. Here they become
+//! `dupack_batch::parquet` columns, which that module writes as pyarrow
+//! would.
 
 use dupack_batch::parquet::{self, Column};
+use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
@@ -64,5 +69,107 @@ pub(crate) fn write_parquet(
     }
     let batch = parquet::batch(typed, &metadata).map_err(|e| PyValueError::new_err(format!("write_parquet: {e}")))?;
     py.allow_threads(|| parquet::write(path, &batch, metadata))
+        .map_err(|e| PyOSError::new_err(format!("cannot write {path}: {e}")))
+}
+
+/// The bytes of any object with the buffer protocol (a `Buffer`, `bytes`, a
+/// memoryview), copied.
+fn bytes_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    PyBuffer::<u8>::get_bound(obj)?.to_vec(py)
+}
+
+/// Little-endian 8-byte values of `data`, `rows` of them.
+fn words(data: &[u8], rows: usize) -> Result<Vec<[u8; 8]>, String> {
+    if data.len() != rows * 8 {
+        return Err(format!("{} bytes for {rows} values of 8 bytes", data.len()));
+    }
+    Ok(data.chunks_exact(8).map(|c| <[u8; 8]>::try_from(c).expect("8 bytes")).collect())
+}
+
+/// `rows` numbers from `data` (`value` reads one), None where `keep` says null.
+fn numbers<T>(
+    data: &[u8],
+    rows: usize,
+    keep: impl Fn(usize) -> bool,
+    value: fn([u8; 8]) -> T,
+) -> Result<Vec<Option<T>>, String> {
+    Ok(words(data, rows)?.into_iter().enumerate().map(|(i, w)| keep(i).then(|| value(w))).collect())
+}
+
+/// One part column from its buffers: `valid` (one byte a row, 0 for a null)
+/// or none (no nulls).
+fn part_column(
+    py: Python<'_>,
+    kind: &str,
+    data: &Bound<'_, PyAny>,
+    valid: Option<Vec<u8>>,
+    rows: usize,
+) -> PyResult<Column> {
+    let err = |e: String| PyValueError::new_err(e);
+    if let Some(v) = &valid {
+        if v.len() != rows {
+            return Err(err(format!("{} validity bytes for {rows} rows", v.len())));
+        }
+    }
+    let keep = |i: usize| valid.as_ref().is_none_or(|v| v[i] != 0);
+    Ok(match kind {
+        "uint64" => Column::U64(numbers(&bytes_of(py, data)?, rows, keep, u64::from_le_bytes).map_err(err)?),
+        "int64" => Column::I64(numbers(&bytes_of(py, data)?, rows, keep, i64::from_le_bytes).map_err(err)?),
+        // NaN stays a value: a sweep's float columns carry their missing values as NaN, as pandas does.
+        "float64" => Column::F64(numbers(&bytes_of(py, data)?, rows, keep, f64::from_le_bytes).map_err(err)?),
+        // Arrow's large-string buffers: (rows + 1 offsets of 8 bytes, UTF-8 bytes).
+        "large_string" => {
+            let (offsets, text): (Bound<'_, PyAny>, Bound<'_, PyAny>) = data.extract()?;
+            let offsets = bytes_of(py, &offsets)?;
+            let text = bytes_of(py, &text)?;
+            let at: Vec<usize> = words(&offsets, rows + 1)
+                .map_err(err)?
+                .into_iter()
+                .map(|w| usize::try_from(i64::from_le_bytes(w)).unwrap_or(usize::MAX))
+                .collect();
+            let mut out = Vec::with_capacity(rows);
+            for i in 0..rows {
+                let piece = text.get(at[i]..at[i + 1]).ok_or_else(|| err(format!("string {i} outside the data")))?;
+                let s = std::str::from_utf8(piece).map_err(|e| err(format!("string {i}: {e}")))?;
+                out.push(keep(i).then(|| s.to_owned()));
+            }
+            Column::LargeStr(out)
+        }
+        other => return Err(err(format!("unknown column type {other:?}"))),
+    })
+}
+
+/// write_part(path, rows, columns, metadata, statistics) -> None
+///
+/// Write one part of a sweep's table to `path`: `rows` rows, `columns` a
+/// list of `(name, type, data, valid)` with `type` one of `uint64`,
+/// `int64`, `float64` (8-byte little-endian values in `data`, any object
+/// with the buffer protocol) or `large_string` (`data` a pair: the rows + 1
+/// offsets as 8-byte integers, and the UTF-8 bytes), and `valid` None or
+/// one byte a row, 0 where the value is null; `metadata` the schema's
+/// `(key, value)` pairs; `statistics` the columns whose min and max the
+/// file keeps. Raises ValueError for buffers that do not fit and OSError if
+/// the file cannot be written.
+/// A part column as Python hands it over: (name, Arrow type, data, validity).
+type PartColumn<'py> = (String, String, Bound<'py, PyAny>, Option<Bound<'py, PyAny>>);
+
+#[pyfunction]
+pub(crate) fn write_part(
+    py: Python<'_>,
+    path: &str,
+    rows: usize,
+    columns: Vec<PartColumn<'_>>,
+    metadata: Vec<(String, String)>,
+    statistics: Vec<String>,
+) -> PyResult<()> {
+    let mut typed = Vec::with_capacity(columns.len());
+    for (name, kind, data, valid) in &columns {
+        let valid = valid.as_ref().map(|v| bytes_of(py, v)).transpose()?;
+        let column = part_column(py, kind, data, valid, rows)
+            .map_err(|e| PyValueError::new_err(format!("write_part: column {name:?} ({kind}): {e}")))?;
+        typed.push((name.clone(), column));
+    }
+    let batch = parquet::batch(typed, &metadata).map_err(|e| PyValueError::new_err(format!("write_part: {e}")))?;
+    py.allow_threads(|| parquet::write_with_statistics(path, &batch, metadata, Some(&statistics)))
         .map_err(|e| PyOSError::new_err(format!("cannot write {path}: {e}")))
 }
