@@ -20,6 +20,7 @@ use arrow_array::{
     ArrayRef, DictionaryArray, Float64Array, Int16Array, Int32Array, Int64Array, Int8Array, LargeStringArray,
     StringArray, UInt64Array,
 };
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
@@ -45,6 +46,29 @@ pub enum Column {
         width: u8,
         large: bool,
     },
+    /// An Arrow array built from raw buffers ([`Column::numbers_le`],
+    /// [`Column::large_strings`]): a sweep's part, thousands of rows, made
+    /// without a value-by-value copy.
+    Array(ArrayRef),
+}
+
+/// `valid` (one byte a row, 0 for a null) as Arrow's validity bitmap; None
+/// when every value is there, as pyarrow leaves it.
+fn nulls(valid: Option<&[u8]>, rows: usize) -> Result<Option<NullBuffer>, String> {
+    match valid {
+        None => Ok(None),
+        Some(v) if v.len() != rows => Err(format!("{} validity bytes for {rows} rows", v.len())),
+        Some(v) if v.iter().all(|&b| b != 0) => Ok(None),
+        Some(v) => Ok(Some(NullBuffer::from(v.iter().map(|&b| b != 0).collect::<Vec<bool>>()))),
+    }
+}
+
+/// `data` as `rows` little-endian 8-byte words, each read by `value`.
+fn words_le<T>(data: &[u8], rows: usize, value: fn([u8; 8]) -> T) -> Result<Vec<T>, String> {
+    if data.len() != rows * 8 {
+        return Err(format!("{} bytes for {rows} values of 8 bytes", data.len()));
+    }
+    Ok(data.chunks_exact(8).map(|c| value(c.try_into().expect("8 bytes"))).collect())
 }
 
 impl Column {
@@ -59,8 +83,44 @@ impl Column {
         Ok(Column::Dict { codes, categories, width, large })
     }
 
+    /// `rows` numbers of Arrow type `kind` (`uint64`, `int64`, `float64`)
+    /// from 8-byte little-endian `data`, null where `valid` has a 0 byte
+    /// (NaN in a float column stays a value).
+    pub fn numbers_le(kind: &str, data: &[u8], rows: usize, valid: Option<&[u8]>) -> Result<Column, String> {
+        let nulls = nulls(valid, rows)?;
+        let array: ArrayRef = match kind {
+            "uint64" => {
+                Arc::new(UInt64Array::new(ScalarBuffer::from(words_le(data, rows, u64::from_le_bytes)?), nulls))
+            }
+            "int64" => Arc::new(Int64Array::new(ScalarBuffer::from(words_le(data, rows, i64::from_le_bytes)?), nulls)),
+            "float64" => {
+                Arc::new(Float64Array::new(ScalarBuffer::from(words_le(data, rows, f64::from_le_bytes)?), nulls))
+            }
+            other => return Err(format!("unknown column type {other:?}")),
+        };
+        Ok(Column::Array(array))
+    }
+
+    /// `rows` large strings from Arrow's buffers: `rows + 1` offsets as
+    /// 8-byte little-endian integers into the UTF-8 `text`, null where
+    /// `valid` has a 0 byte.
+    pub fn large_strings(offsets: &[u8], text: Vec<u8>, rows: usize, valid: Option<&[u8]>) -> Result<Column, String> {
+        let at = words_le(offsets, rows + 1, i64::from_le_bytes)?;
+        if at[0] < 0 || at.windows(2).any(|w| w[1] < w[0]) {
+            return Err("string offsets that are negative or go backwards".into());
+        }
+        let array = arrow_array::LargeStringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(at)),
+            Buffer::from_vec(text),
+            nulls(valid, rows)?,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(Column::Array(Arc::new(array)))
+    }
+
     fn len(&self) -> usize {
         match self {
+            Column::Array(a) => a.len(),
             Column::U64(v) => v.len(),
             Column::I64(v) => v.len(),
             Column::F64(v) => v.len(),
@@ -71,6 +131,7 @@ impl Column {
 
     fn data_type(&self) -> DataType {
         match self {
+            Column::Array(a) => a.data_type().clone(),
             Column::U64(_) => DataType::UInt64,
             Column::I64(_) => DataType::Int64,
             Column::F64(_) => DataType::Float64,
@@ -90,6 +151,7 @@ impl Column {
 
     fn into_array(self) -> ArrayRef {
         match self {
+            Column::Array(a) => a,
             Column::U64(v) => Arc::new(UInt64Array::from(v)),
             Column::I64(v) => Arc::new(Int64Array::from(v)),
             Column::F64(v) => Arc::new(Float64Array::from(v)),

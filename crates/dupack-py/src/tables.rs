@@ -78,24 +78,6 @@ fn bytes_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     PyBuffer::<u8>::get_bound(obj)?.to_vec(py)
 }
 
-/// Little-endian 8-byte values of `data`, `rows` of them.
-fn words(data: &[u8], rows: usize) -> Result<Vec<[u8; 8]>, String> {
-    if data.len() != rows * 8 {
-        return Err(format!("{} bytes for {rows} values of 8 bytes", data.len()));
-    }
-    Ok(data.chunks_exact(8).map(|c| <[u8; 8]>::try_from(c).expect("8 bytes")).collect())
-}
-
-/// `rows` numbers from `data` (`value` reads one), None where `keep` says null.
-fn numbers<T>(
-    data: &[u8],
-    rows: usize,
-    keep: impl Fn(usize) -> bool,
-    value: fn([u8; 8]) -> T,
-) -> Result<Vec<Option<T>>, String> {
-    Ok(words(data, rows)?.into_iter().enumerate().map(|(i, w)| keep(i).then(|| value(w))).collect())
-}
-
 /// One part column from its buffers: `valid` (one byte a row, 0 for a null)
 /// or none (no nulls).
 fn part_column(
@@ -105,39 +87,20 @@ fn part_column(
     valid: Option<Vec<u8>>,
     rows: usize,
 ) -> PyResult<Column> {
-    let err = |e: String| PyValueError::new_err(e);
-    if let Some(v) = &valid {
-        if v.len() != rows {
-            return Err(err(format!("{} validity bytes for {rows} rows", v.len())));
-        }
-    }
-    let keep = |i: usize| valid.as_ref().is_none_or(|v| v[i] != 0);
-    Ok(match kind {
-        "uint64" => Column::U64(numbers(&bytes_of(py, data)?, rows, keep, u64::from_le_bytes).map_err(err)?),
-        "int64" => Column::I64(numbers(&bytes_of(py, data)?, rows, keep, i64::from_le_bytes).map_err(err)?),
-        // NaN stays a value: a sweep's float columns carry their missing values as NaN, as pandas does.
-        "float64" => Column::F64(numbers(&bytes_of(py, data)?, rows, keep, f64::from_le_bytes).map_err(err)?),
+    let column = match kind {
         // Arrow's large-string buffers: (rows + 1 offsets of 8 bytes, UTF-8 bytes).
         "large_string" => {
             let (offsets, text): (Bound<'_, PyAny>, Bound<'_, PyAny>) = data.extract()?;
-            let offsets = bytes_of(py, &offsets)?;
-            let text = bytes_of(py, &text)?;
-            let at: Vec<usize> = words(&offsets, rows + 1)
-                .map_err(err)?
-                .into_iter()
-                .map(|w| usize::try_from(i64::from_le_bytes(w)).unwrap_or(usize::MAX))
-                .collect();
-            let mut out = Vec::with_capacity(rows);
-            for i in 0..rows {
-                let piece = text.get(at[i]..at[i + 1]).ok_or_else(|| err(format!("string {i} outside the data")))?;
-                let s = std::str::from_utf8(piece).map_err(|e| err(format!("string {i}: {e}")))?;
-                out.push(keep(i).then(|| s.to_owned()));
-            }
-            Column::LargeStr(out)
+            Column::large_strings(&bytes_of(py, &offsets)?, bytes_of(py, &text)?, rows, valid.as_deref())
         }
-        other => return Err(err(format!("unknown column type {other:?}"))),
-    })
+        // NaN stays a value: a sweep's float columns carry their missing values as NaN, as pandas does.
+        _ => Column::numbers_le(kind, &bytes_of(py, data)?, rows, valid.as_deref()),
+    };
+    column.map_err(PyValueError::new_err)
 }
+
+/// A part column as Python hands it over: (name, Arrow type, data, validity).
+type PartColumn<'py> = (String, String, Bound<'py, PyAny>, Option<Bound<'py, PyAny>>);
 
 /// write_part(path, rows, columns, metadata, statistics) -> None
 ///
@@ -150,9 +113,6 @@ fn part_column(
 /// `(key, value)` pairs; `statistics` the columns whose min and max the
 /// file keeps. Raises ValueError for buffers that do not fit and OSError if
 /// the file cannot be written.
-/// A part column as Python hands it over: (name, Arrow type, data, validity).
-type PartColumn<'py> = (String, String, Bound<'py, PyAny>, Option<Bound<'py, PyAny>>);
-
 #[pyfunction]
 pub(crate) fn write_part(
     py: Python<'_>,
