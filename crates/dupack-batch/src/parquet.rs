@@ -355,6 +355,37 @@ mod tests {
     }
 
     #[test]
+    fn raw_buffers_become_arrays_with_their_nulls() {
+        let le = |v: &[u64]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let Column::Array(a) = Column::numbers_le("uint64", &le(&[1, 2, u64::MAX]), 3, Some(&[1, 0, 1])).unwrap()
+        else {
+            panic!("an array")
+        };
+        let a = a.as_any().downcast_ref::<UInt64Array>().unwrap();
+        assert_eq!(a.iter().collect::<Vec<_>>(), [Some(1), None, Some(u64::MAX)]);
+        // All present: no validity bitmap, as pyarrow leaves it.
+        let Column::Array(a) = Column::numbers_le("int64", &le(&[5]), 1, Some(&[1])).unwrap() else { panic!() };
+        assert!(a.nulls().is_none());
+        let nan = f64::NAN.to_bits();
+        let Column::Array(a) = Column::numbers_le("float64", &le(&[nan]), 1, None).unwrap() else { panic!() };
+        assert!(a.as_any().downcast_ref::<Float64Array>().unwrap().value(0).is_nan(), "NaN stays a value");
+        assert!(Column::numbers_le("uint64", &le(&[1]), 2, None).is_err(), "8 bytes for 2 rows");
+        assert!(Column::numbers_le("uint64", &le(&[1]), 1, Some(&[1, 1])).is_err(), "2 validity bytes for 1 row");
+        assert!(Column::numbers_le("int8", &le(&[1]), 1, None).is_err());
+        let offsets = |v: &[i64]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let Column::Array(a) =
+            Column::large_strings(&offsets(&[0, 2, 2, 5]), b"f0abc".to_vec(), 3, Some(&[1, 0, 1])).unwrap()
+        else {
+            panic!()
+        };
+        let a = a.as_any().downcast_ref::<LargeStringArray>().unwrap();
+        assert_eq!(a.iter().collect::<Vec<_>>(), [Some("f0"), None, Some("abc")]);
+        assert!(Column::large_strings(&offsets(&[0, 3, 2]), b"abc".to_vec(), 2, None).is_err(), "backwards");
+        assert!(Column::large_strings(&offsets(&[0, 9]), b"abc".to_vec(), 1, None).is_err(), "past the text");
+        assert!(Column::large_strings(&offsets(&[0, 1]), vec![0xff], 1, None).is_err(), "not UTF-8");
+    }
+
+    #[test]
     fn columns_of_different_lengths_are_refused() {
         let columns =
             vec![("a".to_string(), Column::U64(vec![Some(1)])), ("b".to_string(), Column::U64(vec![Some(1), Some(2)]))];
