@@ -393,6 +393,9 @@ def test_parts_written_by_the_extension_equal_pyarrows(scenario: Path, observe: 
             rg = f.metadata.row_group(0)
             with_stats = {rg.column(i).path_in_schema for i in range(rg.num_columns) if rg.column(i).is_stats_set}
             assert with_stats == {"job", "seed"}, (t, with_stats)
+        # Compressed as pyarrow compresses: a sweep of many runs must not take many times the disk.
+        assert {a.metadata.row_group(0).column(i).compression for i in range(a.metadata.num_columns)} == {"SNAPPY"}
+        assert (tmp_path / "ext" / t / "part-00000.parquet").stat().st_size <= 1.5 * (tmp_path / "pa" / t / "part-00000.parquet").stat().st_size
     assert_same(dupack.SweepResult.load(tmp_path / "ext"), dupack.SweepResult.load(tmp_path / "pa"))
     for t in set(observe):
         pd.testing.assert_frame_equal(dupack.SweepResult.load(tmp_path / "ext").tables[t],

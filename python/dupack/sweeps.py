@@ -1233,8 +1233,9 @@ class _Store:
     def write_columns(self, parts: dict[str, tuple[int, list[tuple[str, str, Any, Any]]]], jobs: list[int]) -> bool:
         """Store a chunk given as the core's columns (:meth:`_Ids.part_columns`),
         written by the extension: the same files as :meth:`write` in every
-        column, type and metadata, without importing numpy or pyarrow (plain
-        encoding and no compression, as a run's tables). False, with nothing
+        column, type, metadata and statistic, dictionary-encoded and
+        compressed with Snappy as pyarrow writes them, without importing
+        numpy or pyarrow. False, with nothing
         written, where the metadata the installed pandas expects is not
         known here (then :meth:`write` stores the chunk)."""
         meta = {}

@@ -226,30 +226,41 @@ pub fn batch(columns: Vec<(String, Column)>, metadata: &[(String, String)]) -> R
 /// Write `batch` to `path`; `metadata` (the schema's) also goes into the
 /// file's key-value metadata, where ArrowWriter does not put it and pyarrow
 /// does. Statistics (min and max per column chunk) for every column, as
-/// pyarrow writes by default; [`write_with_statistics`] names the columns.
+/// pyarrow writes by default, plain and uncompressed ([`Layout`]).
 pub fn write(path: &str, batch: &RecordBatch, metadata: Vec<(String, String)>) -> Result<(), String> {
-    write_with_statistics(path, batch, metadata, None)
+    write_with(path, batch, metadata, Layout::default())
 }
 
-/// [`write()`], with statistics only for the columns named in `statistics`
-/// if it is `Some` (pyarrow's `write_statistics=[…]`: a sweep's parts keep
-/// them for the job, grid and seed columns readers filter on).
-pub fn write_with_statistics(
+/// How [`write_with`] writes a table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Layout<'a> {
+    /// Keep statistics (min and max per column chunk) only for these
+    /// columns (pyarrow's `write_statistics=[…]`: a sweep's parts keep them
+    /// for the job, grid and seed columns readers filter on); None: for all.
+    pub statistics: Option<&'a [String]>,
+    /// Dictionary encoding and Snappy compression, as pyarrow writes by
+    /// default: for the thousands of rows of a sweep's part, where they make
+    /// the file some twenty times smaller (most columns repeat a few
+    /// values). Off: plain and uncompressed, for a run's tables of tens of
+    /// rows, where a dictionary encoder costs more than the file.
+    pub compact: bool,
+}
+
+/// [`write()`] with the [`Layout`] given.
+pub fn write_with(
     path: &str,
     batch: &RecordBatch,
     metadata: Vec<(String, String)>,
-    statistics: Option<&[String]>,
+    layout: Layout<'_>,
 ) -> Result<(), String> {
+    let statistics = layout.statistics;
     let file = File::create(path).map_err(|e| e.to_string())?;
     let kv = metadata.into_iter().map(|(k, v)| KeyValue::new(k, v)).collect();
-    // No page index, as pyarrow writes by default. Plain encoding and no
-    // compression: the tables of a run have tens of rows, and a dictionary
-    // encoder takes some 40 KiB per column (2 MiB for the flows table, an
-    // eighth of the whole `dupack run`).
+    // No page index, as pyarrow writes by default.
     let mut props = WriterProperties::builder()
-        .set_compression(Compression::UNCOMPRESSED)
+        .set_compression(if layout.compact { Compression::SNAPPY } else { Compression::UNCOMPRESSED })
         .set_statistics_enabled(if statistics.is_some() { EnabledStatistics::None } else { EnabledStatistics::Chunk })
-        .set_dictionary_enabled(false)
+        .set_dictionary_enabled(layout.compact)
         .set_key_value_metadata(Some(kv));
     for name in statistics.unwrap_or_default() {
         props = props.set_column_statistics_enabled(
@@ -336,7 +347,9 @@ mod tests {
             (0..rg.num_columns()).map(|i| rg.column(i).statistics().is_some()).collect()
         };
         let p = path.to_str().unwrap();
-        write_with_statistics(p, &batch(columns(), &[]).unwrap(), vec![], Some(&["job".to_string()])).unwrap();
+        let job = ["job".to_string()];
+        let layout = Layout { statistics: Some(&job), compact: true };
+        write_with(p, &batch(columns(), &[]).unwrap(), vec![], layout).unwrap();
         assert_eq!(chunk_stats(&path), [true, false]);
         write(p, &batch(columns(), &[]).unwrap(), vec![]).unwrap();
         assert_eq!(chunk_stats(&path), [true, true], "write() keeps them for every column");

@@ -130,6 +130,7 @@ pub(crate) fn write_part(
         typed.push((name.clone(), column));
     }
     let batch = parquet::batch(typed, &metadata).map_err(|e| PyValueError::new_err(format!("write_part: {e}")))?;
-    py.allow_threads(|| parquet::write_with_statistics(path, &batch, metadata, Some(&statistics)))
+    let layout = parquet::Layout { statistics: Some(&statistics), compact: true };
+    py.allow_threads(|| parquet::write_with(path, &batch, metadata, layout))
         .map_err(|e| PyOSError::new_err(format!("cannot write {path}: {e}")))
 }
