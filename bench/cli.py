@@ -250,7 +250,7 @@ def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float
             "(no slower than `dupack run`)."
             + ("" if ok or "imports_ms" not in one else
                f" Its imports take {one['imports_ms']:.0f} ms (import-time report), `dupack run`'s "
-               f"{parts[n]['imports_ms']:.0f}: the sweep's store writes its Parquet parts through pyarrow.")
+               f"{parts[n]['imports_ms']:.0f}.")
         )
     bare = by.get("interpreter start-up without site")
     if bare is not None:

@@ -47,8 +47,9 @@ TIMEOUT = 1800.0  # seconds of wall time for one ns-3 run
 # ACK NewReno-style (it retransmits the next hole and stays in recovery), so
 # there is no Reno; Tahoe, FACK and Vegas-as-dupack-runs-it are not mirrored
 # either. With SACK on, ns-3 runs RFC 6675 (its scoreboard, IsLost, NextSeg
-# and pipe), so dupack's `rfc6675` is its closest mirror and `sack` (Fall &
-# Floyd, ns-2's Sack1) the benchmark's historical pairing; `rfc6675+prr` is
+# and pipe), so dupack's `rfc6675` is its closest mirror (the benchmark
+# pairs ns-3's SACK with it, bench/mirror.py) and `sack` (Fall & Floyd,
+# ns-2's Sack1) the historical pairing kept here as a row; `rfc6675+prr` is
 # ns-3's default recovery, PRR (RFC 6937).
 MIRROR = {
     "newreno": ("newreno", "classic"),
