@@ -24,6 +24,13 @@ interpreter); without /usr/bin/time the RSS column is left empty. The
 table gives the minimum and the median of wall and CPU time over the
 repetitions and the largest peak RSS.
 
+`--venv` also installs the package, built from this checkout, into a fresh
+virtual environment (with its dependencies, as `pip install .` into a new
+venv gives a user) and times `dupack run` and the interpreter there: a
+venv's `site` reads only the venv's own site-packages, so the `.pth` files
+of the interpreter's global site-packages (which may import modules at every
+start-up) do not weigh on it.
+
 `--dupack` names the command to time (default: the `dupack` script
 beside this interpreter or on PATH, else
 `python -m dupack`); a command ending in `-m dupack` imports dupack from
@@ -288,14 +295,15 @@ def table(rows: list[dict]) -> list[str]:
     return t
 
 
-def ratios(rows: list[dict], ns: list[int]) -> list[str]:
+def ratios(rows: list[dict], ns: list[int], where: str = "") -> list[str]:
+    """ns-2 against `dupack run` per N; ``where``: the suffix of the dupack rows' labels (a venv's)."""
     by = {r["label"]: r for r in rows}
     t = [
-        "| N | ns-2 / dupack wall (min; median) | ns-2 / dupack CPU (min; median) | peak RSS MiB dupack / ns-2 |",
+        f"| N | ns-2 / dupack{where} wall (min; median) | ns-2 / dupack CPU (min; median) | peak RSS MiB dupack / ns-2 |",
         "|---:|---:|---:|---:|",
     ]
     for n in ns:
-        d, s = by.get(f"dupack run, N = {n}"), by.get(f"ns-2, N = {n}")
+        d, s = by.get(f"dupack run, N = {n}{where}"), by.get(f"ns-2, N = {n}")
         if not d or not s:
             continue
         rss = "—" if d["rss_kib"] is None or s["rss_kib"] is None else f"{d['rss_kib'] / 1024:.1f} / {s['rss_kib'] / 1024:.1f}"
@@ -306,6 +314,43 @@ def ratios(rows: list[dict], ns: list[int]) -> list[str]:
     return t
 
 
+VENV = " (fresh venv)"
+
+
+def venv_dupack(tmp: Path) -> tuple[list[str], str]:
+    """The `dupack` console script and the interpreter of a new virtual
+    environment into which this checkout's package was installed, with its
+    dependencies, as a user's `pip install .` into a fresh venv."""
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    wheels = tmp / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)], check=True)
+    wheel = next(wheels.glob("dupack-*.whl"))
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)], check=True)
+    return [str(venv / "bin" / "dupack")], str(python)
+
+
+def venv_verdict(rows: list[dict], ns: list[int]) -> list[str]:
+    """The target judged on the fresh venv's `dupack run`."""
+    by = {r["label"]: r for r in rows}
+    out = []
+    for n in ns:
+        d, r = by.get(f"dupack run, N = {n}{VENV}"), by.get(f"ns-2, N = {n}")
+        if not d or not r:
+            continue
+        wall, cpu = r["wall_med"] / d["wall_med"], r["cpu_med"] / d["cpu_med"]
+        rss = d["rss_kib"] is not None and r["rss_kib"] is not None and d["rss_kib"] < r["rss_kib"]
+        met = wall >= 3 and cpu >= 3 and rss
+        out.append(f"- In a fresh venv, N = {n}: {wall:.2f}× on wall time, {cpu:.2f}× on CPU time, peak RSS "
+                   f"{'below' if rss else 'not below'} ns-2's: **{'met' if met else 'not met'}**.")
+    start, here = by.get(f"interpreter start-up{VENV}"), by.get("interpreter start-up")
+    if start and here:
+        out.append(f"- The venv's interpreter starts in {ms(start['wall_med'])} ms against {ms(here['wall_med'])} ms for "
+                   "the same Python outside it: the difference is what the global site-packages' `.pth` files import.")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, nargs="+", default=[10, 40], help="numbers of flows (default 10 40)")
@@ -314,6 +359,8 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=9, help="timed repetitions of each command (default 9)")
     ap.add_argument("--dupack", help="the dupack command to time, e.g. 'python -m dupack' (default: dupack on PATH)")
     ap.add_argument("--no-ns2", action="store_true", help="time dupack only")
+    ap.add_argument("--venv", action="store_true",
+                    help="also time dupack run installed in a fresh virtual environment (builds a wheel; a minute or two)")
     ap.add_argument("--json", type=Path, help="also write the measurements as JSON here")
     ap.add_argument("--write-doc", action="store_true", help=f"put the tables into {DOC.relative_to(ROOT)} ('{SECTION[3:]}')")
     args = ap.parse_args()
@@ -354,6 +401,15 @@ def main() -> None:
         rows.append(measure(f"dupack sweep, 1 job, N = {n}", cmd, args.reps, env))
         rows[-1]["imports_ms"] = import_ms(cmd, env, args.reps)
         written = sorted(p.name for p in (Path(tmp) / f"n{args.n[0]}").iterdir())
+        if args.venv:
+            venv_cmd, venv_python = venv_dupack(Path(tmp))
+            venv_env = child_env(checkout=False)
+            for n in args.n:
+                ov = overrides(n, args.p, args.duration)
+                sets = [a for k, v in ov.items() for a in ("-s", f"{k}={toml_literal(v)}")]
+                cmd = [*venv_cmd, "run", str(scenario), *sets, "-q", "-o", str(Path(tmp) / f"venv{n}")]
+                rows.append(measure(f"dupack run, N = {n}{VENV}", cmd, args.reps, venv_env))
+            rows.append(measure(f"interpreter start-up{VENV}", [venv_python, "-c", "pass"], args.reps, venv_env))
 
     m = machine()
     lines = [
@@ -370,6 +426,8 @@ def main() -> None:
         "",
         *breakdown(rows, parts, args.n),
     ]
+    if args.venv:
+        lines += ["", *ratios(rows, args.n, VENV), "", *venv_verdict(rows, args.n)]
     print("\n".join(lines))
     if args.json:
         args.json.write_text(json.dumps({"machine": m, "rows": rows, "parts": parts}, indent=1))

@@ -3,7 +3,7 @@ import-time report, and how it judges the `dupack run` target."""
 
 from __future__ import annotations
 
-from bench.cli import breakdown, imports_after_site
+from bench.cli import VENV, breakdown, imports_after_site, ratios, venv_verdict
 
 REPORT = """\
 import time: self [us] | cumulative | imported package
@@ -73,6 +73,18 @@ def test_a_one_job_sweep_is_judged_against_dupack_run() -> None:
     text = "\n".join(breakdown(rows, parts, [10]))
     assert "takes 700 ms against `dupack run`'s 80 ms: **not met**" in text
     rows[2]["imports_ms"] = 150.0
-    assert "Its imports take 150 ms (import-time report), `dupack run`'s 9:" in "\n".join(breakdown(rows, parts, [10]))
+    assert "Its imports take 150 ms (import-time report), `dupack run`'s 9." in "\n".join(breakdown(rows, parts, [10]))
     rows[2] = row("dupack sweep, 1 job, N = 10", 75, 18)
     assert "takes 75 ms against `dupack run`'s 80 ms: **met** (no slower than `dupack run`)." in "\n".join(breakdown(rows, parts, [10]))
+
+
+def test_the_fresh_venv_rows_are_judged_on_their_own() -> None:
+    rows = rows_10(row(f"dupack run, N = 10{VENV}", 55, 15.0), row(f"interpreter start-up{VENV}", 12))
+    text = "\n".join(venv_verdict(rows, [10]))
+    # 180 / 55 = 3.27 and 15.0 MiB < 16.3 MiB.
+    assert "- In a fresh venv, N = 10: 3.27× on wall time, 3.27× on CPU time, peak RSS below ns-2's: **met**." in text
+    assert "starts in 12.0 ms against 40.0 ms" in text
+    assert "| 10 | 3.27×; 3.27× |" in "\n".join(ratios([{**r, "wall_min": r["wall_med"], "cpu_min": r["cpu_med"]} for r in rows],
+                                                       [10], VENV))
+    slow = rows_10(row(f"dupack run, N = 10{VENV}", 70, 15.0))
+    assert "**not met**" in "\n".join(venv_verdict(slow, [10]))
