@@ -1069,6 +1069,13 @@ def _read_meta(root: Path) -> dict[str, Any]:
     return doc
 
 
+#: Parts of at least this many rows are written dictionary-encoded and
+#: Snappy-compressed (a twentieth of the plain size for a chunk of thousands
+#: of runs); smaller ones plain and uncompressed: for the tens of rows of a
+#: one-job sweep the encoder's set-up takes milliseconds a table.
+COMPACT_ROWS = 1000
+
+
 class _Store:
     """``DIR/sweep.json`` and one Parquet dataset per table.
 
@@ -1233,9 +1240,11 @@ class _Store:
     def write_columns(self, parts: dict[str, tuple[int, list[tuple[str, str, Any, Any]]]], jobs: list[int]) -> bool:
         """Store a chunk given as the core's columns (:meth:`_Ids.part_columns`),
         written by the extension: the same files as :meth:`write` in every
-        column, type, metadata and statistic, dictionary-encoded and
-        compressed with Snappy as pyarrow writes them, without importing
-        numpy or pyarrow. False, with nothing
+        column, type, metadata and statistic, without importing numpy or
+        pyarrow; a part of :data:`COMPACT_ROWS` rows or more is
+        dictionary-encoded and compressed with Snappy as pyarrow writes it, a
+        smaller one plain (the encoder's set-up would cost more than the
+        bytes it saves). False, with nothing
         written, where the metadata the installed pandas expects is not
         known here (then :meth:`write` stores the chunk)."""
         meta = {}
@@ -1247,7 +1256,7 @@ class _Store:
 
         def one(t: str, tmp: Path) -> None:
             rows, cols = parts[t]
-            _core.write_part(str(tmp), rows, cols, meta[t], self.index)
+            _core.write_part(str(tmp), rows, cols, meta[t], self.index, rows >= COMPACT_ROWS)
 
         self._write_chunk({t: rows for t, (rows, _) in parts.items()}, one, jobs)
         return True

@@ -102,7 +102,7 @@ fn part_column(
 /// A part column as Python hands it over: (name, Arrow type, data, validity).
 type PartColumn<'py> = (String, String, Bound<'py, PyAny>, Option<Bound<'py, PyAny>>);
 
-/// write_part(path, rows, columns, metadata, statistics) -> None
+/// write_part(path, rows, columns, metadata, statistics, compact) -> None
 ///
 /// Write one part of a sweep's table to `path`: `rows` rows, `columns` a
 /// list of `(name, type, data, valid)` with `type` one of `uint64`,
@@ -111,7 +111,9 @@ type PartColumn<'py> = (String, String, Bound<'py, PyAny>, Option<Bound<'py, PyA
 /// offsets as 8-byte integers, and the UTF-8 bytes), and `valid` None or
 /// one byte a row, 0 where the value is null; `metadata` the schema's
 /// `(key, value)` pairs; `statistics` the columns whose min and max the
-/// file keeps. Raises ValueError for buffers that do not fit and OSError if
+/// file keeps; `compact`: dictionary-encoded and Snappy-compressed, as
+/// pyarrow writes (else plain and uncompressed, cheaper for a few rows).
+/// Raises ValueError for buffers that do not fit and OSError if
 /// the file cannot be written.
 #[pyfunction]
 pub(crate) fn write_part(
@@ -121,6 +123,7 @@ pub(crate) fn write_part(
     columns: Vec<PartColumn<'_>>,
     metadata: Vec<(String, String)>,
     statistics: Vec<String>,
+    compact: bool,
 ) -> PyResult<()> {
     let mut typed = Vec::with_capacity(columns.len());
     for (name, kind, data, valid) in &columns {
@@ -130,7 +133,7 @@ pub(crate) fn write_part(
         typed.push((name.clone(), column));
     }
     let batch = parquet::batch(typed, &metadata).map_err(|e| PyValueError::new_err(format!("write_part: {e}")))?;
-    let layout = parquet::Layout { statistics: Some(&statistics), compact: true };
+    let layout = parquet::Layout { statistics: Some(&statistics), compact };
     py.allow_threads(|| parquet::write_with(path, &batch, metadata, layout))
         .map_err(|e| PyOSError::new_err(format!("cannot write {path}: {e}")))
 }
