@@ -208,6 +208,30 @@ def test_a_plain_sweep_line_imports_no_typer(tmp_path: Path) -> None:
     assert (tmp_path / "o" / "runs" / "part-00000.parquet").is_file()
 
 
+def test_the_plain_lines_import_no_typing(tmp_path: Path) -> None:
+    # typing costs 3-4 ms and half a MiB of every command's start-up. Run
+    # without `site` (-S), whose .pth files may import it on some
+    # installations, with the directories that hold dupack and its
+    # dependencies on the path instead.
+    import dupack
+
+    paths = [str(Path(dupack.__file__).parent.parent), *sys.path[1:]]
+    lines = [["--version"], ["validate", "FILE"], ["run", "FILE", "-s", "run.duration=2s", "-q", "-o", "OUT"],
+             ["sweep", "FILE", "-s", "run.duration=2s", "--seeds", "1..2", "-q", "-o", "OUT2"]]
+    code = (
+        f"import sys\nsys.path[:0] = {paths!r}\nfrom dupack.cli.app import main\n"
+        f"for args in {lines!r}:\n"
+        "    args = [sys.argv[1] if a == 'FILE' else sys.argv[2] + a[3:] if a.startswith('OUT') else a for a in args]\n"
+        "    try:\n        main(args)\n    except SystemExit as e:\n        assert e.code == 0, (args, e.code)\n"
+        "print(sorted(m for m in ('typing', 'typer', 'pandas', 'numpy', 'pyarrow') if m in sys.modules), file=sys.stderr)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DUPACK_DEBUG"}
+    p = subprocess.run([sys.executable, "-S", "-c", code, str(QUICKSTART), str(tmp_path / "o")], capture_output=True,
+                       text=True, cwd=tmp_path, env=env, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == "[]"
+
+
 def test_the_quick_exit_flushes_what_was_written_and_keeps_the_code(tmp_path: Path) -> None:
     # os._exit skips the interpreter's own flushing at exit: _leave must do it.
     # Buffered streams, as a user's shell gives them (not PYTHONUNBUFFERED).

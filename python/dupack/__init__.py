@@ -13,13 +13,17 @@ The names below are imported on first use, so that ``dupack --version`` or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
 
 from dupack._core import RunError, ScenarioError
 from dupack._core import __commit__ as __commit__
 from dupack._core import __version__ as __version__
 
+# typing is for type checkers only here: importing it costs every command 3-4 ms and half a MiB
+# of start-up (docs/performance.md, "The dupack command end to end"), and no name of it is used at run time.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from dupack.api import estimate, run
     from dupack.result import RunResult, provenance
     from dupack.scenario import Scenario, load

@@ -3,14 +3,29 @@
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from collections.abc import Callable, Mapping
 from os import PathLike
 from pathlib import Path
-from typing import Any, NamedTuple
 
 from dupack import _core
 from dupack.result import RunResult
 from dupack.scenario import Scenario, load
+
+# typing is for type checkers only here: importing it costs every command 3-4 ms and half a MiB
+# of start-up (docs/performance.md, "The dupack command end to end"), and no name of it is used at run time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+
+    class _EstimateFields(NamedTuple):
+        wall_s: float
+        events: float
+        packets: float
+
+else:
+    # The same tuple, without typing.NamedTuple.
+    _EstimateFields = namedtuple("Estimate", ["wall_s", "events", "packets"])
 
 __all__ = ["run", "estimate", "Estimate", "as_scenario", "check_seed", "check_max_wall"]
 
@@ -46,17 +61,16 @@ def check_seed(seed: object) -> int | None:
     return seed
 
 
-class Estimate(NamedTuple):
+class Estimate(_EstimateFields):
     """What running a scenario will cost, estimated from the scenario alone
     (:func:`estimate`): on the high side for links that are kept busy, and
-    well above for runs that spend their time in timeouts."""
+    well above for runs that spend their time in timeouts.
 
-    #: Wall-clock seconds, at a conservative pace of events per second.
-    wall_s: float
-    #: Events the run would process.
-    events: float
-    #: Data packets all flows together could send.
-    packets: float
+    Fields: ``wall_s``, wall-clock seconds at a conservative pace of events
+    per second; ``events``, the events the run would process; ``packets``,
+    the data packets all flows together could send."""
+
+    __slots__ = ()
 
 
 def estimate(

@@ -19,11 +19,15 @@ import os
 import sys
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from dupack import _core
 
+# typing is for type checkers only here: importing it costs every command 3-4 ms and half a MiB
+# of start-up (docs/performance.md, "The dupack command end to end"), and no name of it is used at run time.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     import pandas as pd
     import pyarrow as pa
 

@@ -23,10 +23,15 @@ import sys
 from collections.abc import Iterable, Mapping
 from os import PathLike
 from pathlib import Path
-from typing import Any
 
 from dupack import _core
 from dupack._core import ScenarioError
+
+# typing is for type checkers only here: importing it costs every command 3-4 ms and half a MiB
+# of start-up (docs/performance.md, "The dupack command end to end"), and no name of it is used at run time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Scenario", "ScenarioError", "OverrideError", "load", "parse_override", "MAX_DEPTH"]
 

@@ -27,7 +27,6 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from dupack import _core
 from dupack._core import RunError, ScenarioError
@@ -46,7 +45,12 @@ from dupack.result import (
 )
 from dupack.scenario import OverrideError, Scenario
 
+# typing is for type checkers only here: importing it costs every command 3-4 ms and half a MiB
+# of start-up (docs/performance.md, "The dupack command end to end"), and no name of it is used at run time.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     import pandas as pd
     import pyarrow as pa
 

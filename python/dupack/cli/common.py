@@ -10,11 +10,15 @@ strings resolved in the globals of the module that defines the command.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 from dupack.cli.app import CliError
 
+# typing is for type checkers only here: importing it costs every command 3-4 ms and half a MiB
+# of start-up (docs/performance.md, "The dupack command end to end"), and no name of it is used at run time.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Annotated, Any, Optional
+
     from dupack.scenario import Scenario
 
 
@@ -23,6 +27,8 @@ def typer_names(trace_saved: str) -> dict[str, Any]:
     ``ScenarioFile``, ``Overrides``, ``TraceNames`` and ``TraceAll``.
     ``trace_saved`` ends the help of ``--trace``: where the command keeps
     what it records."""
+    from typing import Annotated, Any, Optional
+
     import typer
 
     scenario_file = Annotated[
@@ -60,6 +66,10 @@ def typer_names(trace_saved: str) -> dict[str, Any]:
     trace_all = Annotated[bool, typer.Option("--trace-all", help="--trace every flow and link.")]
     return {
         "typer": typer,
+        # What else the commands' annotations may name, resolved by typer in the same globals.
+        "Annotated": Annotated,
+        "Any": Any,
+        "Optional": Optional,
         "ScenarioFile": scenario_file,
         "Overrides": overrides,
         "TraceNames": trace_names,

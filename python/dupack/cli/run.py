@@ -5,12 +5,16 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_PARTIAL, EXIT_RUN, CliError, CliExit
 from dupack.cli.common import load_scenario, num, parse_out, parse_trace, typer_names, validation_error
 
+# typing is for type checkers only here: importing it costs every command 3-4 ms and half a MiB
+# of start-up (docs/performance.md, "The dupack command end to end"), and no name of it is used at run time.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Annotated, Any, Optional
+
     import typer
 
     from dupack.result import RunResult

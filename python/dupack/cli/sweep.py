@@ -8,13 +8,17 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
 from dupack.cli.progress import Progress
 from dupack.cli.common import load_scenario, num, parse_out, parse_trace, typer_names, validation_error
 
+# typing is for type checkers only here: importing it costs every command 3-4 ms and half a MiB
+# of start-up (docs/performance.md, "The dupack command end to end"), and no name of it is used at run time.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Annotated, Any, Optional
+
     import typer
 
     from dupack.scenario import Scenario
