@@ -1,0 +1,39 @@
+"""bench/measure.py's process timing: a run over its time limit is stopped
+whole, the simulator with GNU time's wrapper around it."""
+
+from __future__ import annotations
+
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from bench import measure
+
+
+def _running(marker: str) -> list[int]:
+    """Processes whose command line contains ``marker``."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if marker in (d / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(d.name))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to look for the stopped process")
+def test_a_run_over_its_time_limit_is_killed_with_everything_it_started() -> None:
+    marker = f"dupack-bench-timeout-{uuid.uuid4().hex}"
+    # A parent that waits for a child, as GNU time waits for the simulator it wraps.
+    code = f"import subprocess, sys; subprocess.run([sys.executable, '-c', 'import time; time.sleep(60)', '{marker}'])"
+    with pytest.raises(TimeoutError):
+        measure.timed([sys.executable, "-c", code], timeout=1.0)
+    deadline = time.monotonic() + 10
+    while _running(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _running(marker) == [], "the grandchild outlived the time limit"
