@@ -367,9 +367,15 @@ def test_parts_written_by_the_extension_equal_pyarrows(scenario: Path, observe: 
     from dupack import sweeps
 
     monkeypatch.setattr(sweeps, "COMPACT_ROWS", 0 if compact else 10**9)
+    written = []
+    write_part = sweeps._core.write_part
+    monkeypatch.setattr(sweeps._core, "write_part", lambda path, *a: written.append(path) or write_part(path, *a))
 
     kw = dict(seeds=[1, 2, 3], overrides=["run.duration=1s"], progress=False, **observe)
     dupack.sweep(scenario, out=tmp_path / "ext", **kw)
+    # Every part of the first sweep was written by the extension (else both would be pyarrow's, and equal).
+    stored = sorted(f.name for t in sweeps.TABLES for f in (tmp_path / "ext" / t).glob("part-*.parquet"))
+    assert stored and len(written) == len(stored), (written, stored)
     calls = []
     real = sweeps._Ids.table
     monkeypatch.setattr(sweeps._Ids, "part_columns", lambda self, part: None)

@@ -272,14 +272,9 @@ def columns_table(
     return pa.table(data)
 
 
-#: dtype of TABLE_DTYPES → (the Arrow type a sweep's part stores it as, the kind of core column it comes from).
-_PART_TYPES = {
-    "str": ("large_string", "str"),
-    "uint64": ("uint64", "u64"),
-    "UInt64": ("uint64", "u64"),
-    "Int64": ("int64", "i64"),
-    "float64": ("float64", "f64"),
-}
+#: dtype of TABLE_DTYPES → the kind of core column (``_core.sweep``) its values come in; a part stores
+#: them as :data:`_ARROW_TYPES` says, as :func:`columns_table` does.
+_CORE_KINDS = {"str": "str", "uint64": "u64", "UInt64": "u64", "Int64": "i64", "float64": "f64"}
 
 
 def part_columns(table: str, rows: int, columns: dict[str, tuple[Any, ...]]) -> list[tuple[str, str, Any, Any]] | None:
@@ -310,7 +305,7 @@ def part_columns(table: str, rows: int, columns: dict[str, tuple[Any, ...]]) -> 
     out = []
     for col, dtype in dtypes.items():
         kind, data, valid, width = by_name[col]
-        arrow, want = _PART_TYPES[dtype]
+        arrow, want = _ARROW_TYPES[dtype], _CORE_KINDS[dtype]
         if width != 1:
             return None
         if kind == "null" and dtype != "float64":

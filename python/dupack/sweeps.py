@@ -1097,6 +1097,7 @@ class _Store:
         self.done = done
         self.next_part = next_part
         self._metadata: dict[str, tuple[pa.Schema, dict[bytes, bytes]]] = {}
+        self._no_grid_metadata: dict[str, dict[bytes, bytes] | None] = {}
         #: The columns before the results' own: job, one per grid path, seed.
         self.index: list[str] = []
         #: Every part's Parquet metadata names the dupack that wrote it.
@@ -1253,10 +1254,10 @@ class _Store:
         known here (then :meth:`write` stores the chunk)."""
         meta = {}
         for t in TABLES:
-            pandas = pandas_metadata([("job", "int64"), ("seed", "uint64"), *TABLE_DTYPES[t].items()])
+            pandas = self._part_metadata(t)
             if pandas is None:
                 return False
-            meta[t] = [(k.decode(), v.decode()) for k, v in {b"pandas": pandas, **self._made_by}.items()]
+            meta[t] = [(k.decode(), v.decode()) for k, v in {**pandas, **self._made_by}.items()]
 
         def one(t: str, tmp: Path) -> None:
             rows, cols = parts[t]
@@ -1266,6 +1267,11 @@ class _Store:
         return True
 
     def _write_chunk(self, rows: dict[str, int], write_one: Callable[[str, Path], None], jobs: list[int]) -> None:
+        """Write a chunk's parts, ``write_one(table, tmp)`` each (both writers
+        keep statistics (min/max per row group) only where readers filter: on
+        the job, the grid and the seed, ``self.index``; for every result
+        column they would cost a sixth of the write and say little), publish
+        them with ``runs`` last, and record the chunk's ``jobs`` as stored."""
         n = self.next_part
         self.next_part += 1
         name = f"part-{n:05d}.parquet"
@@ -1275,9 +1281,6 @@ class _Store:
             d = self.root / t
             d.mkdir(exist_ok=True)
             tmp = d / f".{name}.tmp"
-            # Statistics (min/max per row group) only where readers filter: on
-            # the job, the grid and the seed; for every result column they
-            # would cost a sixth of the write and say little.
             write_one(t, tmp)
             _publish(tmp, d / name)
         self.done.update(jobs)
@@ -1313,12 +1316,20 @@ class _Store:
         columns whose columns are exactly the job, the seed and the
         table's (the metadata the pandas path gives then; tests/test_sweep.py
         compares the two). None otherwise."""
-        dtypes = TABLE_DTYPES[table]
-        names = ["job", "seed", *dtypes]
-        if self.index != ["job", "seed"] or schema.names != names:
+        if schema.names != ["job", "seed", *TABLE_DTYPES[table]]:
             return None
-        meta = pandas_metadata([("job", "int64"), ("seed", "uint64"), *dtypes.items()])
-        return None if meta is None else {b"pandas": meta}
+        return self._part_metadata(table)
+
+    def _part_metadata(self, table: str) -> dict[bytes, bytes] | None:
+        """The pandas metadata of a part with no grid columns (job, seed,
+        then the table's columns), built here without pandas; None with grid
+        columns, or where the installed pandas' form is not known here."""
+        if self.index != ["job", "seed"]:
+            return None
+        if table not in self._no_grid_metadata:
+            meta = pandas_metadata([("job", "int64"), ("seed", "uint64"), *TABLE_DTYPES[table].items()])
+            self._no_grid_metadata[table] = None if meta is None else {b"pandas": meta}
+        return self._no_grid_metadata[table]
 
 
 def _quarantine(root: Path) -> list[Path]:
