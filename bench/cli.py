@@ -229,16 +229,21 @@ def breakdown(rows: list[dict], parts: dict[int, dict], ns: list[int]) -> list[s
     return t
 
 
+def judge(d: dict, r: dict) -> tuple[float, float, bool, bool]:
+    """`dupack run` (``d``) against ns-2 (``r``), medians: (wall ratio, CPU
+    ratio, peak RSS below ns-2's, the target met: ≥ 3× on both and below)."""
+    wall, cpu = r["wall_med"] / d["wall_med"], r["cpu_med"] / d["cpu_med"]
+    rss = d["rss_kib"] is not None and r["rss_kib"] is not None and d["rss_kib"] < r["rss_kib"]
+    return wall, cpu, rss, wall >= 3 and cpu >= 3 and rss
+
+
 def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float], sim: list[float],
             parts: dict[int, dict]) -> list[str]:
     """The target (``dupack run`` ≥ 3× faster than ns-2, wall and CPU,
     peak RSS below ns-2's) judged per N, and what stands in the way."""
     out = []
     for n, s, sim_ms in zip(cols, ns2, sim, strict=True):
-        d, r = by[f"dupack run, N = {n}"], by[f"ns-2, N = {n}"]
-        wall, cpu = r["wall_med"] / d["wall_med"], r["cpu_med"] / d["cpu_med"]
-        rss = d["rss_kib"] is not None and r["rss_kib"] is not None and d["rss_kib"] < r["rss_kib"]
-        met = wall >= 3 and cpu >= 3 and rss
+        wall, cpu, rss, met = judge(by[f"dupack run, N = {n}"], by[f"ns-2, N = {n}"])
         floor = interp + sim_ms
         why = ""
         if not met and floor > s / 3:
@@ -339,9 +344,7 @@ def venv_verdict(rows: list[dict], ns: list[int]) -> list[str]:
         d, r = by.get(f"dupack run, N = {n}{VENV}"), by.get(f"ns-2, N = {n}")
         if not d or not r:
             continue
-        wall, cpu = r["wall_med"] / d["wall_med"], r["cpu_med"] / d["cpu_med"]
-        rss = d["rss_kib"] is not None and r["rss_kib"] is not None and d["rss_kib"] < r["rss_kib"]
-        met = wall >= 3 and cpu >= 3 and rss
+        wall, cpu, rss, met = judge(d, r)
         out.append(f"- In a fresh venv, N = {n}: {wall:.2f}× on wall time, {cpu:.2f}× on CPU time, peak RSS "
                    f"{'below' if rss else 'not below'} ns-2's: **{'met' if met else 'not met'}**.")
     start, here = by.get(f"interpreter start-up{VENV}"), by.get("interpreter start-up")

@@ -99,11 +99,19 @@ def ns2_args(doc: dict) -> list[str]:
     return [f"{k}={v}" for k, v in a.items()]
 
 
-# dupack's variant -> tcp_bench.cc's `variant`. ns-3's SACK is RFC 6675 (its scoreboard, IsLost, NextSeg and
-# pipe in TcpTxBuffer), so the benchmark pairs ns-3's SACK with dupack's `rfc6675`; dupack's `sack` (Fall &
-# Floyd's, ns-2's Sack1) is paired with ns-2 only. `sack` still maps to ns-3's SACK for validation/ns3peer.py,
-# which keeps that pairing as a labelled historical row.
-NS3_VARIANT = {"newreno": "newreno", "rfc6675": "sack", "sack": "sack"}
+# Variants with an ns-3 counterpart: dupack's name -> (the ns-3 programs' `variant`, ns-3's recovery), for
+# the benchmark and validation/ns3peer.py alike. ns-3's TcpSocketBase always treats a partial ACK
+# NewReno-style (it retransmits the next hole and stays in recovery), so there is no Reno; Tahoe, FACK and
+# Vegas-as-dupack-runs-it are not mirrored either. With SACK on, ns-3 runs RFC 6675 (its scoreboard, IsLost,
+# NextSeg and pipe in TcpTxBuffer), so dupack's `rfc6675` is its closest mirror: the benchmark pairs ns-3's
+# SACK with it, and dupack's `sack` (Fall & Floyd's, ns-2's Sack1) with ns-2 only; the validation suite keeps
+# `sack` against ns-3 as a labelled historical row. `rfc6675+prr` is ns-3's default recovery, PRR (RFC 6937).
+NS3_MIRROR = {
+    "newreno": ("newreno", "classic"),
+    "sack": ("sack", "classic"),
+    "rfc6675": ("sack", "classic"),
+    "rfc6675+prr": ("sack", "prr"),
+}
 
 
 def ns3_args(doc: dict) -> list[str]:
@@ -113,7 +121,7 @@ def ns3_args(doc: dict) -> list[str]:
     a = {
         # Another variant passes as it is: validation/ns3peer.py sets the program's variant, recovery and
         # congestion control itself (CUBIC, PRR), and tcp_bench.cc refuses a variant it does not know.
-        "variant": NS3_VARIANT.get(tcp["variant"], tcp["variant"]),
+        "variant": NS3_MIRROR.get(tcp["variant"], (tcp["variant"],))[0],
         "duration": seconds(doc["run"]["duration"]),
         "seed": doc["run"].get("seed", 1),
         "mss": size(tcp["mss"]),

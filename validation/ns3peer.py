@@ -34,7 +34,7 @@ from typing import Any
 from bench import ns3build
 from bench.measure import ns3_version
 # Imported by name: this module's own mirror() maps dupack's variants to ns-3's.
-from bench.mirror import apply, ns3_args, rate, seconds, size
+from bench.mirror import NS3_MIRROR, apply, ns3_args, rate, seconds, size
 from validation.common import ROOT
 from validation.peerapi import FlowStats, Unsupported
 
@@ -42,21 +42,9 @@ LOSSY_FLOW = ROOT / "validation" / "ns3" / "lossy_flow.cc"
 TCP_BENCH = ROOT / "bench" / "ns3" / "tcp_bench.cc"
 TIMEOUT = 1800.0  # seconds of wall time for one ns-3 run
 
-# Variants with an ns-3 counterpart: dupack's name -> (the programs'
-# variant, ns-3's recovery). ns-3's TcpSocketBase always treats a partial
-# ACK NewReno-style (it retransmits the next hole and stays in recovery), so
-# there is no Reno; Tahoe, FACK and Vegas-as-dupack-runs-it are not mirrored
-# either. With SACK on, ns-3 runs RFC 6675 (its scoreboard, IsLost, NextSeg
-# and pipe), so dupack's `rfc6675` is its closest mirror (the benchmark
-# pairs ns-3's SACK with it, bench/mirror.py) and `sack` (Fall & Floyd,
-# ns-2's Sack1) the historical pairing kept here as a row; `rfc6675+prr` is
-# ns-3's default recovery, PRR (RFC 6937).
-MIRROR = {
-    "newreno": ("newreno", "classic"),
-    "sack": ("sack", "classic"),
-    "rfc6675": ("sack", "classic"),
-    "rfc6675+prr": ("sack", "prr"),
-}
+# Variants with an ns-3 counterpart: dupack's name -> (the programs' variant,
+# ns-3's recovery); bench/mirror.py says why each is paired as it is.
+MIRROR = NS3_MIRROR
 CUBIC = "cc=cubic"  # the variant component that selects CUBIC
 VARIANTS = tuple(MIRROR) + tuple(f"{v}+{CUBIC}" for v in MIRROR)
 
