@@ -12,8 +12,7 @@ from dupack import _core
 from dupack.result import RunResult
 from dupack.scenario import Scenario, load
 
-# typing is for type checkers only here: importing it costs every command 3-4 ms and half a MiB
-# of start-up (docs/performance.md, "The dupack command end to end"), and no name of it is used at run time.
+# typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, NamedTuple
