@@ -12,6 +12,17 @@
 //! core still applies the receive window to new data); bytes sent that way
 //! are passed to the inner policy as [`View::limited_transmit`] and forgotten
 //! when the cumulative ACK advances or the timer expires.
+//!
+//! Over a policy that keeps RFC 6675's `pipe` (`rfc6675`, `rfc6675+prr`),
+//! Limited Transmit takes RFC 6675's form instead, §5 step (3): "as per
+//! Limited Transmit, except that the number of octets which may be sent is
+//! governed by pipe and cwnd" — one new segment at a time while
+//! `cwnd − pipe ≥ 1 SMSS` (3.3). Each SACKed segment leaves `pipe`, so an
+//! ACK that SACKs two segments (the ACK between them lost) releases two new
+//! segments where RFC 3042 releases one. This is what ns-3's and Linux's
+//! SACK senders do before a recovery: both count SACKed data out of the
+//! data in flight in every state (ns-3's `TcpSocketBase::AvailableWindow`,
+//! cwnd minus `TcpTxBuffer::BytesInFlight`).
 
 use super::{LossRecovery, Response, View};
 use crate::tcp::scoreboard::Scoreboard;
@@ -54,11 +65,15 @@ impl LossRecovery for LimitedTransmit {
         if self.inner.may_send(v, sb, len) {
             return true;
         }
-        // RFC 3042 §2: one new segment per dupack, at most cwnd + 2·SMSS outstanding.
-        self.active(v)
-            && v.snd_nxt >= v.snd_max
-            && v.snd_nxt < v.app_end
-            && v.snd_nxt - v.snd_una + len <= v.cwnd + v.dupacks.min(2) as u64 * v.mss
+        if !(self.active(v) && v.snd_nxt >= v.snd_max && v.snd_nxt < v.app_end) {
+            return false;
+        }
+        match self.inner.pipe_bytes(v, sb) {
+            // RFC 6675 §5 (3.3): new data while cwnd − pipe ≥ 1 SMSS.
+            Some(pipe) => pipe + v.mss <= v.cwnd,
+            // RFC 3042 §2: one new segment per dupack, at most cwnd + 2·SMSS outstanding.
+            None => v.snd_nxt - v.snd_una + len <= v.cwnd + v.dupacks.min(2) as u64 * v.mss,
+        }
     }
 
     fn on_transmit(&mut self, v: &View, sb: &mut Scoreboard, seq: u64, len: u64) {

@@ -397,6 +397,56 @@ fn rfc3042_limited_transmit_keeps_a_three_segment_window_out_of_a_timeout() {
 }
 
 #[test]
+fn rfc6675_limited_transmit_is_governed_by_pipe_not_by_the_dupack_count() {
+    // RFC 6675 §5 step (3): the ACK for segment 1 is lost, so the first
+    // duplicate ACK SACKs segments 1 and 2 at once: pipe = 4 − 2 = 2
+    // segments, and cwnd − pipe leaves room for two new segments.
+    let mut h = Harness::new("rfc6675+lt", 4);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
+    h.ack(0, &[(1, 3)]);
+    assert_eq!(h.tx(), new(&[4, 5]), "two SACKed segments release two new ones");
+    assert_eq!(h.s.cwnd(), 4000, "cwnd is not changed");
+    assert!(!h.s.in_recovery());
+    // RFC 3042's form releases one segment per duplicate ACK, whatever it SACKs.
+    let mut r = Harness::new("sack+lt", 4);
+    assert_eq!(r.tx(), new(&[0, 1, 2, 3]));
+    r.ack(0, &[(1, 3)]);
+    assert_eq!(r.tx(), new(&[4]));
+    // The next SACK makes three segments SACKed above 0: IsLost(0), recovery.
+    h.ack(0, &[(1, 4)]);
+    assert!(h.s.in_recovery());
+    assert_eq!(h.tx().first(), Some(&rexmit(0)));
+    // RFC 5681 §3.2 step 2: ssthresh from FlightSize without the two new segments.
+    assert_eq!(h.s.ssthresh(), 2000);
+}
+
+#[test]
+fn rfc6675_limited_transmit_turns_a_three_segment_window_loss_into_a_fast_retransmit() {
+    // Segment 0 of a window of three is lost: only two duplicate ACKs can
+    // come back, and RFC 6675 without step (3) waits for the timer.
+    let mut r = Harness::new("rfc6675", 3);
+    assert_eq!(r.tx(), new(&[0, 1, 2]));
+    r.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]);
+    assert_eq!(r.tx(), vec![]);
+    let d = r.s.poll_timeout().unwrap();
+    r.at(d);
+    r.s.on_timer(d);
+    assert_eq!(r.s.stats().timeouts, 1);
+    // With step (3) each SACK frees pipe for one new segment, whose SACK
+    // makes IsLost(0) true: a fast retransmit instead of a timeout.
+    let mut h = Harness::new("rfc6675+lt", 3);
+    assert_eq!(h.tx(), new(&[0, 1, 2]));
+    h.ack(0, &[(1, 2)]);
+    assert_eq!(h.tx(), new(&[3]));
+    h.ack(0, &[(1, 3)]);
+    assert_eq!(h.tx(), new(&[4]));
+    h.ack(0, &[(1, 4)]);
+    assert_eq!(h.tx().first(), Some(&rexmit(0)));
+    h.ack(5, &[]);
+    assert_eq!((h.s.stats().fast_retransmits, h.s.stats().timeouts), (1, 0));
+}
+
+#[test]
 fn rfc5827_early_retransmit_on_oseg_minus_one_dupacks_when_nothing_new_can_go() {
     let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, ..TcpConfig::default() };
     // Three segments to send in all: a loss of the first leaves two dupacks.
