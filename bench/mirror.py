@@ -103,14 +103,17 @@ def ns2_args(doc: dict) -> list[str]:
 # the benchmark and validation/ns3peer.py alike. ns-3's TcpSocketBase always treats a partial ACK
 # NewReno-style (it retransmits the next hole and stays in recovery), so there is no Reno; Tahoe, FACK and
 # Vegas-as-dupack-runs-it are not mirrored either. With SACK on, ns-3 runs RFC 6675 (its scoreboard, IsLost,
-# NextSeg and pipe in TcpTxBuffer), so dupack's `rfc6675` is its closest mirror: the benchmark pairs ns-3's
-# SACK with it, and dupack's `sack` (Fall & Floyd's, ns-2's Sack1) with ns-2 only; the validation suite keeps
-# `sack` against ns-3 as a labelled historical row. `rfc6675+prr` is ns-3's default recovery, PRR (RFC 6937).
+# NextSeg and pipe in TcpTxBuffer) and, in every state, sends while cwnd exceeds pipe
+# (TcpSocketBase::AvailableWindow), which before a recovery is RFC 6675 §5 step (3), Limited Transmit
+# governed by pipe, whatever its LimitedTransmit attribute (that one only acts without SACK). So dupack's
+# `rfc6675+lt` is its closest mirror: the benchmark pairs ns-3's SACK with it, and dupack's `sack` (Fall &
+# Floyd's, ns-2's Sack1) with ns-2 only; the validation suite keeps `sack` against ns-3 as a labelled
+# historical row. `rfc6675+prr+lt` is ns-3's default recovery, PRR (RFC 6937), with SACK.
 NS3_MIRROR = {
     "newreno": ("newreno", "classic"),
     "sack": ("sack", "classic"),
-    "rfc6675": ("sack", "classic"),
-    "rfc6675+prr": ("sack", "prr"),
+    "rfc6675+lt": ("sack", "classic"),
+    "rfc6675+prr+lt": ("sack", "prr"),
 }
 
 

@@ -42,8 +42,8 @@ def cpu_ratio(tool: dict | None, d: dict, spec: str) -> str:
 
 
 PAIRING = (" Three variants: `newreno` against both peers; `sack` (Fall & Floyd's SACK, the mirror of ns-2's "
-           "`Sack1`) against ns-2 only; `rfc6675` (RFC 6675's scoreboard, NextSeg and pipe, the mirror of ns-3's "
-           "SACK) against ns-3 only. A dash marks the peer a variant is not paired with.")
+           "`Sack1`) against ns-2 only; `rfc6675+lt` (RFC 6675's scoreboard, NextSeg and pipe, with its step (3) "
+           "Limited Transmit: the mirror of ns-3's SACK) against ns-3 only. A dash marks the peer a variant is not paired with.")
 
 
 def speed_table(rows: list[dict]) -> list[str]:
@@ -241,7 +241,7 @@ def observations_ns3(res: list[dict], controls: list[dict] | None = None) -> lis
                 f"- {r['case'].label}: goodput {rel(d['goodput'], t['goodput']):+.1f} %, "
                 f"fast retransmits {d['fr']} vs {t['fr']}, timeouts {d['to']} vs {t['to']}."
             )
-    for v in ("newreno", "rfc6675"):
+    for v in ("newreno", "rfc6675+lt"):
         rows = [r for r in a if r["case"].overrides.get("tcp.variant") == v]
         if rows:
             sh_d = [100 * r["dupack"]["rexmit"] / max(1, r["dupack"]["data"]) for r in rows]
@@ -255,10 +255,10 @@ def observations_ns3(res: list[dict], controls: list[dict] | None = None) -> lis
     nr = [r for r in a if r["case"].overrides.get("tcp.variant") == "newreno"]
     if nr and max(r["ns3"]["rexmit"] / max(1, r["ns3"]["data"]) for r in nr) > 0.2:
         w = max(nr, key=lambda r: r["ns3"]["rexmit"] / max(1, r["ns3"]["data"]))
-        sk = [r for r in a if r["case"].overrides.get("tcp.variant") == "rfc6675"
+        sk = [r for r in a if r["case"].overrides.get("tcp.variant") == "rfc6675+lt"
               and r["case"].flows == w["case"].flows
               and r["case"].overrides.get("topology.access.fwd_error.p") == w["case"].overrides.get("topology.access.fwd_error.p")]
-        sk_txt = (f"; the same run with SACK (dupack's `rfc6675`): ns-3 {sk[0]['ns3']['to']} timeouts and {sk[0]['ns3']['rexmit']} "
+        sk_txt = (f"; the same run with SACK (dupack's `rfc6675+lt`): ns-3 {sk[0]['ns3']['to']} timeouts and {sk[0]['ns3']['rexmit']} "
                   f"retransmissions, dupack {sk[0]['dupack']['to']} and {sk[0]['dupack']['rexmit']}") if sk else ""
         lines.append(
             f"- {w['case'].label}: ns-3's NewReno (SACK off) has {w['ns3']['to']} timeouts and "
@@ -319,7 +319,7 @@ def observations_ns3(res: list[dict], controls: list[dict] | None = None) -> lis
 
         n2 = (f" (ns-2: {tot('ns2', 'to') / max(1, tot('dupack', 'to')):.2f}× and "
               f"{tot('ns2', 'fr') / max(1, tot('dupack', 'fr')):.2f}×)") if all(r["ns2"] for r in big) else ""
-        for v in ("newreno", "rfc6675"):
+        for v in ("newreno", "rfc6675+lt"):
             bv = [r for r in big if r["case"].overrides.get("tcp.variant") == v and r["ns3"]]
             if not bv:
                 continue
@@ -423,10 +423,13 @@ Modelling differences between dupack and ns-3 we can name (each documented in th
   takes as long as 1042 bytes would in dupack or ns-2, 0.2 % of capacity.
 - **Recovery.** ns-3's recovery is built on its RFC 6675 scoreboard for both variants (with SACK off,
   duplicate ACKs stand in for SACK blocks); on a full ACK it sets cwnd = ssthresh, dupack
-  min(ssthresh, FlightSize + MSS). With SACK on, ns-3 and dupack's `rfc6675` (its pairing here) both run
-  RFC 6675 (`IsLost`, `NextSeg`, `pipe`); ns-3 sends up to 4 SACK blocks per ACK instead of 3. At high loss
-  ns-3's SACK times out less often than dupack's `rfc6675` (here N = 10, p = 5 %; docs/validation.md,
-  scenario 2, at p = 3 % and 10 %), a difference not yet traced to its cause.
+  min(ssthresh, FlightSize + MSS). With SACK on, ns-3 and dupack's `rfc6675+lt` (its pairing here) both run
+  RFC 6675 (`IsLost`, `NextSeg`, `pipe`); ns-3 sends up to 4 SACK blocks per ACK instead of 3. ns-3 sends new
+  data whenever cwnd exceeds pipe (`TcpSocketBase::AvailableWindow`), so before a recovery each SACKed segment
+  releases a new one: RFC 6675 §5 step (3), Limited Transmit governed by pipe, which ns-3 does with SACK
+  whatever its `LimitedTransmit` attribute says. Without it (dupack's plain `rfc6675`) a loss in a window of
+  three or four segments waits for the timer: at N = 10, p = 5 %, dupack's `rfc6675` timed out 602 times over
+  4 seeds against 222 for `rfc6675+lt` and 246 for ns-3 (docs/validation.md, scenario 2, has the lossy link).
 - **Slow start.** ns-3 grows cwnd by `segmentsAcked` × MSS per ACK (an ACK that covers several segments, as after
   a recovery, grows it by several MSS); dupack (RFC 5681: at most one MSS per ACK) and ns-2 by one MSS per ACK.
 - **Random streams.** MRG32k3a streams in ns-3 against PCG-64 in dupack: statistically alike, not identical.
@@ -473,7 +476,7 @@ MIRROR = """\
 | dupthresh | 3 | `numdupacks_` 3 | `TcpSocketBase::ReTxThreshold` 3 |
 | RTO | RFC 6298 fine timer, G = 1 ms, initial 1 s, min 1 s, max 60 s, backoff ≤ ×64 | `tcpTick_` 0.001, `rtxcur_init_` 1.0, `minrto_` 1.0, `maxrto_` 60, backoff ≤ 64 (fixed in ns-2) | `ClockGranularity` 1 ms, `RttEstimator::InitialEstimation` 1 s, `MinRto` 1 s, doubling capped at 60 s (fixed in ns-3); `DataRetries` 2³⁰ and `ConnCount` 2³⁰ (the defaults, 6 each, would abort a connection after 6 back-to-back timeouts or give up opening it after 6 lost SYNs) |
 | ACKs | every segment (`ack = "every"`) | `Agent/TCPSink`, `Agent/TCPSink/Sack1` (no DelAck) | `TcpSocket::DelAckCount` 1 |
-| SACK | against ns-2: the `sack` variant (Fall & Floyd); against ns-3: the `rfc6675` variant (RFC 6675); 3 blocks per ACK | `Agent/TCP/Sack1`, `maxSackBlocks_` 3 | `TcpSocketBase::Sack` true (RFC 6675 scoreboard in `TcpTxBuffer`); up to 4 blocks per ACK, as many as fit in the 40 option bytes without timestamps (not configurable) |
+| SACK | against ns-2: the `sack` variant (Fall & Floyd); against ns-3: the `rfc6675+lt` variant (RFC 6675 with its step (3) Limited Transmit); 3 blocks per ACK | `Agent/TCP/Sack1`, `maxSackBlocks_` 3 | `TcpSocketBase::Sack` true (RFC 6675 scoreboard in `TcpTxBuffer`); up to 4 blocks per ACK, as many as fit in the 40 option bytes without timestamps (not configurable) |
 | NewReno | partial-ACK retransmit, timer reset on the first partial ACK, full ACK: cwnd = min(ssthresh, FlightSize + MSS) | `Agent/TCP/Newreno`, `newreno_changes1_ 1`, `partial_window_deflation_ 1`, `exit_recovery_fix_ 1` | `TcpNewReno` congestion control, `Sack` false, recovery `TcpClassicRecovery` (not ns-3's default PRR): cwnd inflation by dupacks, partial-ACK retransmit, full ACK: cwnd = ssthresh |
 | ssthresh on loss | max(FlightSize / 2, 2 MSS) | min(cwnd, window) / 2 in packets, ≥ 2 | max(BytesInFlight / 2, 2 MSS) (`TcpNewReno::GetSsThresh`) |
 | queues | DropTail, limit = packets *waiting* | DropTail `queue-limit` = limit + 1 (ns-2 drops when length + 1 ≥ limit) | no queue disc (`TrafficControlHelper::Uninstall` after addressing); the device's `DropTailQueue` `MaxSize` = limit packets: the device dequeues a packet when it starts sending it, so the queue holds waiting packets only, as in dupack |

@@ -188,12 +188,13 @@ def ns3_controls(res: list[dict], ns3_exe: Path, timeout: float, log) -> list[di
 
 
 # The variants of (a) and (b), and which peer each is compared with: NewReno with both; SACK as Fall & Floyd
-# describe it (`sack`, ns-2's Sack1) with ns-2; SACK as RFC 6675 specifies it (`rfc6675`, ns-3's SACK: its
-# scoreboard, IsLost, NextSeg and pipe) with ns-3. Each peer is thus timed and compared against its closest
+# describe it (`sack`, ns-2's Sack1) with ns-2; SACK as RFC 6675 specifies it with its step (3) Limited
+# Transmit (`rfc6675+lt`, ns-3's SACK: its scoreboard, IsLost, NextSeg and pipe, and new data whenever cwnd
+# exceeds pipe) with ns-3. Each peer is thus timed and compared against its closest
 # dupack mirror (validation/ns3peer.py says the same of the validation suite).
-VARIANTS = ("newreno", "sack", "rfc6675")
+VARIANTS = ("newreno", "sack", "rfc6675+lt")
 NS2_VARIANTS = {"newreno", "sack"}
-NS3_VARIANTS = {"newreno", "rfc6675"}
+NS3_VARIANTS = {"newreno", "rfc6675+lt"}
 
 
 def cases(quick: bool) -> list[Case]:

@@ -22,7 +22,7 @@ def test_the_cases_are_the_issues_grid() -> None:
     a = [c for c in CASES if c.group == "a"]
     assert sorted({c.flows for c in a}) == [10, 40, 200]
     assert {c.overrides["topology.access.fwd_error.p"] for c in a} == {0.0, 0.01, 0.05}
-    assert {c.overrides["tcp.variant"] for c in a} == {"newreno", "sack", "rfc6675"}
+    assert {c.overrides["tcp.variant"] for c in a} == {"newreno", "sack", "rfc6675+lt"}
     assert all(c.duration == 200 for c in a)
     assert sorted(c.flows for c in CASES if c.group == "c-flows") == [1, 10, 100, 1000, 10000]
     # ns-3 would take hours at 10,000 flows; ns-2 gets a longer limit there.
@@ -51,8 +51,8 @@ def test_ns2_and_ns3_get_the_scenarios_tcp_settings(case) -> None:
         # ns-2's window_ is in whole packets (64000 B of 536-byte segments: 119).
         assert int(_args(mirror.ns2_args(case.doc))["window"]) == mirror.size(rcv["window"]) // mss
     if case.ns3:
-        # ns-3's SACK is RFC 6675: dupack's rfc6675 runs against it; its receive buffer is in bytes.
-        want = {"newreno": "newreno", "rfc6675": "sack"}[tcp["variant"]]
+        # ns-3's SACK is RFC 6675 with step (3): dupack's rfc6675+lt runs against it; its receive buffer is in bytes.
+        want = {"newreno": "newreno", "rfc6675+lt": "sack"}[tcp["variant"]]
         assert _args(mirror.ns3_args(case.doc))["variant"] == want
         assert int(_args(mirror.ns3_args(case.doc))["window"]) == mirror.size(rcv["window"])
 
@@ -63,15 +63,16 @@ def _peer_args(case) -> list[list[str]]:
 
 
 def test_each_sack_flavour_is_timed_against_its_closest_peer() -> None:
-    """Fall & Floyd's SACK (`sack`, ns-2's Sack1) against ns-2; RFC 6675 (`rfc6675`, ns-3's scoreboard) against
-    ns-3; every `sack` case of (a) and (b) has an `rfc6675` twin with the same network, and NewReno both."""
+    """Fall & Floyd's SACK (`sack`, ns-2's Sack1) against ns-2; RFC 6675 with its Limited Transmit (`rfc6675+lt`,
+    ns-3's SACK) against ns-3; every `sack` case of (a) and (b) has an `rfc6675+lt` twin with the same network,
+    and NewReno both."""
     ab = [c for c in CASES if c.group in ("a", "b")]
     for c in ab:
         v = c.overrides["tcp.variant"]
-        assert (c.ns2, c.ns3) == {"newreno": (True, True), "sack": (True, False), "rfc6675": (False, True)}[v]
+        assert (c.ns2, c.ns3) == {"newreno": (True, True), "sack": (True, False), "rfc6675+lt": (False, True)}[v]
     key = lambda c: (c.group, tuple(sorted((k, v) for k, v in c.overrides.items() if k != "tcp.variant")))  # noqa: E731
     sack = sorted(key(c) for c in ab if c.overrides["tcp.variant"] == "sack")
-    assert sack and sack == sorted(key(c) for c in ab if c.overrides["tcp.variant"] == "rfc6675")
+    assert sack and sack == sorted(key(c) for c in ab if c.overrides["tcp.variant"] == "rfc6675+lt")
     # What the benchmark does not pair passes through for validation/ns3peer.py to set (or tcp_bench.cc to refuse).
     other = _args(mirror.ns3_args(mirror.apply(CASES[0].doc, {"tcp.variant": "rfc6675+cc=cubic"})))
     assert other["variant"] == "rfc6675+cc=cubic"

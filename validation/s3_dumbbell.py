@@ -18,9 +18,9 @@ SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"
 NS = (10, 40, 200)
 PS = (0.0, 0.01, 0.05)
 VARIANTS = ("newreno", "sack")
-# Run against ns-3 only (ns-2.35 has neither): its SACK recovery, RFC 6675,
-# and its default, RFC 6675 with PRR.
-NS3_VARIANTS = ("rfc6675", "rfc6675+prr")
+# Run against ns-3 only (ns-2.35 has neither): its SACK recovery, RFC 6675
+# with its step (3) Limited Transmit, and its default, the same with PRR.
+NS3_VARIANTS = ("rfc6675+lt", "rfc6675+prr+lt")
 QUICK = [(10, 0.01, "newreno"), (10, 0.01, "sack")]
 # Without random loss equal flows phase-lock (docs/scenario.md, "Phase
 # effects"); the p = 0 rows again with the standard remedy in both tools, a
