@@ -49,3 +49,20 @@ def test_render_of_a_partial_run_does_not_touch_the_committed_report(tmp_path: P
     monkeypatch.setattr(Path, "write_text", lambda self, text, *a, **k: written.append(self) or len(text))
     assert vrun.main(["--render", str(saved)]) == 0
     assert written == [tmp_path / "partial.md"]
+
+
+def test_jobs_run_scenarios_side_by_side_with_the_same_results(tmp_path: Path) -> None:
+    # Two cheap scenarios of the quick subset, in one process and in two:
+    # every run is seeded, so the saved results are equal, float for float
+    # (compared by repr: NaN is unequal to itself, and pickle's bytes depend
+    # on which objects happen to be shared).
+    saved = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}"
+        argv = ["--only", "6", "--only", "1", "--jobs", jobs, "--out", str(out.with_suffix(".md")), "--save", str(out)]
+        assert vrun.main(argv) == 0
+        saved.append(pickle.loads(out.read_bytes()))
+    one, two = saved
+    assert set(one["results"]) == set(two["results"]) == {"1", "6"}
+    assert repr(one["results"]) == repr(two["results"])
+    assert (tmp_path / "jobs2.md").read_text().count("## ") == (tmp_path / "jobs1.md").read_text().count("## ")

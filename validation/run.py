@@ -6,6 +6,7 @@
     python3 validation/run.py --only 1        # one scenario (1, 2, 3, 4, 5, 6)
     python3 validation/run.py --full --seeds 20
     python3 validation/run.py --peers ns3 --only 2 --only 3   # dupack and ns-3 only
+    python3 validation/run.py --full --jobs 2  # scenarios side by side in 2 processes
 
 Needs the dupack package (pip install .), ns-2 (`ns`: apt-get install ns2)
 and, for the ns-3 columns of scenarios 2 and 3, the ns-3.44 wheel and a C++
@@ -21,9 +22,11 @@ target/validation/partial.md unless --out names the file.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import pickle
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -100,6 +103,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--out", type=Path,
                     help="the report to write (default: docs/validation.md after a full run of everything, "
                     "else target/validation/partial.md)")
+    ap.add_argument("--jobs", type=positive, default=1,
+                    help="run up to this many scenarios at once, each in its own process (default 1); "
+                    "the results do not depend on it")
     ap.add_argument("--save", type=Path, metavar="FILE", help="also keep the raw results (pickle) in FILE")
     ap.add_argument("--render", type=Path, metavar="FILE",
                     help="write the report from results saved with --save, without running anything")
@@ -120,25 +126,26 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.perf_counter()
     results: dict[str, object] = {}
-    steps = [
-        ("1", lambda: s1_fall_floyd.run(peers, quick)),
-        ("2", lambda: s2_lossy.run(peers, quick, seeds)),
-        ("3", lambda: s3_dumbbell.run(peers, quick, seeds)),
-        ("4", lambda: s4_red.run(peers, quick, seeds)),
-        ("5", lambda: s5_snoop.run(peers, quick, seeds)),
-        ("6", lambda: s6_vegas.run(peers, quick)),
-    ]
-    for key, step in steps:
-        if key in only:
-            t = time.perf_counter()
-            try:
-                results[key] = step()
-            except (Ns2Error, RuntimeError, OSError) as e:
-                # A peer failed (ns-2 crashed or timed out, the simulator
-                # refused a scenario): one line, not a traceback.
-                print(f"validation: scenario {key} failed: {e}", file=log)
-                return 3
-            print(f"validation: scenario {key} done in {time.perf_counter() - t:.1f} s", file=log, flush=True)
+    keys = [k for k in SCENARIOS if k in only]
+    try:
+        if args.jobs == 1 or len(keys) == 1:
+            for key in keys:
+                results[key] = timed_step(key, peers, quick, seeds, log)
+        else:
+            # Each scenario in its own process, the longest first so that the
+            # rest fill in around them; every run is seeded, so the results
+            # are those of a sequential run.
+            order = sorted(keys, key=LONGEST_FIRST.index)
+            ctx = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
+                futures = {k: pool.submit(timed_step, k, peers, quick, seeds, None) for k in order}
+                for key in keys:
+                    results[key] = futures[key].result()
+    except (Ns2Error, RuntimeError, OSError) as e:
+        # A peer failed (ns-2 crashed or timed out, the simulator refused a
+        # scenario): one line, not a traceback.
+        print(f"validation: {e}", file=log)
+        return 3
     elapsed = time.perf_counter() - t0
     settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv}
     if args.save:
@@ -149,6 +156,31 @@ def main(argv: list[str] | None = None) -> int:
     out.write_text(text)
     print(f"validation: wrote {out} ({elapsed / 60:.1f} min)", file=log)
     return 0
+
+
+# Scenarios by their share of a full run, longest first (for --jobs).
+LONGEST_FIRST = ("3", "2", "4", "5", "1", "6")
+
+
+def timed_step(key: str, peers: dict[str, Peer], quick: bool, seeds: int, log) -> object:
+    """Run scenario `key` and say how long it took (to stderr when `log` is None:
+    a worker process has no handle of its parent's)."""
+    log = log or sys.stderr
+    runs = {
+        "1": lambda: s1_fall_floyd.run(peers, quick),
+        "2": lambda: s2_lossy.run(peers, quick, seeds),
+        "3": lambda: s3_dumbbell.run(peers, quick, seeds),
+        "4": lambda: s4_red.run(peers, quick, seeds),
+        "5": lambda: s5_snoop.run(peers, quick, seeds),
+        "6": lambda: s6_vegas.run(peers, quick),
+    }
+    t = time.perf_counter()
+    try:
+        out = runs[key]()
+    except (Ns2Error, RuntimeError, OSError) as e:
+        raise RuntimeError(f"scenario {key} failed: {e}") from None
+    print(f"validation: scenario {key} done in {time.perf_counter() - t:.1f} s", file=log, flush=True)
+    return out
 
 
 def render_saved(args: argparse.Namespace) -> int:
