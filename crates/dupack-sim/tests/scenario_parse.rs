@@ -1265,6 +1265,18 @@ fn eifel_undo_needs_timestamps() {
 }
 
 #[test]
+fn pipe_ssthresh_needs_a_variant_that_keeps_pipe() {
+    let text = "[run]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"1ms\" }]\n[tcp]\nvariant = \"newreno\"\nloss_ssthresh = \"pipe\"\n";
+    let e = dupack_sim::parse_scenario_toml(text).unwrap_err();
+    assert_eq!(e.path, "tcp.loss_ssthresh", "{e}");
+    assert!(e.message.contains("'newreno'") && e.message.contains("rfc6675"), "{e}");
+    for v in ["rfc6675", "rfc6675+lt", "rfc6675+prr+lt+cc=cubic"] {
+        let ok = text.replace("\"newreno\"", &format!("\"{v}\""));
+        assert!(dupack_sim::parse_scenario_toml(&ok).is_ok(), "{v}");
+    }
+}
+
+#[test]
 fn gilbert_elliott_tables_parse_both_ways() {
     let with = |e: &str| {
         let s = ok(&format!(

@@ -512,6 +512,14 @@ pub enum LossSsthresh {
     /// RFC 2001 §3, 4.4BSD `tcp_timers`/`tcp_input`, ns-2 `slowdown()`:
     /// half of min(cwnd, rwnd), rounded down to whole segments, at least 2.
     Window,
+    /// ns-3's SACK sender (ns-3.44 `TcpSocketBase::EnterRecovery` and
+    /// `ReTxTimeout`): max(pipe/2, 2·SMSS), with RFC 6675's `pipe` when the
+    /// recovery starts and just before each timer expiry (backoffs too);
+    /// after a timeout, until the data then outstanding is acknowledged,
+    /// `pipe` is what was sent since and is neither SACKed nor acknowledged
+    /// (ns-3 marks everything else lost). Only for variants that keep a
+    /// `pipe` (`rfc6675` and its compositions).
+    Pipe,
 }
 
 /// How congestion avoidance adds SMSS·SMSS/cwnd per ACK (RFC 5681 §3.1).

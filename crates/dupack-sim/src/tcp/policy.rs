@@ -49,6 +49,9 @@ pub struct View {
     /// The congestion controller's multiplicative decrease (`None`: halve;
     /// `tcp::cc::CongestionControl::beta`).
     pub beta: Option<f64>,
+    /// The data in the network for `loss_ssthresh = "pipe"` (ns-3's
+    /// ssthresh); `None` otherwise.
+    pub pipe: Option<u64>,
 }
 
 impl View {
@@ -78,6 +81,8 @@ impl View {
         match (self.loss_ssthresh, self.beta) {
             (LossSsthresh::FlightSize, None) => halve(self.ssthresh_flight(), self.mss),
             (LossSsthresh::FlightSize, Some(b)) => reduce(self.ssthresh_flight(), b, self.mss),
+            (LossSsthresh::Pipe, None) => halve(self.pipe.unwrap_or(self.ssthresh_flight()), self.mss),
+            (LossSsthresh::Pipe, Some(b)) => reduce(self.pipe.unwrap_or(self.ssthresh_flight()), b, self.mss),
             (LossSsthresh::Window, beta) => {
                 let cwnd = if self.in_recovery { self.cwnd.min(self.ssthresh) } else { self.cwnd };
                 match beta {

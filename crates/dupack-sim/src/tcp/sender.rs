@@ -104,6 +104,9 @@ pub struct Sender {
     in_timeout_episode: bool,
     /// The segment at `snd_una` has already been resent by the timer.
     rto_retransmitted_una: bool,
+    /// `snd_max` at the last timeout, until `snd_una` reaches it
+    /// (`loss_ssthresh = "pipe"`: ns-3's loss state).
+    rto_high: Option<u64>,
     started: bool,
     /// `+ecn`: the RFC 3168 §6.1.2 response (`tcp::ecn`): once per
     /// window, no growth on an ECE ACK, CWR after a reduction.
@@ -149,6 +152,7 @@ impl Sender {
             forced: VecDeque::new(),
             in_timeout_episode: false,
             rto_retransmitted_una: false,
+            rto_high: None,
             started: false,
             ecn: EcnResponse::new(variant.has(Ext::Ecn) || variant.base == Base::EcnFack),
             now: SimTime::ZERO,
@@ -184,7 +188,7 @@ impl Sender {
     }
 
     fn view(&self) -> View {
-        View {
+        let mut v = View {
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
             snd_max: self.snd_max,
@@ -202,6 +206,25 @@ impl Sender {
             loss_ssthresh: self.cfg.loss_ssthresh,
             in_recovery: self.recovery.in_recovery(),
             beta: self.cc.beta(),
+            pipe: None,
+        };
+        if self.cfg.loss_ssthresh == LossSsthresh::Pipe {
+            v.pipe = Some(self.ns3_pipe(&v));
+        }
+        v
+    }
+
+    /// The `pipe` ns-3 halves (`loss_ssthresh = "pipe"`): RFC 6675's, except
+    /// after a timeout, when ns-3 has marked everything outstanding lost
+    /// (`TcpTxBuffer::SetSentListLost`) and counts only what left since,
+    /// neither SACKed nor acknowledged.
+    fn ns3_pipe(&self, v: &View) -> u64 {
+        match self.rto_high {
+            Some(_) => {
+                let sent = self.snd_nxt.max(self.snd_una);
+                sent - self.snd_una - self.sb.sacked_between(self.snd_una, sent)
+            }
+            None => self.recovery.pipe_bytes(v, &self.sb).unwrap_or_else(|| v.ssthresh_flight()),
         }
     }
 
@@ -301,6 +324,9 @@ impl Sender {
         }
         self.in_timeout_episode = false;
         self.rto_retransmitted_una = false;
+        if self.rto_high.is_some_and(|h| self.snd_una >= h) {
+            self.rto_high = None;
+        }
         // RTT sample: timestamps (RFC 7323 §4.1) or the BSD timed segment (Karn).
         if let (Some((tsval, tsecr)), true) = (seg.ts, self.cfg.timestamps) {
             self.ts_recent = tsval;
@@ -461,7 +487,10 @@ impl Sender {
         // `tcp_timers` and ns-2's `TcpAgent::timeout` halve the window at
         // every expiry, backoffs included (cwnd is then one segment, so
         // ssthresh falls to two): `"window"`, which mirrors them, does too.
-        if !self.rto_retransmitted_una || self.cfg.loss_ssthresh == LossSsthresh::Window {
+        // ns-3 (`"pipe"`) recomputes it at every expiry too, from the data
+        // in flight (`ReTxTimeout`: `SetSentListLost` clears the mark that
+        // `IsHeadRetransmitted` then tests).
+        if !self.rto_retransmitted_una || self.cfg.loss_ssthresh != LossSsthresh::FlightSize {
             self.ssthresh = self.view().loss_ssthresh();
         }
         // RFC 9438 §4.8: a timeout is a congestion event too.
@@ -469,6 +498,7 @@ impl Sender {
             self.cc.on_congestion(self.cwnd, self.mss, true, now);
         }
         self.rto_retransmitted_una = true;
+        self.rto_high = Some(self.snd_max);
         self.cwnd = self.mss.min(self.cfg.max_cwnd);
         self.dupacks = 0;
         self.snd_nxt = self.snd_una;

@@ -6,7 +6,7 @@ use super::routes::Hop;
 use super::tcp::*;
 use super::value::*;
 use crate::scenario::model::*;
-use crate::tcp::variant::{Ext, Variant};
+use crate::tcp::variant::{Base, Ext, Variant};
 use crate::time::SimDuration;
 
 /// `dda = "auto"`: irw §4 sets DDA's delay to the round-trip time of the
@@ -181,6 +181,7 @@ impl Merge<'_> {
         let ack = self.ack();
         let sack = self.sack()?;
         self.check_undo_timestamps(tcp)?;
+        self.check_pipe_ssthresh(tcp)?;
         let max_sack_blocks = self.max_sack_blocks(tcp)?;
         let dda = self.dda(last_hop)?;
         let dsack = self.dsack(tcp, sack)?;
@@ -259,6 +260,23 @@ impl Merge<'_> {
             ));
         }
         Ok(())
+    }
+
+    /// `loss_ssthresh = "pipe"` needs a variant that keeps RFC 6675's pipe.
+    fn check_pipe_ssthresh(&self, tcp: &TcpConfig) -> R<()> {
+        if tcp.loss_ssthresh != LossSsthresh::Pipe || self.variant.v.spec().base == Base::Rfc6675 {
+            return Ok(());
+        }
+        let at = pick(&self.f.loss_ssthresh, &self.g.loss_ssthresh).map_or_else(String::new, |a| a.path.clone());
+        Err(self.cross(
+            at,
+            format!(
+                "loss_ssthresh = \"pipe\" halves RFC 6675's pipe, which variant '{}' (from {}) does not keep; \
+                 choose an rfc6675 variant, or loss_ssthresh = \"flightsize\" or \"window\"",
+                self.variant.v,
+                self.variant_from()
+            ),
+        ))
     }
 
     /// `receiver.max_sack_blocks`: at most 3 next to timestamps.

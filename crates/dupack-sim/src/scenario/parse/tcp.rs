@@ -152,7 +152,7 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
             v_enum(v, p, &[("integer", CaIncrease::Integer), ("fractional", CaIncrease::Fractional)])
         })?,
         loss_ssthresh: t.opt("loss_ssthresh", |v, p| {
-            v_enum(v, p, &[("flightsize", LossSsthresh::FlightSize), ("window", LossSsthresh::Window)])
+            v_enum(v, p, &[("flightsize", LossSsthresh::FlightSize), ("window", LossSsthresh::Window), ("pipe", LossSsthresh::Pipe)])
         })?,
         newreno_rto_reset: t.opt("newreno_rto_reset", |v, p| {
             v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])

@@ -844,6 +844,42 @@ fn loss_ssthresh_window_halves_the_window_without_the_dupack_inflation_at_every_
     }
 }
 
+/// `loss_ssthresh = "pipe"` mirrors ns-3's SACK sender: ssthresh is half of
+/// RFC 6675's pipe, not of FlightSize, when the recovery starts
+/// (`TcpSocketBase::EnterRecovery`) and before every timer expiry
+/// (`ReTxTimeout`'s `inFlightBeforeRto`), where pipe after a timeout is what
+/// left since it.
+#[test]
+fn loss_ssthresh_pipe_halves_what_is_in_the_network_as_ns3_does() {
+    for (rule, at_fr, at_rto, at_backoff) in
+        [(LossSsthresh::Pipe, 2000, 2500, 2000), (LossSsthresh::FlightSize, 4000, 4000, 4000)]
+    {
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, loss_ssthresh: rule, ..TcpConfig::default() };
+        let mut h = Harness::with("rfc6675", cfg, None);
+        assert_eq!(h.tx().len(), 8);
+        // Segment 0 lost; the third SACK makes IsLost(0): FlightSize 8,
+        // pipe 8 − 3 SACKed − 1 lost = 4 segments.
+        h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+        assert!(h.s.in_recovery());
+        assert_eq!(h.s.ssthresh(), at_fr, "{rule:?}");
+        h.tx();
+        // The retransmission is lost too, and so is everything after it:
+        // the timer fires with pipe = 4 not SACKed, not lost, plus the
+        // retransmission, 5 segments; FlightSize is still 8.
+        let d = h.s.poll_timeout().unwrap();
+        h.at(d);
+        h.s.on_timer(d);
+        assert_eq!(h.s.ssthresh(), at_rto, "{rule:?}");
+        assert_eq!(h.tx(), vec![rexmit(0)]);
+        // A backoff: since the timeout one segment left, so ns-3 halves
+        // one segment (at least 2·SMSS); RFC 5681 §3.1 holds ssthresh.
+        let d = h.s.poll_timeout().unwrap();
+        h.at(d);
+        h.s.on_timer(d);
+        assert_eq!(h.s.ssthresh(), at_backoff, "{rule:?}");
+    }
+}
+
 /// ns-2's `slowdown(CLOSE_SSTHRESH_HALF | CLOSE_CWND_HALF)` leaves `cwnd_` at
 /// half the window unrounded and ssthresh at it rounded down; Reno's
 /// deflation zeroes only the inflation, so an odd window of 25 at the loss
