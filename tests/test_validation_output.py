@@ -66,3 +66,24 @@ def test_jobs_run_scenarios_side_by_side_with_the_same_results(tmp_path: Path) -
     assert set(one["results"]) == set(two["results"]) == {"1", "6"}
     assert repr(one["results"]) == repr(two["results"])
     assert (tmp_path / "jobs2.md").read_text().count("## ") == (tmp_path / "jobs1.md").read_text().count("## ")
+
+
+def test_the_ns3_ssthresh_control_sits_beside_its_row() -> None:
+    # Scenario 2's control rows (dupack alone with loss_ssthresh = "pipe")
+    # are read against the ns-3 column of the row they repeat, and kept out
+    # of the main table.
+    from validation import report, s2_lossy
+    from validation.common import Estimate
+
+    def row(dupack: float, ns3: float | None, arith: bool) -> s2_lossy.Row:
+        peers = {"dupack": dupack} | ({"ns3": ns3} if ns3 else {})
+        e = {k: Estimate(v, 0.0, 2) for k, v in peers.items()}
+        return s2_lossy.Row("rfc6675+lt", 0.03, 100, 950.0, dict(e), dict(e), 400.0, 500.0, retransmitted=dict(e),
+                            fast_retransmits=dict(e), arith=arith)
+
+    main, control = row(110.0, 100.0, False), row(95.0, None, True)
+    text = "\n".join(report.s2_ns3_arith([main], [control]))
+    assert "| 0.03 | 100 | +10.0 → -5.0 | +10.0 → -5.0 | +10.0 → -5.0 | +10.0 → -5.0 |" in text
+    assert report.s2_ns3_arith([main], []) == []
+    section = "\n".join(report.s2_section([main, control], {"dupack": None, "ns3": None}))
+    assert section.count("| rfc6675+lt | 0.03 | 100 |") == 1

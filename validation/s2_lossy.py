@@ -36,6 +36,13 @@ QUICK = [("reno", 0.01, 100), ("newreno", 0.003, 300)]
 # RFC 6675 with PRR (validation/ns3peer.py).
 CUBIC_VARIANTS = ("newreno+cc=cubic", "rfc6675+lt+cc=cubic", "rfc6675+prr+lt+cc=cubic")
 CUBIC_PS = (0.001, 0.01, 0.03)
+# ns-3's ssthresh in dupack: the ns-3 SACK rows once more, dupack alone, with
+# `loss_ssthresh = "pipe"` (half of RFC 6675's pipe at the fast retransmit
+# and at every timeout, as ns-3's TcpSocketBase sets it), so that the report
+# can show what that departure from RFC 6675 §5 (4.2) accounts for
+# (validation/report.py, `ns3_pipe_ssthresh`).
+NS3_ARITH = {"loss_ssthresh": "pipe"}
+NS3_ARITH_VARIANTS = ("rfc6675+lt",)
 CUBIC_QUICK = [(v, 0.01, 100) for v in CUBIC_VARIANTS]
 MSS = 1000
 RATE = 100e6
@@ -86,6 +93,7 @@ class Row:
     rtt_measured_s: float = math.nan
     pftk_measured_kbps: float = math.nan
     timeout_share: float = math.nan
+    arith: bool = False  # dupack alone with ns-3's ssthresh (NS3_ARITH)
 
 
 def cases(quick: bool) -> list[tuple[str, float, int]]:
@@ -180,11 +188,14 @@ HIGH_LOSS = 0.03
 HIGH_LOSS_SEEDS = 30
 
 
-def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds: int, quick: bool) -> Row:
+def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds: int, quick: bool,
+             arith: bool = False) -> Row:
     dur = duration(p, rtt_ms, quick)
     if p >= HIGH_LOSS and not quick:
         seeds = max(seeds, HIGH_LOSS_SEEDS)
     d = doc(variant, p, rtt_ms, dur)
+    if arith:
+        d["tcp"].update(NS3_ARITH)
     good: dict[str, Estimate] = {}
     tos: dict[str, Estimate] = {}
     rex: dict[str, Estimate] = {}
@@ -224,7 +235,7 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
             # Goodput is packets / completion time: dupack relative to the peer.
             same[name].append(rel(times[name], times["dupack"]))
     row = Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same, rex,
-              unsupported, frs, win)
+              unsupported, frs, win, arith=arith)
     if dupack_runs:
         # PFTK again with the mean RTT dupack's sender measured, and the
         # share of its loss episodes that began with a timeout (PFTK's Q).
@@ -270,7 +281,11 @@ def s1_doc() -> dict[str, Any]:
 
 
 def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
-    return [run_case(v, p, r, peers, seeds, quick) for v, p, r in cases(quick) + cubic_cases(quick)]
+    rows = [run_case(v, p, r, peers, seeds, quick) for v, p, r in cases(quick) + cubic_cases(quick)]
+    if not quick and "ns3" in peers:
+        alone = {"dupack": peers["dupack"]}
+        rows += [run_case(v, p, NS3_RTT_MS, alone, seeds, quick, arith=True) for v in NS3_ARITH_VARIANTS for p in PS]
+    return rows
 
 
 def run_cubic(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
