@@ -88,3 +88,14 @@ def test_the_fresh_venv_rows_are_judged_on_their_own() -> None:
                                                        [10], VENV))
     slow = rows_10(row(f"dupack run, N = 10{VENV}", 70, 15.0))
     assert "**not met**" in "\n".join(venv_verdict(slow, [10]))
+
+
+def test_the_commands_that_simulate_nothing_are_judged_in_the_fresh_venv() -> None:
+    quick = [row(f"dupack --version{VENV}", 25), row(f"dupack validate{VENV}", 38)]
+    text = "\n".join(venv_verdict(rows_10(*quick), [10]))
+    assert ("- In a fresh venv, `dupack --version` takes 25.0 ms (median wall) and `dupack validate` takes 38.0 ms "
+            "(median wall): **met** (under 60 ms).") in text
+    slow = [row(f"dupack --version{VENV}", 25), row(f"dupack validate{VENV}", 61)]
+    assert "**not met** (under 60 ms)" in "\n".join(venv_verdict(rows_10(*slow), [10]))
+    # Without the venv rows, nothing is claimed.
+    assert "simulate" not in "\n".join(venv_verdict(rows_10(), [10])) and "--version" not in "\n".join(venv_verdict(rows_10(), [10]))
