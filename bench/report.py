@@ -472,7 +472,7 @@ MIRROR = """\
 | initial window | `initial_window` = 1 | `windowInit_` 1 | `TcpSocket::InitialCwnd` 1 |
 | receiver window | `receiver.window` = 64000 B | `window_` 64 packets (119 in (b)) | `TcpSocket::RcvBufSize` 64000 B (advertised ≤ 64000, `WindowScaling` off) |
 | handshake | none | `syn_ false` | always (SYN, SYN-ACK: data starts one RTT later; `ConnTimeout` 1 s) |
-| limited transmit | not modelled | `singledup_ 0` (ns-2.35 default is 1) | `TcpSocketBase::LimitedTransmit` false |
+| limited transmit | off (`newreno`, `sack`); RFC 6675 §5 step (3), new data while cwnd − pipe ≥ 1 MSS, in the `rfc6675+lt` rows | `singledup_ 0` (ns-2.35 default is 1) | `TcpSocketBase::LimitedTransmit` false, which acts only without SACK: with SACK ns-3 always sends while cwnd exceeds pipe (`AvailableWindow`), RFC 6675's step (3) |
 | dupthresh | 3 | `numdupacks_` 3 | `TcpSocketBase::ReTxThreshold` 3 |
 | RTO | RFC 6298 fine timer, G = 1 ms, initial 1 s, min 1 s, max 60 s, backoff ≤ ×64 | `tcpTick_` 0.001, `rtxcur_init_` 1.0, `minrto_` 1.0, `maxrto_` 60, backoff ≤ 64 (fixed in ns-2) | `ClockGranularity` 1 ms, `RttEstimator::InitialEstimation` 1 s, `MinRto` 1 s, doubling capped at 60 s (fixed in ns-3); `DataRetries` 2³⁰ and `ConnCount` 2³⁰ (the defaults, 6 each, would abort a connection after 6 back-to-back timeouts or give up opening it after 6 lost SYNs) |
 | ACKs | every segment (`ack = "every"`) | `Agent/TCPSink`, `Agent/TCPSink/Sack1` (no DelAck) | `TcpSocket::DelAckCount` 1 |
