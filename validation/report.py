@@ -859,7 +859,7 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
              "RTT sample from the ACK that ends a local repair, timing a segment that had arrived long before, so its "
              "local timer grew slower than the sender's RTO (Karn's rule now covers every segment the ACK covers). "
              "And, found while comparing SACK timeouts with ns-3 on the lossy link, in the `rfc6675` "
-             "variant (not one of the variants compared here): a new recovery could not start on an ACK of exactly "
+             "variant (the base of `rfc6675+lt`, ns-3's mirror): a new recovery could not start on an ACK of exactly "
              "the previous RecoveryPoint even with three segments SACKed above it (RFC 6675 §5.1 allows it: "
              "HighACK ≥ RecoveryPoint, as ns-3 does), so losing the first new segment sent during a recovery cost an "
              "RTO; fixed, with a test. "
