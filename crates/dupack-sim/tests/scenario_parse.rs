@@ -271,7 +271,7 @@ timestamps = false
 reno_avoid_multiple_fr = true
 newreno_full_ack = "flightsize"
 newreno_rto_reset = "first"
-rto = {{ timer = "fine", granularity = "1ms", initial = "1s", min = "1s", max = "60s", max_backoff_shift = 6 }}
+rto = {{ timer = "fine", granularity = "1ms", initial = "1s", min = "1s", max = "60s", max_backoff_shift = 6, on_fast_retransmit = "restart" }}
 [receiver]
 window = "64KiB"
 ack = "every"
@@ -1274,6 +1274,17 @@ fn pipe_ssthresh_needs_a_variant_that_keeps_pipe() {
         let ok = text.replace("\"newreno\"", &format!("\"{v}\""));
         assert!(dupack_sim::parse_scenario_toml(&ok).is_ok(), "{v}");
     }
+}
+
+#[test]
+fn rto_on_fast_retransmit_is_read_per_flow_and_checked() {
+    use dupack_sim::scenario::model::RtoOnFastRetransmit;
+    let text = "[run]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"1ms\" }]\n[tcp]\nvariant = \"rfc6675+lt\"\nrto = { on_fast_retransmit = \"keep\" }\n";
+    let s = dupack_sim::parse_scenario_toml(text).unwrap();
+    assert_eq!(s.flows[0].tcp.rto.on_fast_retransmit, RtoOnFastRetransmit::Keep);
+    let e = dupack_sim::parse_scenario_toml(&text.replace("\"keep\"", "\"never\"")).unwrap_err();
+    assert_eq!(e.path, "tcp.rto.on_fast_retransmit", "{e}");
+    assert!(e.message.contains("never") && e.message.contains("restart") && e.message.contains("keep"), "{e}");
 }
 
 #[test]

@@ -102,6 +102,7 @@ impl Snoop {
             min: spec.min_timeout,
             max: SimDuration::from_secs(60),
             max_backoff_shift: 16,
+            ..RtoConfig::default()
         };
         FlowState {
             cache: BTreeMap::new(),

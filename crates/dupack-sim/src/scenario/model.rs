@@ -579,6 +579,25 @@ pub struct RtoConfig {
     pub max: SimDuration,
     /// Largest backoff exponent: RTO × 2^k with k ≤ this (BSD: 6, i.e. ×64).
     pub max_backoff_shift: u32,
+    /// What a fast retransmit does to a running timer.
+    pub on_fast_retransmit: RtoOnFastRetransmit,
+}
+
+/// `tcp.rto.on_fast_retransmit`: whether entering loss recovery restarts
+/// the retransmission timer. RFC 6298 §5.1 starts the timer at a send only
+/// when it is not running and §5.3 restarts it on an ACK of new data, so
+/// read literally a fast retransmit leaves it running from the last new
+/// ACK; 4.4BSD (`tcp_input` clears `TCPT_REXMT` before the retransmission
+/// and `tcp_output` starts it again), Linux (`tcp_xmit_retransmit_queue` re-arms it when the
+/// head is resent) and ns-2 (`reset_rtx_timer` in `dupack_action`) restart
+/// it, ns-3 (`SendDataPacket` schedules it only when it is not running)
+/// does not.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RtoOnFastRetransmit {
+    /// The timer starts afresh with the fast retransmission (BSD, Linux, ns-2).
+    Restart,
+    /// The timer keeps running from the last ACK of new data (ns-3).
+    Keep,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -632,6 +651,7 @@ impl Default for RtoConfig {
             min: defaults::RTO_MIN,
             max: defaults::RTO_MAX_FINE,
             max_backoff_shift: defaults::MAX_BACKOFF_SHIFT,
+            on_fast_retransmit: RtoOnFastRetransmit::Restart,
         }
     }
 }

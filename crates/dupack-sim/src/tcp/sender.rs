@@ -38,7 +38,7 @@ use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
 use super::undo::{Evidence, Undo};
 use super::variant::{Base, Ext, VariantSpec};
-use crate::scenario::model::{LossSsthresh, TcpConfig, UndoEvidence};
+use crate::scenario::model::{LossSsthresh, RtoOnFastRetransmit, TcpConfig, UndoEvidence};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -423,8 +423,12 @@ impl Sender {
             self.push_event(SenderEvent::FastRetransmit { at: now, seq: self.snd_una, ndup: self.dupacks });
             // Karn: the timed segment may be the one being resent.
             self.rto.forget_timed_segment();
-            // RFC 5681 §3.2 / BSD: the timer restarts with the retransmission.
-            self.rto_deadline = Some(self.rto.deadline(now));
+            // BSD, Linux and ns-2 restart the timer with the retransmission;
+            // RFC 6298 §5.1 read literally (and ns-3) leaves a running timer
+            // alone (`tcp.rto.on_fast_retransmit`).
+            if self.cfg.rto.on_fast_retransmit == RtoOnFastRetransmit::Restart || self.rto_deadline.is_none() {
+                self.rto_deadline = Some(self.rto.deadline(now));
+            }
         }
         if r.go_back_n {
             self.snd_nxt = self.snd_una;

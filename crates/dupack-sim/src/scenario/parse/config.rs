@@ -170,6 +170,8 @@ impl Merge<'_> {
             max: max_v,
             max_backoff_shift: pick(&f.max_backoff_shift, &g.max_backoff_shift)
                 .map_or(defaults::MAX_BACKOFF_SHIFT, |a| a.v),
+            on_fast_retransmit: pick(&f.rto_on_fast_retransmit, &g.rto_on_fast_retransmit)
+                .map_or(RtoOnFastRetransmit::Restart, |a| a.v),
         })
     }
 

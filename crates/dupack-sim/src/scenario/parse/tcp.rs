@@ -29,7 +29,7 @@ pub(super) const TCP_KEYS: &[&str] = &[
     "rto",
 ];
 pub(super) const RTO_KEYS: &[&str] =
-    &["timer", "granularity", "tick", "clock_phase", "initial", "min", "max", "max_backoff_shift"];
+    &["timer", "granularity", "tick", "clock_phase", "initial", "min", "max", "max_backoff_shift", "on_fast_retransmit"];
 pub(super) const RX_KEYS: &[&str] =
     &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dsack", "dda"];
 /// What `receiver.dda` accepts, for its error messages.
@@ -83,6 +83,7 @@ pub(super) struct TcpRaw {
     pub(super) rto_min: Option<At<SimDuration>>,
     pub(super) rto_max: Option<At<SimDuration>>,
     pub(super) max_backoff_shift: Option<At<u32>>,
+    pub(super) rto_on_fast_retransmit: Option<At<RtoOnFastRetransmit>>,
 }
 
 /// `[receiver]` keys as written, global or per flow.
@@ -173,6 +174,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
         r.rto_min = rt.opt("min", v_dur_pos)?;
         r.rto_max = rt.opt("max", v_dur_pos)?;
         r.max_backoff_shift = rt.opt("max_backoff_shift", |v, p| v_u32(v, p, 0, 16))?;
+        r.rto_on_fast_retransmit = rt.opt("on_fast_retransmit", |v, p| {
+            v_enum(v, p, &[("restart", RtoOnFastRetransmit::Restart), ("keep", RtoOnFastRetransmit::Keep)])
+        })?;
         let timer = r.timer.as_ref().or(global.and_then(|g| g.timer.as_ref())).map_or(Timer::Fine, |a| a.v);
         for (key, timers) in Timer::SPECIFIC {
             let given = match key {

@@ -8,6 +8,7 @@ fn fine(g: SimDuration, min: SimDuration, max: SimDuration) -> RtoEstimator {
         min,
         max,
         max_backoff_shift: 6,
+        ..RtoConfig::default()
     })
 }
 
@@ -18,6 +19,7 @@ fn coarse(min: SimDuration, max: SimDuration) -> RtoEstimator {
         min,
         max,
         max_backoff_shift: 6,
+        ..RtoConfig::default()
     })
 }
 
@@ -300,6 +302,7 @@ fn ns2(tick: SimDuration, phase: SimDuration, initial: SimDuration, min: SimDura
         min,
         max: secs(60),
         max_backoff_shift: 6,
+        ..RtoConfig::default()
     })
 }
 

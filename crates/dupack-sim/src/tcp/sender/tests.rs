@@ -2,7 +2,7 @@
 //! MSS is 1000 bytes so that segment `k` starts at byte `k·1000`.
 
 use super::{Sender, SenderEvent};
-use crate::scenario::model::{LossSsthresh, TcpConfig};
+use crate::scenario::model::{LossSsthresh, RtoConfig, RtoOnFastRetransmit, TcpConfig};
 use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
 use crate::tcp::variant::parse_variant;
 use crate::time::{ms, SimTime};
@@ -877,6 +877,36 @@ fn loss_ssthresh_pipe_halves_what_is_in_the_network_as_ns3_does() {
         h.at(d);
         h.s.on_timer(d);
         assert_eq!(h.s.ssthresh(), at_backoff, "{rule:?}");
+    }
+}
+
+/// `tcp.rto.on_fast_retransmit`: BSD, Linux and ns-2 start the timer afresh
+/// with the fast retransmission; ns-3 (and RFC 6298 §5.1 read literally:
+/// start the timer at a send only when it is not running) leaves it running
+/// from the last ACK of new data, so a recovery that has not ended one RTO
+/// after that ACK times out.
+#[test]
+fn rto_on_fast_retransmit_restarts_or_keeps_the_running_timer() {
+    for (rule, restarted) in [(RtoOnFastRetransmit::Restart, true), (RtoOnFastRetransmit::Keep, false)] {
+        let rto = RtoConfig { on_fast_retransmit: rule, ..RtoConfig::default() };
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, rto, ..TcpConfig::default() };
+        let mut h = Harness::with("rfc6675", cfg, None);
+        assert_eq!(h.tx().len(), 8);
+        // The last ACK of new data (segment 0) at 100 ms restarts the timer.
+        h.at(SimTime::ZERO + ms(100)).ack(1, &[]);
+        let from_ack = h.s.poll_timeout().unwrap();
+        assert_eq!(from_ack, SimTime::ZERO + ms(100) + ms(1000));
+        // Segment 1 lost; three SACKs 400 ms later start the recovery.
+        h.at(SimTime::ZERO + ms(500)).ack(1, &[(2, 3)]).ack(1, &[(2, 4)]).ack(1, &[(2, 5)]);
+        assert!(h.s.in_recovery());
+        assert_eq!(h.tx()[0], rexmit(1), "{rule:?}");
+        let d = h.s.poll_timeout().unwrap();
+        let want = if restarted { SimTime::ZERO + ms(500) + ms(1000) } else { from_ack };
+        assert_eq!(d, want, "{rule:?}");
+        // The retransmission is lost as well: the timer fires at that deadline.
+        h.at(d);
+        h.s.on_timer(d);
+        assert_eq!(h.s.stats().timeouts, 1, "{rule:?}");
     }
 }
 
