@@ -50,6 +50,7 @@ from bench.measure import (  # noqa: E402
     ns3_metrics,
     timed,
 )
+from bench import mirror  # noqa: E402
 from bench.mirror import ROOT, Case  # noqa: E402
 from bench.report import write_report  # noqa: E402
 
@@ -204,11 +205,12 @@ def cases(quick: bool) -> list[Case]:
     for n in ns_:
         for p in (0.0, 0.01, 0.05):
             for v in VARIANTS:
-                ov = {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": v, "run.duration": dur}
+                ov = {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": v, "run.duration": dur,
+                      **mirror.ns3_rto_overrides(v)}
                 out.append(Case("a", f"N={n} p={p:g} {v}", "unfairness.toml", ov, ns2=v in NS2_VARIANTS,
                                 ns3=v in NS3_VARIANTS))
     for v in VARIANTS:
-        ov = {"tcp.variant": v}
+        ov = {"tcp.variant": v, **mirror.ns3_rto_overrides(v)}
         if quick:
             ov["run.duration"] = "500s"
         out.append(Case("b", f"64 kbps BER 3e-5 {v}", "rpld.toml", ov, ns2=v in NS2_VARIANTS,
