@@ -158,7 +158,7 @@ def test_other_lines_go_to_typer(line: list[str]) -> None:
 def test_the_plain_spellings() -> None:
     got = _plain_args(["F", "-s", "a=1", "--set=b=2", "--set", "c=3", "--seed=4", "-q", "--json", "-o", "d", "--trace-all"], _RUN_OPTIONS)
     assert got == {
-        "file": Path("F"),
+        "file": "F",
         "overrides": ["a=1", "b=2", "c=3"],
         "seed_text": "4",
         "quiet": True,
@@ -167,7 +167,7 @@ def test_the_plain_spellings() -> None:
         "trace_all": True,
     }
     assert _plain_args(["-t", "f0,f1", "F", "-t", "link:l", "--pcap", "l:rev"], _RUN_OPTIONS) == {
-        "file": Path("F"),
+        "file": "F",
         "trace_text": ["f0,f1", "link:l"],
         "pcap_specs": ["l:rev"],
     }

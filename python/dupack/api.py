@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from collections import namedtuple
 from collections.abc import Callable, Mapping
 from os import PathLike
-from pathlib import Path
 
 from dupack import _core
+from dupack._paths import path_text
 from dupack.result import RunResult
 from dupack.scenario import Scenario, load
 
@@ -29,6 +28,7 @@ else:
 __all__ = ["run", "estimate", "Estimate", "as_scenario", "check_seed", "check_max_wall"]
 
 MAX_SEED = 2**64 - 1
+_INF = float("inf")
 #: What a seed may be, for messages (the CLI's --seed uses it too).
 SEED_RANGE = f"an integer between 0 and {MAX_SEED}"
 
@@ -40,7 +40,7 @@ def as_scenario(scenario: str | PathLike[str] | Mapping[str, Any] | Scenario) ->
     if isinstance(scenario, Mapping):
         return Scenario.from_dict(scenario)
     if isinstance(scenario, str | PathLike):
-        return load(Path(scenario))
+        return load(scenario)
     raise TypeError(f"scenario must be a path, a dict or a Scenario, not {type(scenario).__name__}")
 
 
@@ -98,7 +98,7 @@ def check_max_wall(max_wall: object) -> float | None:
         raise TypeError(f"max_wall must be a positive number of seconds, not {type(max_wall).__name__}")
     if not max_wall > 0:  # NaN too
         raise ValueError(f"max_wall must be a positive number of seconds, got {max_wall!r}")
-    return None if math.isinf(max_wall) else float(max_wall)
+    return None if max_wall in (_INF, -_INF) else float(max_wall)
 
 
 def run(
@@ -205,7 +205,7 @@ def check_pcap(pcap: object) -> list[tuple[str, str, str]] | None:
         if not isinstance(spec, str) or not isinstance(path, str | PathLike):
             raise TypeError(f"pcap must map 'LINK[:DIR]' to a file path, not {spec!r}: {path!r}")
         link, direction = parse_pcap_spec(spec)
-        out.append((link, direction, str(Path(path))))
+        out.append((link, direction, path_text(path)))
     return out
 
 

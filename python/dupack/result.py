@@ -18,13 +18,14 @@ import json
 import os
 import sys
 from os import PathLike
-from pathlib import Path
 
 from dupack import _core
+from dupack._paths import make_dirs, path_join, path_text
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     import pandas as pd
@@ -411,6 +412,12 @@ def _decode(rows: int, kind: str, raw: Any, valid: bytes | None, width: int) -> 
     return np.frombuffer(raw, dtype=dtype), mask
 
 
+def _write_text(path: str, text: str) -> None:
+    """``Path(path).write_text(text, encoding="utf-8")``."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def provenance() -> dict[str, str]:
     """Which dupack made a result: ``{"version": …, "commit": …}`` (the git
     commit the extension was built from; ``unknown`` outside a checkout,
@@ -426,7 +433,7 @@ def provenance_metadata(made_by: dict[str, str]) -> dict[bytes, bytes]:
     return {f"dupack_{k}".encode(): str(v).encode() for k, v in made_by.items()}
 
 
-def stamped_parquet(df: pd.DataFrame, path: Path, made_by: dict[str, str]) -> None:
+def stamped_parquet(df: pd.DataFrame, path: str | Path, made_by: dict[str, str]) -> None:
     """``df`` as Parquet at ``path``, with pandas' metadata and dupack's version and commit."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -533,7 +540,7 @@ def _codes_width(categories: int) -> int:
 
 
 def _write_parquet_fast(
-    columns: list[tuple[str, str, Any]], parquet: Path, made_by: dict[str, str], attributes: dict[str, Any] | None = None
+    columns: list[tuple[str, str, Any]], parquet: str, made_by: dict[str, str], attributes: dict[str, Any] | None = None
 ) -> None:
     """``columns`` (name, dtype, values) as the Parquet file pandas and
     pyarrow would write. A ``category`` column's values are ``(codes,
@@ -601,14 +608,45 @@ def pandas_metadata(columns: list[tuple[str, str]]) -> bytes | None:
     return _pandas_meta([_described(c, types[d]) for c, d in columns], flavour).encode()
 
 
-def _write_fast(columns: list[tuple[str, str, list[Any]]], parquet: Path, csv_path: Path, made_by: dict[str, str]) -> None:
-    import csv
-
+def _write_fast(columns: list[tuple[str, str, list[Any]]], parquet: str, csv_path: str, made_by: dict[str, str]) -> None:
     _write_parquet_fast(columns, parquet, made_by)
+    header = [c for c, _, _ in columns]
+    rows = list(zip(*([_csv_text(x) for x in v] for _, _, v in columns), strict=True))
+    text = _plain_csv(header, rows)
     with open(csv_path, "w", encoding="utf-8", newline="") as f:
+        if text is not None:
+            f.write(text)
+            return
+        import csv
+
         w = csv.writer(f, lineterminator="\n")
-        w.writerow([c for c, _, _ in columns])
-        w.writerows(zip(*([_csv_text(x) for x in v] for _, _, v in columns), strict=True))
+        w.writerow(header)
+        w.writerows(rows)
+
+
+#: What a CSV field may hold for :func:`_plain_csv`: printable ASCII that no
+#: csv dialect quotes or escapes (no comma, quote, backslash, space).
+_CSV_PLAIN = frozenset(map(chr, range(0x21, 0x7F))) - frozenset(",\"'\\")
+
+
+def _plain_csv(header: list[str], rows: list[tuple[Any, ...]]) -> str | None:
+    """The text ``csv.writer(f, lineterminator="\\n")`` writes for
+    ``header`` and ``rows`` (strings, ints and empty strings), where no
+    field needs quoting: the values joined with commas, a line each. None
+    where some field might (then the csv module writes the table). A
+    result's tables are names and numbers, so this is nearly always the
+    text, and ``dupack run`` need not import csv for it."""
+    if len(header) < 2:  # a row of one empty field is written as ""
+        return None
+    lines = []
+    for row in (header, *rows):
+        fields = [v if isinstance(v, str) else str(v) if type(v) is int else None for v in row]
+        for f in fields:
+            if f is None or (f and not _CSV_PLAIN.issuperset(f)):
+                return None
+        lines.append(",".join(fields))  # type: ignore[arg-type]
+    lines.append("")
+    return "\n".join(lines)
 
 
 def _first_appearance(codes: list[int], names: list[str]) -> tuple[list[int], list[str]]:
@@ -780,13 +818,20 @@ class RunResult:
         and, if the scenario has a shared medium, ``media.parquet``/
         ``media.csv``) and (if the scenario is known) ``scenario.json`` into
         ``directory`` (created if needed). Returns the directory."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
+        from pathlib import Path
+
+        return Path(self._save(directory))
+
+    def _save(self, directory: str | PathLike[str]) -> str:
+        """:meth:`save`, returning the directory as text (``dupack run``
+        saves so, without importing pathlib)."""
+        out = path_text(directory)
+        make_dirs(out)
         # The packet trace and the time series go to their own Parquet files.
         made_by = provenance()
         doc = {k: v for k, v in self.raw.items() if k not in ("trace", "series")}
         doc["dupack"] = made_by
-        (out / "result.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        _write_text(path_join(out, "result.json"), json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
         if self.partial:
             # Each Parquet file says so too, should it be copied away from result.json.
             info = self.run
@@ -797,7 +842,7 @@ class RunResult:
                 "sim_time_s": repr(info.get("sim_time_s")),
             }
 
-        def parquet(df: pd.DataFrame, path: Path) -> None:
+        def parquet(df: pd.DataFrame, path: str) -> None:
             stamped_parquet(df, path, made_by)
 
         # The trace and the series are written without pandas too, unless
@@ -808,16 +853,16 @@ class RunResult:
             if self._trace is None and _pandas_flavour() and all(r.get("kind") in TRACE_KINDS for r in rows):
                 fast = _fast_columns(rows, _TRACE_DTYPES, "trace")
             if fast is not None:
-                _write_parquet_fast(fast, out / "trace.parquet", made_by)
+                _write_parquet_fast(fast, path_join(out, "trace.parquet"), made_by)
             else:
-                parquet(self.trace, out / "trace.parquet")
+                parquet(self.trace, path_join(out, "trace.parquet"))
         if "series" in self.raw:
             cols = self.raw["series"]
             if self._series is None and _pandas_flavour():
                 attrs = {"truncated": bool(cols.get("truncated", False))}
-                _write_parquet_fast(_series_columns(cols), out / "series.parquet", made_by, attrs)
+                _write_parquet_fast(_series_columns(cols), path_join(out, "series.parquet"), made_by, attrs)
             else:
-                parquet(self.series, out / "series.parquet")
+                parquet(self.series, path_join(out, "series.parquet"))
         tables = ["flows", "links"]
         if self.raw.get("media"):
             tables.append("media")
@@ -826,14 +871,16 @@ class RunResult:
             # pandas; one that was (and may have been changed since) as it is.
             columns = self._fast_columns(name) if getattr(self, f"_{name}") is None and _pandas_flavour() else None
             if columns is not None:
-                _write_fast(columns, out / f"{name}.parquet", out / f"{name}.csv", made_by)
+                _write_fast(columns, path_join(out, f"{name}.parquet"), path_join(out, f"{name}.csv"), made_by)
                 continue
             df = getattr(self, name)
-            parquet(df, out / f"{name}.parquet")
-            df.to_csv(out / f"{name}.csv", index=False)
+            parquet(df, path_join(out, f"{name}.parquet"))
+            df.to_csv(path_join(out, f"{name}.csv"), index=False)
         if self.scenario is not None:
-            doc = {"hash": self.scenario.hash(), "scenario": self.scenario.to_dict()}
-            (out / "scenario.json").write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+            # A Scenario's document itself rather than a copy (to_dict): it is only read here.
+            document = getattr(self.scenario, "_document", self.scenario.to_dict)()
+            doc = {"hash": self.scenario.hash(), "scenario": document}
+            _write_text(path_join(out, "scenario.json"), json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
         return out
 
     def summary(self) -> pd.DataFrame:

@@ -12,24 +12,23 @@ overrides.
 
 from __future__ import annotations
 
-import copy
 import errno
 import json
-import math
 import os
 import re
 import stat
 import sys
 from collections.abc import Iterable, Mapping
 from os import PathLike
-from pathlib import Path
 
 from dupack import _core
 from dupack._core import ScenarioError
+from dupack._paths import path_is_absolute, path_parent, path_text
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 __all__ = ["Scenario", "ScenarioError", "OverrideError", "load", "parse_override", "MAX_DEPTH"]
@@ -56,8 +55,10 @@ _SKIPPED = (
     r'|"(?:[^"\\\n]|\\.)*+"'  # basic string
     r"|'[^'\n]*+'"  # literal string
 )
-_KEY_SCAN = re.compile(rf"(?P<chain>(?<![A-Za-z0-9_-]){_PART}(?:[ \t]*+\.[ \t]*+{_PART})++)|{_SKIPPED}")
-_DOTTED_KEY_PART = re.compile(_PART)
+_KEY_SCAN = rf"(?P<chain>(?<![A-Za-z0-9_-]){_PART}(?:[ \t]*+\.[ \t]*+{_PART})++)|{_SKIPPED}"
+# The patterns are compiled where they are used (re caches them): only a
+# text of more than MAX_DEPTH dots needs them, and compiling them at import
+# would cost every `dupack run` half a millisecond.
 
 
 def _check_dotted_keys(text: str, where: str) -> None:
@@ -69,10 +70,10 @@ def _check_dotted_keys(text: str, where: str) -> None:
     refused."""
     if text.count(".") <= MAX_DEPTH:
         return
-    for m in _KEY_SCAN.finditer(text):
+    for m in re.finditer(_KEY_SCAN, text):
         chain = m.group("chain")
         if chain is not None and chain.count(".") >= MAX_DEPTH:
-            parts = len(_DOTTED_KEY_PART.findall(chain))
+            parts = len(re.findall(_PART, chain))
             if parts > MAX_DEPTH:
                 line = text.count("\n", 0, m.start()) + 1
                 raise ScenarioError(
@@ -126,15 +127,50 @@ def escape(text: str) -> str:
 
 
 class Scenario:
-    """A scenario document, plus where it came from (for messages and output names)."""
+    """A scenario document, plus where it came from (for messages and output names).
 
-    __slots__ = ("_data", "source")
+    The document is never changed once the scenario is made (:func:`load`
+    completes it before handing it out), so scenarios derived from one
+    without a change share it.
+    """
+
+    __slots__ = ("_data", "_source", "_source_text")
 
     def __init__(self, data: Mapping[str, Any], source: Path | None = None) -> None:
+        import copy
+
         _check_json_compatible(data, "")
         self._data: dict[str, Any] = copy.deepcopy(dict(data))
-        #: The file the scenario was loaded from, if any.
         self.source = source
+
+    @classmethod
+    def _owned(cls, data: dict[str, Any], source_text: str | None) -> Scenario:
+        """A scenario of ``data`` that nothing else holds (just parsed from
+        JSON), taken as it is rather than copied; ``source_text`` is the
+        file's :func:`~dupack._paths.path_text`, made a ``Path`` when asked for."""
+        _check_json_compatible(data, "")
+        sc = cls.__new__(cls)
+        sc._data, sc._source, sc._source_text = data, None, source_text
+        return sc
+
+    def _with_data(self, data: dict[str, Any]) -> Scenario:
+        """A :class:`Scenario` of ``data`` (owned, or this one's) from the same file."""
+        sc = Scenario.__new__(Scenario)
+        sc._data, sc._source, sc._source_text = data, self._source, self._source_text
+        return sc
+
+    @property
+    def source(self) -> Path | None:
+        """The file the scenario was loaded from, if any."""
+        if self._source_text is not None:
+            from pathlib import Path
+
+            self._source, self._source_text = Path(self._source_text), None
+        return self._source
+
+    @source.setter
+    def source(self, value: Path | None) -> None:
+        self._source, self._source_text = value, None
 
     # --- construction -------------------------------------------------------
 
@@ -149,7 +185,14 @@ class Scenario:
     def from_toml(cls, text: str, source: str | PathLike[str] | None = None) -> Scenario:
         """Parse scenario TOML text. Syntax errors raise :class:`ScenarioError`
         whose path is ``source`` (or ``<string>``)."""
-        where = str(source) if source is not None else "<string>"
+        if source is None:
+            return cls._parsed(text, "<string>", None)
+        return cls._parsed(text, str(source), path_text(source))
+
+    @classmethod
+    def _parsed(cls, text: str, where: str, source_text: str | None) -> Scenario:
+        """:meth:`from_toml`: ``where`` names the source in messages,
+        ``source_text`` is its :func:`~dupack._paths.path_text`."""
         _check_dotted_keys(text, where)
         try:
             # The core reads TOML (scenario::document): one reader for the
@@ -158,13 +201,19 @@ class Scenario:
         except ScenarioError as e:
             # The file is the error's place; a field inside it is named first.
             raise ScenarioError(where, f"{e.path}: {e.message}" if e.path else e.message) from None
-        return cls(data, Path(source) if source is not None else None)
+        return cls._owned(data, source_text)
 
     # --- views --------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the document."""
+        import copy
+
         return copy.deepcopy(self._data)
+
+    def _document(self) -> dict[str, Any]:
+        """The document itself, for reading only (:meth:`to_dict` copies it)."""
+        return self._data
 
     @property
     def name(self) -> str | None:
@@ -205,7 +254,7 @@ class Scenario:
             if not isinstance(item, str):
                 raise TypeError(f"an override must be a string, got {type(item).__name__}")
         if not items:
-            return Scenario(self._data, self.source)
+            return self._with_data(self._data)
         return self._from_core(_core.apply_overrides(self.canonical_json(), items), items)
 
     def with_values(self, values: Mapping[str, Any]) -> Scenario:
@@ -227,7 +276,7 @@ class Scenario:
             items.append(item)
             pairs.append((raw, json.dumps(value, ensure_ascii=False, allow_nan=False)))
         if not pairs:
-            return Scenario(self._data, self.source)
+            return self._with_data(self._data)
         return self._from_core(_core.assign_values(self.canonical_json(), pairs), items)
 
     def _from_core(self, answer: tuple[str | None, tuple[int, str, str] | None], items: list[str]) -> Scenario:
@@ -238,7 +287,9 @@ class Scenario:
             i, path, reason = failed
             raise OverrideError(items[i], path, reason)
         assert doc is not None
-        return Scenario(json.loads(doc), self.source)
+        data = json.loads(doc)
+        _check_json_compatible(data, "")
+        return self._with_data(data)
 
     def validate(self) -> None:
         """Ask the core whether the scenario is valid; raise :class:`ScenarioError` if not."""
@@ -343,7 +394,7 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _read_regular_file(p: Path, limit: int) -> bytes:
+def _read_regular_file(p: str, limit: int) -> bytes:
     """The bytes of ``p``, if it is a regular file of at most ``limit`` bytes.
 
     The type and size are checked with ``os.stat`` before opening, so that a
@@ -396,14 +447,14 @@ def load(path: str | PathLike[str]) -> Scenario:
     named relative to the scenario file's folder, while the core opens paths
     as given; relative ones are therefore made absolute here.
     """
-    p = Path(path)
+    p = path_text(path)
     raw = _read_regular_file(p, max_scenario_bytes())
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ScenarioError(str(p), f"not UTF-8 text (byte {e.start}): TOML files must be UTF-8") from None
-    sc = Scenario.from_toml(text, p)
-    _absolute_trace_files(sc._data, p.parent)
+        raise ScenarioError(p, f"not UTF-8 text (byte {e.start}): TOML files must be UTF-8") from None
+    sc = Scenario._parsed(text, p, p)
+    _absolute_trace_files(sc._data, path_parent(p))
     return sc
 
 
@@ -411,7 +462,7 @@ def load(path: str | PathLike[str]) -> Scenario:
 TRACE_KEYS = ("fwd_trace", "rev_trace")
 
 
-def _absolute_trace_files(node: Any, base: Path) -> None:
+def _absolute_trace_files(node: Any, base: str) -> None:
     """Rewrite, in place, each relative string ``file`` of a trace table
     anywhere in ``node`` to an absolute path under ``base``. Anything else
     (a missing or non-string ``file``) is left for the core to report."""
@@ -419,8 +470,8 @@ def _absolute_trace_files(node: Any, base: Path) -> None:
         for key, value in node.items():
             if key in TRACE_KEYS and isinstance(value, dict):
                 f = value.get("file")
-                if isinstance(f, str) and f and not Path(f).is_absolute():
-                    value["file"] = os.path.abspath(base / f)
+                if isinstance(f, str) and f and not path_is_absolute(f):
+                    value["file"] = os.path.abspath(os.path.join(base, f))
             else:
                 _absolute_trace_files(value, base)
     elif isinstance(node, list):
@@ -456,16 +507,17 @@ def parse_value(text: str) -> Any:
 
 # --- helpers -------------------------------------------------------------------
 
-_TRAILING_INDICES = re.compile(r"(?:\[\d+\])+$")
+_TRAILING_INDICES = r"(?:\[\d+\])+$"
 
 
 def _deep_path(path: str) -> str:
     """Where a too-deep value is, for the message: the field that holds it
     (``x`` rather than ``x[0][0]…[0]``), shortened if still long."""
-    path = _TRAILING_INDICES.sub("", path) or path
+    path = re.sub(_TRAILING_INDICES, "", path) or path
     return shorten(path)
 
 
+_INF = float("inf")
 #: Integers the core reads: i64 and u64.
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
 _INT_RANGE = "integers in a scenario must fit in 64 bits (-2^63 to 2^64-1)"
@@ -503,7 +555,7 @@ def _check_value(v: Any, path: str, depth: int) -> None:
             _check_value(x, f"{path}[{i}]", depth + 1)
     elif isinstance(v, int) and not isinstance(v, bool) and not _INT_MIN <= v <= _INT_MAX:
         raise ScenarioError(path, f"the integer {_show_int(v)} is out of range; {_INT_RANGE}")
-    elif isinstance(v, float) and not math.isfinite(v):
+    elif isinstance(v, float) and (v != v or v in (_INF, -_INF)):
         raise ScenarioError(path, f"{v} is not allowed: numbers must be finite")
     elif (dt := sys.modules.get("datetime")) is not None and isinstance(v, dt.date | dt.time):
         # No date or time exists unless datetime was imported, so the check

@@ -360,9 +360,8 @@ _REPEATABLE = {"overrides", "trace_text", "pcap_specs", "vary"}
 
 def _plain_args(args: list[str], options: dict[str, tuple[str, bool]]) -> dict[str, Any] | None:
     """``FILE`` and ``options`` in their plain spellings → the command's
-    keyword arguments; None for anything else (typer will parse it)."""
-    from pathlib import Path
-
+    keyword arguments (``file`` as it was given); None for anything else
+    (typer will parse it)."""
     kwargs: dict[str, Any] = {}
     file = None
     i = 0
@@ -397,7 +396,7 @@ def _plain_args(args: list[str], options: dict[str, tuple[str, bool]]) -> dict[s
             kwargs[param] = value
     if file is None:
         return None
-    return {"file": Path(file), **kwargs}
+    return {"file": file, **kwargs}
 
 
 def _plain(args: list[str]) -> Callable[[], None] | None:
@@ -417,8 +416,11 @@ def _plain(args: list[str]) -> Callable[[], None] | None:
     if kwargs is None:
         return None
     if args[0] == "sweep":
+        from pathlib import Path
+
         from dupack.cli import sweep
 
+        kwargs["file"] = Path(kwargs["file"])
         return lambda: sweep.sweep_command(**kwargs)
     from dupack.cli import run
 

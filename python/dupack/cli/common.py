@@ -9,13 +9,14 @@ strings resolved in the globals of the module that defines the command.
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from dupack._paths import path_text
 from dupack.cli.app import CliError
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from os import PathLike
+    from pathlib import Path
     from typing import Annotated, Any, Optional
 
     from dupack.scenario import Scenario
@@ -26,6 +27,7 @@ def typer_names(trace_saved: str) -> dict[str, Any]:
     ``ScenarioFile``, ``Overrides``, ``TraceNames`` and ``TraceAll``.
     ``trace_saved`` ends the help of ``--trace``: where the command keeps
     what it records."""
+    from pathlib import Path
     from typing import Annotated, Any, Optional
 
     import typer
@@ -76,7 +78,7 @@ def typer_names(trace_saved: str) -> dict[str, Any]:
     }
 
 
-def load_scenario(file: Path, overrides: list[str] | None) -> Scenario:
+def load_scenario(file: str | PathLike[str], overrides: list[str] | None) -> Scenario:
     """Read the file and apply overrides; errors become one-line CliErrors."""
     from dupack._core import ScenarioError
     from dupack.scenario import OverrideError, load, shorten
@@ -97,18 +99,19 @@ def load_scenario(file: Path, overrides: list[str] | None) -> Scenario:
         raise CliError(f"bad override: {e}") from None
 
 
-def validation_error(file: Path, e: Exception) -> CliError:
+def validation_error(file: str | PathLike[str], e: Exception) -> CliError:
     return CliError(f"{file}: {e}")
 
 
-def parse_out(text: str | None) -> Path | None:
-    """--out as a directory. Path("") is ".", so an empty value (say, from an
-    unset shell variable) would quietly write into the current directory."""
+def parse_out(text: str | None) -> str | None:
+    """--out as a directory (its text as ``str(Path(text))``). Path("") is
+    ".", so an empty value (say, from an unset shell variable) would quietly
+    write into the current directory."""
     if text is None:
         return None
     if not text.strip():
         raise CliError(f"--out needs a directory, got an empty path {text!r}")
-    return Path(text)
+    return path_text(text)
 
 
 def parse_trace(items: list[str] | None, every: bool, scenario: Scenario) -> tuple[list[str] | None, list[str] | None]:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
+from dupack._paths import path_join, path_name, path_stem, path_text
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_PARTIAL, EXIT_RUN, CliError, CliExit
 from dupack.cli.common import load_scenario, num, parse_out, parse_trace, typer_names, validation_error
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from os import PathLike
+    from pathlib import Path
     from typing import Annotated, Any, Optional
 
     import typer
@@ -194,7 +196,7 @@ def run_cmd(
 
 
 def run_command(
-    file: Path,
+    file: str | PathLike[str],
     seed_text: str | None = None,
     overrides: list[str] | None = None,
     out_text: str | None = None,
@@ -210,6 +212,7 @@ def run_command(
     from dupack._core import RunError, ScenarioError
     from dupack.api import check_pcap, run_checked
 
+    file = path_text(file)  # as str(Path(file)), without pathlib (dupack._paths)
     seed = _parse_seed(seed_text)
     out = parse_out(out_text)
     max_wall = _parse_max_wall(max_wall_text)
@@ -223,8 +226,8 @@ def run_command(
     if captures:
         import tempfile
 
-        scratch = Path(tempfile.mkdtemp(prefix="dupack-pcap-"))
-    pcap = {spec: scratch / name for spec, name in captures.items()} if scratch else None
+        scratch = path_text(tempfile.mkdtemp(prefix="dupack-pcap-"))
+    pcap = {spec: path_join(scratch, name) for spec, name in captures.items()} if scratch else None
     # Nothing to warn about with -q or a --max-wall already given.
     watch = _Watch(warn=not quiet and max_wall is None)
     show_progress = progress or (not quiet and sys.stderr.isatty())
@@ -259,14 +262,14 @@ def run_command(
         # With -s overrides the scenario is not the file's: keep its results apart
         # (by the scenario's hash) instead of overwriting the plain run's.
         tag = f"-{scenario.hash()[:8]}" if overrides else ""
-        directory = out if out is not None else Path("dupack-out") / f"{file.stem}{tag}-seed{result.seed}"
+        directory = out if out is not None else path_join("dupack-out", f"{path_stem(file)}{tag}-seed{result.seed}")
         try:
-            result.save(directory)
+            result._save(directory)
             if captures:
                 import shutil
 
                 for name in captures.values():
-                    shutil.move(str(scratch / name), directory / name)  # type: ignore[operator]
+                    shutil.move(path_join(scratch, name), path_join(directory, name))  # type: ignore[arg-type]
         except OSError as e:
             raise CliError(f"cannot write results to '{directory}': {e.strerror or e}") from None
     finally:
@@ -276,7 +279,7 @@ def run_command(
             shutil.rmtree(scratch, ignore_errors=True)
     failed = [c for c in result.raw.get("pcap", []) if c.get("error")]
     if failed:
-        raise CliError(f"the capture {Path(failed[0]['path']).name} is incomplete: {failed[0]['error']}", EXIT_RUN)
+        raise CliError(f"the capture {path_name(path_text(failed[0]['path']))} is incomplete: {failed[0]['error']}", EXIT_RUN)
     if result.run.get("end_reason") == "interrupted":
         # Ctrl-C: what was simulated is saved, and the command ends as an interrupted one does.
         raise CliError(f"aborted {_reached(result)}; the partial results are saved in {directory}/", EXIT_INTERRUPTED)
@@ -329,12 +332,13 @@ def validate_cmd(file: ScenarioFile, overrides: Overrides = None) -> None:
     validate_command(file, overrides)
 
 
-def validate_command(file: Path, overrides: list[str] | None = None) -> None:
+def validate_command(file: str | PathLike[str], overrides: list[str] | None = None) -> None:
     """``dupack validate``, its options as keyword arguments."""
     from dupack import _core
     from dupack._core import ScenarioError
     from dupack.cli.progress import human_seconds
 
+    file = path_text(file)
     scenario = load_scenario(file, overrides)
     try:
         scenario.validate()
@@ -353,7 +357,7 @@ def validate_command(file: Path, overrides: list[str] | None = None) -> None:
 # --- summary -----------------------------------------------------------------
 
 
-def _print_summary(result: RunResult, file: Path) -> None:
+def _print_summary(result: RunResult, file: str) -> None:
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -361,7 +365,7 @@ def _print_summary(result: RunResult, file: Path) -> None:
 
     # Piped output (logs, CI) gets the full table instead of 80 columns.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-    title = result.scenario_name or file.stem
+    title = result.scenario_name or path_stem(file)
     table = Table(
         title=Text(f"{title} · seed {result.seed}"),
         title_justify="left",

@@ -295,8 +295,9 @@ def sweep_command(
             "--workers sets the threads of a local sweep; with --executor dask://… the cluster's workers "
             "run the jobs (give them threads with 'dask worker --nthreads N')"
         )
-    out = parse_out(out_text)
-    assert out is not None
+    out_text = parse_out(out_text)
+    assert out_text is not None
+    out = Path(out_text)
     base = load_scenario(file, overrides)
     try:
         base.validate()
