@@ -337,13 +337,15 @@ def _sha256(data: bytes) -> Any:
     """SHA-256 of ``data`` from CPython's own small module where there is
     one: hashlib's OpenSSL binding would add 3 MiB to the peak memory of a
     whole ``dupack run``. The digest is the same."""
-    try:
-        from _sha2 import sha256  # CPython 3.12 and later
-    except ImportError:
+    # Each interpreter's own module first: a failed import searches the whole path.
+    first, second = ("_sha256", "_sha2") if sys.version_info < (3, 12) else ("_sha2", "_sha256")
+    for name in (first, second):
         try:
-            from _sha256 import sha256  # CPython 3.11
+            return __import__(name).sha256(data)
         except ImportError:
-            from hashlib import sha256
+            pass
+    from hashlib import sha256
+
     return sha256(data)
 
 
