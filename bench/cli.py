@@ -337,8 +337,9 @@ def venv_dupack(tmp: Path) -> tuple[list[str], str]:
     return [str(venv / "bin" / "dupack")], str(python)
 
 
-def venv_verdict(rows: list[dict], ns: list[int]) -> list[str]:
-    """The target judged on the fresh venv's `dupack run`."""
+def venv_verdict(rows: list[dict], ns: list[int], parts: dict[int, dict] | None = None) -> list[str]:
+    """The target judged on the fresh venv's `dupack run`; ``parts``: the
+    breakdown's measurements (import times, here and in the venv)."""
     by = {r["label"]: r for r in rows}
     out = []
     for n in ns:
@@ -359,6 +360,14 @@ def venv_verdict(rows: list[dict], ns: list[int]) -> list[str]:
     if start and here:
         out.append(f"- The venv's interpreter starts in {ms(start['wall_med'])} ms against {ms(here['wall_med'])} ms for "
                    "the same Python outside it: the difference is what the global site-packages' `.pth` files import.")
+    n = ns[0]
+    if parts and "venv_imports_ms" in parts.get(n, {}):
+        out.append(
+            f"- In the fresh venv, importing dupack's run path takes {parts[n]['venv_imports_ms']:.1f} ms (import-time "
+            f"report, N = {n}) against {parts[n]['imports_ms']:.1f} ms outside it, where the `.pth` files have imported "
+            "part of what it needs (`re`, `enum`, ...) already: the console script's own `import re` and the standard "
+            "library's modules count in the venv's figure."
+        )
     return out
 
 
@@ -420,6 +429,8 @@ def main() -> None:
                 sets = [a for k, v in ov.items() for a in ("-s", f"{k}={toml_literal(v)}")]
                 cmd = [*venv_cmd, "run", str(scenario), *sets, "-q", "-o", str(Path(tmp) / f"venv{n}")]
                 rows.append(measure(f"dupack run, N = {n}{VENV}", cmd, args.reps, venv_env))
+                imports = [*cmd[:-1], str(Path(tmp) / f"venv-imp{n}")]
+                parts[n]["venv_imports_ms"] = import_ms(imports, venv_env, args.reps)
             rows.append(measure(f"interpreter start-up{VENV}", [venv_python, "-c", "pass"], args.reps, venv_env))
             rows.append(measure(f"dupack --version{VENV}", [*venv_cmd, "--version"], args.reps, venv_env))
             rows.append(measure(f"dupack validate{VENV}", [*venv_cmd, "validate", str(scenario)], args.reps, venv_env))
@@ -440,7 +451,7 @@ def main() -> None:
         *breakdown(rows, parts, args.n),
     ]
     if args.venv:
-        lines += ["", *ratios(rows, args.n, VENV), "", *venv_verdict(rows, args.n)]
+        lines += ["", *ratios(rows, args.n, VENV), "", *venv_verdict(rows, args.n, parts)]
     print("\n".join(lines))
     if args.json:
         args.json.write_text(json.dumps({"machine": m, "rows": rows, "parts": parts}, indent=1))

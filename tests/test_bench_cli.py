@@ -99,3 +99,10 @@ def test_the_commands_that_simulate_nothing_are_judged_in_the_fresh_venv() -> No
     assert "**not met** (under 60 ms)" in "\n".join(venv_verdict(rows_10(*slow), [10]))
     # Without the venv rows, nothing is claimed.
     assert "simulate" not in "\n".join(venv_verdict(rows_10(), [10])) and "--version" not in "\n".join(venv_verdict(rows_10(), [10]))
+
+
+def test_the_fresh_venv_imports_are_reported_beside_the_others() -> None:
+    rows = [{"label": "interpreter start-up", "wall_med": 0.03}, {"label": f"interpreter start-up{VENV}", "wall_med": 0.01}]
+    text = "\n".join(venv_verdict(rows, [10], {10: {"imports_ms": 5.8, "venv_imports_ms": 10.4}}))
+    assert "importing dupack's run path takes 10.4 ms (import-time report, N = 10) against 5.8 ms outside it" in text
+    assert "importing" not in "\n".join(venv_verdict(rows, [10], {10: {"imports_ms": 5.8}}))
