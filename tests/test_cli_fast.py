@@ -208,26 +208,33 @@ def test_a_plain_sweep_line_imports_no_typer(tmp_path: Path) -> None:
     assert (tmp_path / "o" / "runs" / "part-00000.parquet").is_file()
 
 
-def test_the_plain_lines_import_no_typing(tmp_path: Path) -> None:
-    # typing costs 3-4 ms and half a MiB of every command's start-up. Run
-    # without `site` (-S), whose .pth files may import it on some
-    # installations, with the directories that hold dupack and its
-    # dependencies on the path instead.
+def run_without_site(lines: list[list[str]], modules: tuple[str, ...], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run each command line (FILE: the quickstart, OUT…: folders below
+    one) through main() in one interpreter started without `site` (-S),
+    whose .pth files may import anything on some installations, with the
+    directories that hold dupack and its dependencies on the path instead;
+    each is expected to exit 0, and stderr then lists (sorted) the modules
+    of ``modules`` that were imported."""
     import dupack
 
     paths = [str(Path(dupack.__file__).parent.parent), *sys.path[1:]]
-    lines = [["--version"], ["validate", "FILE"], ["run", "FILE", "-s", "run.duration=2s", "-q", "-o", "OUT"],
-             ["sweep", "FILE", "-s", "run.duration=2s", "--seeds", "1..2", "-q", "-o", "OUT2"]]
     code = (
         f"import sys\nsys.path[:0] = {paths!r}\nfrom dupack.cli.app import main\n"
         f"for args in {lines!r}:\n"
         "    args = [sys.argv[1] if a == 'FILE' else sys.argv[2] + a[3:] if a.startswith('OUT') else a for a in args]\n"
         "    try:\n        main(args)\n    except SystemExit as e:\n        assert e.code == 0, (args, e.code)\n"
-        "print(sorted(m for m in ('typing', 'typer', 'pandas', 'numpy', 'pyarrow') if m in sys.modules), file=sys.stderr)\n"
+        f"print(sorted(m for m in {modules!r} if m in sys.modules), file=sys.stderr)\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "DUPACK_DEBUG"}
-    p = subprocess.run([sys.executable, "-S", "-c", code, str(QUICKSTART), str(tmp_path / "o")], capture_output=True,
-                       text=True, cwd=tmp_path, env=env, timeout=600)
+    return subprocess.run([sys.executable, "-S", "-c", code, str(QUICKSTART), str(tmp_path / "o")],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+
+
+def test_the_plain_lines_import_no_typing(tmp_path: Path) -> None:
+    # typing costs 3-4 ms and half a MiB of every command's start-up.
+    lines = [["--version"], ["validate", "FILE"], ["run", "FILE", "-s", "run.duration=2s", "-q", "-o", "OUT"],
+             ["sweep", "FILE", "-s", "run.duration=2s", "--seeds", "1..2", "-q", "-o", "OUT2"]]
+    p = run_without_site(lines, ("typing", "typer", "pandas", "numpy", "pyarrow"), tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == "[]"
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from dupack._paths import make_dirs, path_is_absolute, path_join, path_name, path_parent, path_stem, path_text
 from dupack.result import _plain_csv
 from tests.conftest import QUICKSTART
+from tests.test_cli_fast import run_without_site
 
 TEXTS = [
     "", ".", "..", "/", "//", "///", "////a", "//a", "//a/b", "/a", "a", "a/", "a//b", "a/./b", "./a", "a/.", "a/..",
@@ -95,23 +96,11 @@ def test_a_result_table_is_plain_csv() -> None:
 
 
 def test_run_and_validate_import_no_pathlib_csv_or_copy(tmp_path: Path) -> None:
-    # Without `site` (-S), whose .pth files may import these on some
-    # installations, with the directories of dupack and its dependencies on the path.
-    import dupack
-
-    paths = [str(Path(dupack.__file__).parent.parent), *sys.path[1:]]
     lines = [["validate", "FILE"], ["run", "FILE", "-s", "run.duration=2s", "-q", "-o", "OUT"], ["run", "FILE", "-q"]]
-    code = (
-        f"import sys\nsys.path[:0] = {paths!r}\nfrom dupack.cli.app import main\n"
-        f"for args in {lines!r}:\n"
-        "    args = [sys.argv[1] if a == 'FILE' else sys.argv[2] if a == 'OUT' else a for a in args]\n"
-        "    try:\n        main(args)\n    except SystemExit as e:\n        assert e.code == 0, (args, e.code)\n"
-        "print(sorted(m for m in ('pathlib', 'csv', 'copy', 'math') if m in sys.modules), file=sys.stderr)\n"
-    )
-    env = {k: v for k, v in os.environ.items() if k != "DUPACK_DEBUG"}
-    p = subprocess.run([sys.executable, "-S", "-c", code, str(QUICKSTART), str(tmp_path / "o")], capture_output=True,
-                       text=True, cwd=tmp_path, env=env, timeout=600)
+    p = run_without_site(lines, ("pathlib", "csv", "copy", "math"), tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == "[]"
+    assert (tmp_path / "o" / "links.csv").is_file()
+    assert (tmp_path / "dupack-out" / f"{QUICKSTART.stem}-seed1" / "flows.csv").is_file()
     assert (tmp_path / "o" / "links.csv").is_file()
     assert (tmp_path / "dupack-out" / f"{QUICKSTART.stem}-seed1" / "flows.csv").is_file()
