@@ -126,6 +126,21 @@ def escape(text: str) -> str:
     )
 
 
+def _json_copy(value: Any) -> Any:
+    """A deep copy of a document of JSON values (dicts, lists, scalars), as
+    ``copy.deepcopy`` makes it but without importing ``copy`` (a few ms of a
+    command's start-up). What :func:`_check_json_compatible` lets through
+    is mappings, lists, tuples and immutable scalars; mappings are copied as
+    dicts."""
+    if isinstance(value, Mapping):
+        return {k: _json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_json_copy(v) for v in value)
+    return value
+
+
 class Scenario:
     """A scenario document, plus where it came from (for messages and output names).
 
@@ -137,10 +152,8 @@ class Scenario:
     __slots__ = ("_data", "_source", "_source_text")
 
     def __init__(self, data: Mapping[str, Any], source: Path | None = None) -> None:
-        import copy
-
         _check_json_compatible(data, "")
-        self._data: dict[str, Any] = copy.deepcopy(dict(data))
+        self._data: dict[str, Any] = _json_copy(dict(data))
         self.source = source
 
     @classmethod
@@ -207,9 +220,7 @@ class Scenario:
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the document."""
-        import copy
-
-        return copy.deepcopy(self._data)
+        return _json_copy(self._data)
 
     def _document(self) -> dict[str, Any]:
         """The document itself, for reading only (:meth:`to_dict` copies it)."""
