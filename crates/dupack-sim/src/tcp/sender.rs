@@ -86,6 +86,9 @@ pub struct Sender {
     ssthresh: u64,
     /// The congestion controller (`tcp::cc`): growth between losses and β.
     cc: Box<dyn CongestionControl>,
+    /// `cc.beta()`, read once: a controller's decrease factor is a constant
+    /// of the controller, and the View carries it on every ACK.
+    beta: Option<f64>,
     rwnd: u64,
     dupacks: u32,
     recovery: Box<dyn LossRecovery>,
@@ -130,6 +133,7 @@ impl Sender {
     pub fn new(cfg: &TcpConfig, variant: &VariantSpec, peer_window: u64, app_bytes: Option<u64>) -> Self {
         let mss = cfg.mss as u64;
         let recovery = super::compose::recovery(variant, cfg);
+        let cc = super::compose::controller(variant, cfg);
         Sender {
             mss,
             app_end: app_bytes.unwrap_or(u64::MAX),
@@ -138,7 +142,8 @@ impl Sender {
             snd_max: 0,
             cwnd: (cfg.initial_window as u64 * mss).min(cfg.max_cwnd),
             ssthresh: cfg.initial_ssthresh,
-            cc: super::compose::controller(variant, cfg),
+            beta: cc.beta(),
+            cc,
             rwnd: peer_window,
             dupacks: 0,
             recovery,
@@ -188,7 +193,16 @@ impl Sender {
     }
 
     fn view(&self) -> View {
-        let mut v = View {
+        let pipe = (self.cfg.loss_ssthresh == LossSsthresh::Pipe).then(|| self.ns3_pipe());
+        self.view_with(pipe)
+    }
+
+    /// The View with `pipe` as given. Built in one expression: the View is
+    /// returned by value on every ACK and every transmission, and a local
+    /// patched after the fact costs a copy of the whole struct.
+    #[inline(always)]
+    fn view_with(&self, pipe: Option<u64>) -> View {
+        View {
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
             snd_max: self.snd_max,
@@ -205,26 +219,25 @@ impl Sender {
             srtt: self.rto.srtt(),
             loss_ssthresh: self.cfg.loss_ssthresh,
             in_recovery: self.recovery.in_recovery(),
-            beta: self.cc.beta(),
-            pipe: None,
-        };
-        if self.cfg.loss_ssthresh == LossSsthresh::Pipe {
-            v.pipe = Some(self.ns3_pipe(&v));
+            beta: self.beta,
+            pipe,
         }
-        v
     }
 
     /// The `pipe` ns-3 halves (`loss_ssthresh = "pipe"`): RFC 6675's, except
     /// after a timeout, when ns-3 has marked everything outstanding lost
     /// (`TcpTxBuffer::SetSentListLost`) and counts only what left since,
     /// neither SACKed nor acknowledged.
-    fn ns3_pipe(&self, v: &View) -> u64 {
+    fn ns3_pipe(&self) -> u64 {
         match self.rto_high {
             Some(_) => {
                 let sent = self.snd_nxt.max(self.snd_una);
                 sent - self.snd_una - self.sb.sacked_between(self.snd_una, sent)
             }
-            None => self.recovery.pipe_bytes(v, &self.sb).unwrap_or_else(|| v.ssthresh_flight()),
+            None => {
+                let v = self.view_with(None);
+                self.recovery.pipe_bytes(&v, &self.sb).unwrap_or_else(|| v.ssthresh_flight())
+            }
         }
     }
 
