@@ -28,8 +28,17 @@ pub(super) const TCP_KEYS: &[&str] = &[
     "overhead",
     "rto",
 ];
-pub(super) const RTO_KEYS: &[&str] =
-    &["timer", "granularity", "tick", "clock_phase", "initial", "min", "max", "max_backoff_shift", "on_fast_retransmit"];
+pub(super) const RTO_KEYS: &[&str] = &[
+    "timer",
+    "granularity",
+    "tick",
+    "clock_phase",
+    "initial",
+    "min",
+    "max",
+    "max_backoff_shift",
+    "on_fast_retransmit",
+];
 pub(super) const RX_KEYS: &[&str] =
     &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dsack", "dda"];
 /// What `receiver.dda` accepts, for its error messages.
@@ -153,7 +162,15 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
             v_enum(v, p, &[("integer", CaIncrease::Integer), ("fractional", CaIncrease::Fractional)])
         })?,
         loss_ssthresh: t.opt("loss_ssthresh", |v, p| {
-            v_enum(v, p, &[("flightsize", LossSsthresh::FlightSize), ("window", LossSsthresh::Window), ("pipe", LossSsthresh::Pipe)])
+            v_enum(
+                v,
+                p,
+                &[
+                    ("flightsize", LossSsthresh::FlightSize),
+                    ("window", LossSsthresh::Window),
+                    ("pipe", LossSsthresh::Pipe),
+                ],
+            )
         })?,
         newreno_rto_reset: t.opt("newreno_rto_reset", |v, p| {
             v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
