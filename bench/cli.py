@@ -365,8 +365,10 @@ def venv_verdict(rows: list[dict], ns: list[int], parts: dict[int, dict] | None 
         out.append(
             f"- In the fresh venv, importing dupack's run path takes {parts[n]['venv_imports_ms']:.1f} ms (import-time "
             f"report, N = {n}) against {parts[n]['imports_ms']:.1f} ms outside it, where the `.pth` files have imported "
-            "part of what it needs (`re`, `enum`, ...) already: the console script's own `import re` and the standard "
-            "library's modules count in the venv's figure."
+            "part of the standard library already; the standard library's modules count in the venv's figure. The run "
+            "path imports neither `json` nor `re`: the extension reads and writes JSON (`_core.json_loads`, "
+            "`_core.json_dumps`), and the `dupack` script is the package's own, not pip's generated launcher, which "
+            "imports `re`."
         )
     return out
 

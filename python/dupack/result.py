@@ -14,7 +14,6 @@ stay fast.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
 from os import PathLike
@@ -584,7 +583,7 @@ def _pandas_meta(described: list[dict[str, Any]], flavour: tuple[str, str, Any],
     ``pa.Table.from_pandas`` writes it for a DataFrame with these columns
     and no index."""
     pandas_version, pyarrow_version, _ = flavour
-    return json.dumps({
+    return _core.json_dumps({
         "index_columns": [],
         "column_indexes": [],
         "columns": described,
@@ -723,7 +722,7 @@ class RunResult:
 
     @classmethod
     def from_json(cls, text: str, scenario: Scenario | None = None) -> RunResult:
-        return cls(json.loads(text), scenario)
+        return cls(_core.json_loads(text), scenario)
 
     @property
     def seed(self) -> int:
@@ -810,7 +809,7 @@ class RunResult:
 
     def to_json(self, indent: int | None = 2) -> str:
         """The result document as JSON text (the core's field names)."""
-        return json.dumps(self.raw, indent=indent, ensure_ascii=False)
+        return _core.json_dumps(self.raw, indent=indent)
 
     def save(self, directory: str | PathLike[str]) -> Path:
         """Write ``result.json``, each table as Parquet and as CSV
@@ -831,7 +830,7 @@ class RunResult:
         made_by = provenance()
         doc = {k: v for k, v in self.raw.items() if k not in ("trace", "series")}
         doc["dupack"] = made_by
-        _write_text(path_join(out, "result.json"), json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        _write_text(path_join(out, "result.json"), _core.json_dumps(doc, indent=2) + "\n")
         if self.partial:
             # Each Parquet file says so too, should it be copied away from result.json.
             info = self.run
@@ -880,7 +879,7 @@ class RunResult:
             # A Scenario's document itself rather than a copy (to_dict): it is only read here.
             document = getattr(self.scenario, "_document", self.scenario.to_dict)()
             doc = {"hash": self.scenario.hash(), "scenario": document}
-            _write_text(path_join(out, "scenario.json"), json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+            _write_text(path_join(out, "scenario.json"), _core.json_dumps(doc, indent=2, sort_keys=True) + "\n")
         return out
 
     def summary(self) -> pd.DataFrame:

@@ -13,9 +13,7 @@ overrides.
 from __future__ import annotations
 
 import errno
-import json
 import os
-import re
 import stat
 import sys
 from collections.abc import Iterable, Mapping
@@ -70,6 +68,8 @@ def _check_dotted_keys(text: str, where: str) -> None:
     refused."""
     if text.count(".") <= MAX_DEPTH:
         return
+    import re
+
     for m in re.finditer(_KEY_SCAN, text):
         chain = m.group("chain")
         if chain is not None and chain.count(".") >= MAX_DEPTH:
@@ -210,7 +210,7 @@ class Scenario:
         try:
             # The core reads TOML (scenario::document): one reader for the
             # command line, the API and the Rust examples.
-            data = json.loads(_core.toml_document(text))
+            data = _core.json_loads(_core.toml_document(text))
         except ScenarioError as e:
             # The file is the error's place; a field inside it is named first.
             raise ScenarioError(where, f"{e.path}: {e.message}" if e.path else e.message) from None
@@ -239,7 +239,9 @@ class Scenario:
         same text; this is what the core receives and what :meth:`hash` digests.
         """
         try:
-            return json.dumps(self._data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+            # json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+            # allow_nan=False) to the character, without importing json (dupack-py json.rs).
+            return _core.json_dumps(self._data, sort_keys=True, compact=True)
         except RecursionError:  # unreachable after the depth check in __init__; kept as a guard
             raise ScenarioError("", f"the scenario is {_TOO_DEEP}") from None
 
@@ -272,6 +274,8 @@ class Scenario:
         """Return a copy with ``path → value`` set, in order: :meth:`with_overrides`
         with the values given as Python objects (numbers, strings, lists,
         dicts) instead of TOML text. ``dupack.sweep`` applies grid points so."""
+        import json  # for the texts of messages (default=str); the sweep path only
+
         items: list[str] = []
         pairs: list[tuple[str, str]] = []
         for raw, value in values.items():
@@ -285,7 +289,7 @@ class Scenario:
             except ScenarioError as e:
                 raise OverrideError(item, e.path, e.message) from None
             items.append(item)
-            pairs.append((raw, json.dumps(value, ensure_ascii=False, allow_nan=False)))
+            pairs.append((raw, _core.json_dumps(value)))
         if not pairs:
             return self._with_data(self._data)
         return self._from_core(_core.assign_values(self.canonical_json(), pairs), items)
@@ -298,7 +302,7 @@ class Scenario:
             i, path, reason = failed
             raise OverrideError(items[i], path, reason)
         assert doc is not None
-        data = json.loads(doc)
+        data = _core.json_loads(doc)
         _check_json_compatible(data, "")
         return self._with_data(data)
 
@@ -374,6 +378,8 @@ def _flatten(node: Any, prefix: str = "") -> list[tuple[str, str]]:
         return out
     if isinstance(node, list) and node and all(isinstance(x, Mapping) for x in node):
         return [row for i, x in enumerate(node) for row in _flatten(x, f"{prefix}[{i}]")]
+    import json  # default=str: any value, for display
+
     return [(prefix, json.dumps(node, ensure_ascii=False, default=str))]
 
 
@@ -507,7 +513,7 @@ def parse_override(item: str) -> tuple[list[Segment], Any]:
     parsed, path, reason = _core.parse_override(item)
     if parsed is None:
         raise OverrideError(item, path, reason)
-    segments, value = json.loads(parsed)
+    segments, value = _core.json_loads(parsed)
     return segments, value
 
 
@@ -526,6 +532,8 @@ _TRAILING_INDICES = r"(?:\[\d+\])+$"
 def _deep_path(path: str) -> str:
     """Where a too-deep value is, for the message: the field that holds it
     (``x`` rather than ``x[0][0]…[0]``), shortened if still long."""
+    import re
+
     path = re.sub(_TRAILING_INDICES, "", path) or path
     return shorten(path)
 

@@ -22,6 +22,7 @@ use dupack_batch::{flow_indices, panic_message, series_entities};
 
 mod buffer;
 mod document;
+mod json;
 mod results;
 mod sweep;
 mod tables;
@@ -378,6 +379,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::apply_overrides, m)?)?;
     m.add_function(wrap_pyfunction!(document::assign_values, m)?)?;
     m.add_function(wrap_pyfunction!(document::parse_unit, m)?)?;
+    m.add_function(wrap_pyfunction!(json::json_dumps, m)?)?;
+    m.add_function(wrap_pyfunction!(json::json_loads, m)?)?;
     m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(entities, m)?)?;
     m.add_function(wrap_pyfunction!(result_columns, m)?)?;

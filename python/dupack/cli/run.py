@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 
 from dupack._paths import path_join, path_name, path_stem, path_text
@@ -44,6 +43,13 @@ def _echo(message: str, err: bool = False) -> None:
     echo(message, err=err)
 
 
+def _is_integer(text: str) -> bool:
+    """``-?[0-9]+`` (only ASCII digits; ``int()`` would take ``"١"`` and ``"1_0"``),
+    without importing ``re`` on the way of every `dupack run`."""
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdigit()
+
+
 def _parse_seed(text: str | None) -> int | None:
     """--seed is taken as text so that the message can quote what was given;
     the check itself is the library's (:func:`dupack.api.check_seed`)."""
@@ -53,7 +59,7 @@ def _parse_seed(text: str | None) -> int | None:
         return None
     digits = text.strip()
     try:
-        return check_seed(int(digits) if re.fullmatch(r"-?[0-9]+", digits) else text)
+        return check_seed(int(digits) if _is_integer(digits) else text)
     except (TypeError, ValueError):
         raise CliError(f"--seed must be {SEED_RANGE}, got {text!r}") from None
 
@@ -70,6 +76,8 @@ def _parse_max_wall(text: str | None) -> float | None:
     """--max-wall SECONDS: a positive number of seconds, or one with a unit (s, min, h, d)."""
     if text is None:
         return None
+    import re
+
     m = re.fullmatch(r"\s*((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*(s|min|h|d)?\s*", text)
     seconds = float(m.group(1)) * _WALL_UNITS[m.group(2) or ""] if m else 0.0
     if not 0 < seconds < float("inf"):
