@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import dupack
 from dupack.cli.app import _plain, _plain_args, _RUN_OPTIONS
 from tests.conftest import QUICKSTART, ROOT
 
@@ -238,6 +240,38 @@ def test_the_plain_lines_import_no_typing(tmp_path: Path) -> None:
     p = run_without_site(lines, ("typing", "typer", "pandas", "numpy", "pyarrow", "copy"), tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == "[]"
+
+
+def test_run_and_validate_import_neither_json_nor_re(tmp_path: Path) -> None:
+    # json imports re and enum and compiles its patterns: about 7 ms of a
+    # `dupack run`; the extension reads and writes the JSON instead
+    # (tests/test_json_text.py checks that its text is json's). With -s
+    # overrides too, which go through the core and back.
+    lines = [["validate", "FILE"], ["run", "FILE", "-s", "run.duration=2s", "--seed", "3", "-q", "-o", "OUT"],
+             ["run", "FILE", "-q", "-o", "OUT2"]]
+    p = run_without_site(lines, ("json", "re", "enum"), tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == "[]"
+    import json
+
+    saved = json.loads((tmp_path / "o" / "result.json").read_text(encoding="utf-8"))
+    assert saved["seed"] == 3
+    assert json.loads((tmp_path / "o2" / "scenario.json").read_text(encoding="utf-8"))["hash"] == dupack.load(QUICKSTART).hash()
+
+
+def test_the_dupack_script_is_the_packages_own() -> None:
+    # pip's generated launcher imports re; the wheel ships its own script
+    # (packaging/dupack.data/scripts/dupack) for the `dupack` command.
+    script = ROOT / "packaging" / "dupack.data" / "scripts" / "dupack"
+    text = script.read_text(encoding="utf-8")
+    assert text.startswith("#!python\n")
+    code = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert code == ["import sys", "from dupack.cli.app import main", 'if __name__ == "__main__":', "    sys.exit(main())"]
+    # The installed command beside the interpreter (pip install .): that script.
+    installed = shutil.which("dupack", path=str(Path(sys.executable).parent))
+    if installed is not None:
+        lines = Path(installed).read_text(encoding="utf-8", errors="replace").splitlines()
+        assert lines[0].startswith("#!/") and "import re" not in lines
 
 
 def test_the_quick_exit_flushes_what_was_written_and_keeps_the_code(tmp_path: Path) -> None:
