@@ -1288,6 +1288,19 @@ fn rto_on_fast_retransmit_is_read_per_flow_and_checked() {
 }
 
 #[test]
+fn rto_sampling_is_read_per_flow_and_checked() {
+    use dupack_sim::scenario::model::RttSampling;
+    let text = "[run]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"1ms\" }]\n[tcp]\nvariant = \"rfc6675+lt\"\nrto = { sampling = \"per_segment\" }\n";
+    let s = dupack_sim::parse_scenario_toml(text).unwrap();
+    assert_eq!(s.flows[0].tcp.rto.sampling, RttSampling::PerSegment);
+    let plain = dupack_sim::parse_scenario_toml(&text.replace("rto = { sampling = \"per_segment\" }\n", "")).unwrap();
+    assert_eq!(plain.flows[0].tcp.rto.sampling, RttSampling::Timed, "the default");
+    let e = dupack_sim::parse_scenario_toml(&text.replace("\"per_segment\"", "\"every\"")).unwrap_err();
+    assert_eq!(e.path, "tcp.rto.sampling", "{e}");
+    assert!(e.message.contains("every") && e.message.contains("timed") && e.message.contains("per_segment"), "{e}");
+}
+
+#[test]
 fn gilbert_elliott_tables_parse_both_ways() {
     let with = |e: &str| {
         let s = ok(&format!(

@@ -581,6 +581,25 @@ pub struct RtoConfig {
     pub max_backoff_shift: u32,
     /// What a fast retransmit does to a running timer.
     pub on_fast_retransmit: RtoOnFastRetransmit,
+    /// Which ACKs give RTT samples (without timestamps).
+    pub sampling: RttSampling,
+}
+
+/// `tcp.rto.sampling`: which ACKs give RTT samples when timestamps are
+/// off. Every sample also ends the backoff (RFC 6298 §5.7 with Karn's
+/// rule), so this decides how long a backed-off timer lasts after a
+/// timeout: with `Timed` until a round trip without retransmissions, with
+/// `PerSegment` until the first ACK of a segment sent once.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RttSampling {
+    /// One segment timed at a time, dropped at every retransmission
+    /// (4.4BSD `t_rtt`/`t_rtseq`; ns-2's `rtt_seq_`): Karn's rule.
+    Timed,
+    /// Every segment's send time is kept; an ACK that covers the oldest
+    /// outstanding one gives a sample if that one was sent only once, and
+    /// a retransmission marks the segment it resends (ns-3's `RttHistory`,
+    /// `TcpSocketBase::EstimateRtt` and `UpdateRttHistory`).
+    PerSegment,
 }
 
 /// `tcp.rto.on_fast_retransmit`: whether entering loss recovery restarts
@@ -652,6 +671,7 @@ impl Default for RtoConfig {
             max: defaults::RTO_MAX_FINE,
             max_backoff_shift: defaults::MAX_BACKOFF_SHIFT,
             on_fast_retransmit: RtoOnFastRetransmit::Restart,
+            sampling: RttSampling::Timed,
         }
     }
 }

@@ -43,8 +43,9 @@
 //!   armed exactly on a boundary therefore waits the full `k` ticks (the tick
 //!   at `now` is taken to have been processed already).
 
-use crate::scenario::model::{RtoConfig, RtoMode};
+use crate::scenario::model::{RtoConfig, RtoMode, RttSampling};
 use crate::time::{SimDuration, SimTime};
+use std::collections::VecDeque;
 
 /// `TCP_RTT_SHIFT`: `srtt` carries 5 fraction bits (FreeBSD 2.2 tcp_var.h).
 const TCP_RTT_SHIFT: u32 = 5;
@@ -205,6 +206,21 @@ pub struct RtoEstimator {
     /// BSD `t_rtseq`/`t_rtt`: the end of the segment being timed and when it
     /// left (one measurement per RTT, without timestamps).
     timed: Option<(u64, SimTime)>,
+    /// `tcp.rto.sampling`.
+    sampling: RttSampling,
+    /// `RttSampling::PerSegment`: the outstanding segments in the order they
+    /// were first sent, with their send times.
+    history: VecDeque<SentSegment>,
+}
+
+/// A segment as the per-segment sampler remembers it (ns-3's `RttHistory`).
+#[derive(Copy, Clone, Debug)]
+struct SentSegment {
+    seq: u64,
+    end: u64,
+    sent: SimTime,
+    /// Resent since: its ACK is ambiguous (Karn).
+    retransmitted: bool,
 }
 
 /// Count, sum, least and greatest of the RTT samples an estimator took
@@ -272,6 +288,8 @@ impl RtoEstimator {
             shift: 0,
             samples: RttSamples::default(),
             timed: None,
+            sampling: cfg.sampling,
+            history: VecDeque::new(),
         }
     }
 
@@ -419,27 +437,70 @@ impl RtoEstimator {
         }
     }
 
-    /// A segment `[.., end)` left at `now`: time it if none is being timed
-    /// (BSD `tcp_output`, one measurement at a time).
-    pub fn time_segment(&mut self, end: u64, now: SimTime) {
-        if self.timed.is_none() {
-            self.timed = Some((end, now));
+    /// A new segment `[seq, end)` left at `now`. `Timed`: time it if none
+    /// is being timed (BSD `tcp_output`, one measurement at a time).
+    /// `PerSegment`: remember it.
+    pub fn time_segment(&mut self, seq: u64, end: u64, now: SimTime) {
+        match self.sampling {
+            RttSampling::Timed => {
+                if self.timed.is_none() {
+                    self.timed = Some((end, now));
+                }
+            }
+            RttSampling::PerSegment => {
+                self.history.push_back(SentSegment { seq, end, sent: now, retransmitted: false })
+            }
         }
     }
 
-    /// Karn's rule (Karn & Partridge 1987; RFC 6298 §3): a retransmission
-    /// makes the running measurement ambiguous, so it is dropped.
+    /// Karn's rule (Karn & Partridge 1987; RFC 6298 §3) at a loss event (a
+    /// fast retransmit, a timeout, a go-back-N): `Timed` drops the running
+    /// measurement; `PerSegment` marks segments only as they are resent
+    /// ([`RtoEstimator::on_retransmission`]).
     pub fn forget_timed_segment(&mut self) {
         self.timed = None;
     }
 
-    /// An ACK of everything below `ack` at `now`: the timed segment's
-    /// sample, if this ACK covers it.
+    /// `[seq, end)` was sent again. `Timed`: the running measurement is
+    /// dropped (its ACK may be the resent segment's, or held back by it).
+    /// `PerSegment`: the remembered segment holding `seq` is marked and now
+    /// ends at `end`, as ns-3's `UpdateRttHistory` updates its count.
+    pub fn on_retransmission(&mut self, seq: u64, end: u64) {
+        match self.sampling {
+            RttSampling::Timed => self.timed = None,
+            RttSampling::PerSegment => {
+                if let Some(s) = self.history.iter_mut().find(|s| s.seq <= seq && seq < s.end) {
+                    s.retransmitted = true;
+                    s.end = end;
+                }
+            }
+        }
+    }
+
+    /// An ACK of everything below `ack` at `now`. `Timed`: the timed
+    /// segment's sample, if this ACK covers it. `PerSegment`: a sample from
+    /// the oldest remembered segment if the ACK covers it and it was sent
+    /// once, then everything the ACK covers is forgotten (ns-3's
+    /// `TcpSocketBase::EstimateRtt`).
     pub fn on_cumulative_ack(&mut self, ack: u64, now: SimTime) {
-        if let Some((end, sent)) = self.timed {
-            if ack >= end {
-                self.on_rtt_sample(sent, now);
-                self.timed = None;
+        match self.sampling {
+            RttSampling::Timed => {
+                if let Some((end, sent)) = self.timed {
+                    if ack >= end {
+                        self.on_rtt_sample(sent, now);
+                        self.timed = None;
+                    }
+                }
+            }
+            RttSampling::PerSegment => {
+                if let Some(&front) = self.history.front() {
+                    if !front.retransmitted && ack >= front.end {
+                        self.on_rtt_sample(front.sent, now);
+                    }
+                }
+                while self.history.front().is_some_and(|s| s.end <= ack) {
+                    self.history.pop_front();
+                }
             }
         }
     }

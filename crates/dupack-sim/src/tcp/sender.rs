@@ -624,9 +624,9 @@ impl Sender {
         self.cc.on_transmit(seq, self.mss, now);
         if is_retransmit {
             self.stats.retransmitted_segments += 1;
-            self.rto.forget_timed_segment();
+            self.rto.on_retransmission(seq, seq + len);
         } else if !self.cfg.timestamps {
-            self.rto.time_segment(seq + len, now);
+            self.rto.time_segment(seq, seq + len, now);
         }
         // RFC 6298 §5.1: start the timer if it is not running.
         if self.rto_deadline.is_none() {

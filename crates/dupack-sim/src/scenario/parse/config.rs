@@ -172,6 +172,7 @@ impl Merge<'_> {
                 .map_or(defaults::MAX_BACKOFF_SHIFT, |a| a.v),
             on_fast_retransmit: pick(&f.rto_on_fast_retransmit, &g.rto_on_fast_retransmit)
                 .map_or(RtoOnFastRetransmit::Restart, |a| a.v),
+            sampling: pick(&f.rtt_sampling, &g.rtt_sampling).map_or(RttSampling::Timed, |a| a.v),
         })
     }
 

@@ -38,6 +38,7 @@ pub(super) const RTO_KEYS: &[&str] = &[
     "max",
     "max_backoff_shift",
     "on_fast_retransmit",
+    "sampling",
 ];
 pub(super) const RX_KEYS: &[&str] =
     &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dsack", "dda"];
@@ -93,6 +94,7 @@ pub(super) struct TcpRaw {
     pub(super) rto_max: Option<At<SimDuration>>,
     pub(super) max_backoff_shift: Option<At<u32>>,
     pub(super) rto_on_fast_retransmit: Option<At<RtoOnFastRetransmit>>,
+    pub(super) rtt_sampling: Option<At<RttSampling>>,
 }
 
 /// `[receiver]` keys as written, global or per flow.
@@ -193,6 +195,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
         r.max_backoff_shift = rt.opt("max_backoff_shift", |v, p| v_u32(v, p, 0, 16))?;
         r.rto_on_fast_retransmit = rt.opt("on_fast_retransmit", |v, p| {
             v_enum(v, p, &[("restart", RtoOnFastRetransmit::Restart), ("keep", RtoOnFastRetransmit::Keep)])
+        })?;
+        r.rtt_sampling = rt.opt("sampling", |v, p| {
+            v_enum(v, p, &[("timed", RttSampling::Timed), ("per_segment", RttSampling::PerSegment)])
         })?;
         let timer = r.timer.as_ref().or(global.and_then(|g| g.timer.as_ref())).map_or(Timer::Fine, |a| a.v);
         for (key, timers) in Timer::SPECIFIC {

@@ -275,20 +275,20 @@ fn bsd_deadline_lands_on_kth_tick_boundary_strictly_after_now() {
 fn karn_one_segment_timed_at_a_time_and_none_across_a_retransmission() {
     let mut e = fine(ms(1), ms(200), secs(60));
     // Segment [0, 1000) leaves at 0; a second one at 10 ms is not timed.
-    e.time_segment(1000, at_ms(0));
-    e.time_segment(2000, at_ms(10));
+    e.time_segment(0, 1000, at_ms(0));
+    e.time_segment(1000, 2000, at_ms(10));
     e.on_cumulative_ack(500, at_ms(50)); // does not cover the timed segment
     assert!(!e.has_sample());
     e.on_cumulative_ack(1000, at_ms(100));
     assert_eq!(e.srtt(), Some(ms(100)), "the first segment, sent at 0");
     assert_eq!(e.samples().count, 1);
     // A retransmission drops the running measurement (Karn & Partridge).
-    e.time_segment(3000, at_ms(200));
+    e.time_segment(2000, 3000, at_ms(200));
     e.forget_timed_segment();
     e.on_cumulative_ack(3000, at_ms(900));
     assert_eq!(e.samples().count, 1, "no sample from an ambiguous ACK");
     // Timing starts again with the next new segment.
-    e.time_segment(4000, at_ms(1000));
+    e.time_segment(3000, 4000, at_ms(1000));
     e.on_cumulative_ack(4000, at_ms(1100));
     assert_eq!((e.samples().count, e.samples().min, e.samples().max), (2, ms(100), ms(100)));
 }
@@ -376,4 +376,70 @@ fn ns2_backoff_beyond_8_clobbers_srtt_into_rttvar() {
     sample(&mut e, ms(50));
     assert_eq!(e.srtt(), Some(ms(50)));
     assert_eq!(e.rto(), ms(200), "150 ms raised to min");
+}
+
+fn per_segment() -> RtoEstimator {
+    RtoEstimator::new(&RtoConfig {
+        mode: RtoMode::Fine { granularity: ms(1) },
+        min: ms(200),
+        sampling: crate::scenario::model::RttSampling::PerSegment,
+        ..RtoConfig::default()
+    })
+}
+
+#[test]
+fn per_segment_sampling_takes_the_oldest_segment_of_every_covering_ack() {
+    let mut e = per_segment();
+    e.time_segment(0, 1000, at_ms(0));
+    e.time_segment(1000, 2000, at_ms(10));
+    e.time_segment(2000, 3000, at_ms(20));
+    e.on_cumulative_ack(500, at_ms(50)); // covers no whole segment
+    assert!(!e.has_sample());
+    e.on_cumulative_ack(1000, at_ms(100));
+    assert_eq!(e.samples().count, 1);
+    assert_eq!(e.samples().max, ms(100), "the segment sent at 0");
+    // One ACK for the other two: one sample, from the older (sent at 10 ms),
+    // where one-at-a-time timing would have had none (it timed only the first).
+    e.on_cumulative_ack(3000, at_ms(130));
+    assert_eq!((e.samples().count, e.samples().min), (2, ms(100)));
+    assert_eq!(e.samples().sum, ms(220));
+}
+
+#[test]
+fn per_segment_sampling_skips_the_resent_segment_and_samples_the_next() {
+    // After a loss the timed sampler waits for a new segment timed after the
+    // retransmission; the per-segment one samples the first segment beyond
+    // the resent one as soon as an ACK covers it (ns-3's RttHistory), which
+    // ends the backoff a round trip or more sooner.
+    for (sampling, samples_after) in
+        [(crate::scenario::model::RttSampling::Timed, 0), (crate::scenario::model::RttSampling::PerSegment, 1)]
+    {
+        let mut e = RtoEstimator::new(&RtoConfig { sampling, min: ms(200), ..RtoConfig::default() });
+        e.time_segment(0, 1000, at_ms(0)); // lost
+        e.time_segment(1000, 2000, at_ms(10));
+        e.time_segment(2000, 3000, at_ms(20));
+        e.backoff(); // the RTO fires
+        e.forget_timed_segment();
+        assert_eq!(e.backoff_shift(), 1);
+        e.on_retransmission(0, 1000); // and resends the first segment
+        e.on_cumulative_ack(2000, at_ms(1500)); // the hole is filled: ambiguous, no sample
+        assert_eq!(e.samples().count, 0, "{sampling:?}");
+        assert_eq!(e.backoff_shift(), 1, "{sampling:?}");
+        e.on_cumulative_ack(3000, at_ms(1510)); // covers a segment sent once
+        assert_eq!(e.samples().count, samples_after, "{sampling:?}");
+        assert_eq!(e.backoff_shift(), 1 - samples_after as u32, "{sampling:?}: a sample ends the backoff");
+    }
+}
+
+#[test]
+fn per_segment_sampling_marks_the_segment_a_retransmission_overlaps() {
+    let mut e = per_segment();
+    e.time_segment(0, 1000, at_ms(0));
+    e.time_segment(1000, 2000, at_ms(10));
+    // A retransmission from inside the second segment marks it (not the first).
+    e.on_retransmission(1500, 2000);
+    e.on_cumulative_ack(1000, at_ms(100));
+    assert_eq!(e.samples().count, 1, "the first, sent once");
+    e.on_cumulative_ack(2000, at_ms(200));
+    assert_eq!(e.samples().count, 1, "the second was resent: ambiguous");
 }
