@@ -1276,28 +1276,35 @@ fn pipe_ssthresh_needs_a_variant_that_keeps_pipe() {
     }
 }
 
+/// One `rfc6675+lt` flow over one hop, with `rto` as the `tcp.rto` table.
+fn one_flow_with_rto(rto: &str) -> String {
+    format!("[run]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{{ rate = \"1Mbps\", delay = \"1ms\" }}]\n[tcp]\nvariant = \"rfc6675+lt\"\nrto = {rto}\n")
+}
+
+/// `rto` names a bad value of `tcp.rto.KEY`: the error is at that path and
+/// quotes the value and every allowed one.
+fn assert_rto_value_refused(rto: &str, key: &str, words: &[&str]) {
+    let e = dupack_sim::parse_scenario_toml(&one_flow_with_rto(rto)).unwrap_err();
+    assert_eq!(e.path, format!("tcp.rto.{key}"), "{e}");
+    assert!(words.iter().all(|w| e.message.contains(w)), "{e}");
+}
+
 #[test]
 fn rto_on_fast_retransmit_is_read_per_flow_and_checked() {
     use dupack_sim::scenario::model::RtoOnFastRetransmit;
-    let text = "[run]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"1ms\" }]\n[tcp]\nvariant = \"rfc6675+lt\"\nrto = { on_fast_retransmit = \"keep\" }\n";
-    let s = dupack_sim::parse_scenario_toml(text).unwrap();
+    let s = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{ on_fast_retransmit = \"keep\" }")).unwrap();
     assert_eq!(s.flows[0].tcp.rto.on_fast_retransmit, RtoOnFastRetransmit::Keep);
-    let e = dupack_sim::parse_scenario_toml(&text.replace("\"keep\"", "\"never\"")).unwrap_err();
-    assert_eq!(e.path, "tcp.rto.on_fast_retransmit", "{e}");
-    assert!(e.message.contains("never") && e.message.contains("restart") && e.message.contains("keep"), "{e}");
+    assert_rto_value_refused("{ on_fast_retransmit = \"never\" }", "on_fast_retransmit", &["never", "restart", "keep"]);
 }
 
 #[test]
 fn rto_sampling_is_read_per_flow_and_checked() {
     use dupack_sim::scenario::model::RttSampling;
-    let text = "[run]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"1ms\" }]\n[tcp]\nvariant = \"rfc6675+lt\"\nrto = { sampling = \"per_segment\" }\n";
-    let s = dupack_sim::parse_scenario_toml(text).unwrap();
+    let s = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{ sampling = \"per_segment\" }")).unwrap();
     assert_eq!(s.flows[0].tcp.rto.sampling, RttSampling::PerSegment);
-    let plain = dupack_sim::parse_scenario_toml(&text.replace("rto = { sampling = \"per_segment\" }\n", "")).unwrap();
+    let plain = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{}")).unwrap();
     assert_eq!(plain.flows[0].tcp.rto.sampling, RttSampling::Timed, "the default");
-    let e = dupack_sim::parse_scenario_toml(&text.replace("\"per_segment\"", "\"every\"")).unwrap_err();
-    assert_eq!(e.path, "tcp.rto.sampling", "{e}");
-    assert!(e.message.contains("every") && e.message.contains("timed") && e.message.contains("per_segment"), "{e}");
+    assert_rto_value_refused("{ sampling = \"every\" }", "sampling", &["every", "timed", "per_segment"]);
 }
 
 #[test]
