@@ -259,6 +259,20 @@ def test_run_and_validate_import_neither_json_nor_re(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "o2" / "scenario.json").read_text(encoding="utf-8"))["hash"] == dupack.load(QUICKSTART).hash()
 
 
+def test_a_sweep_of_seeds_imports_neither_json_nor_re_nor_pathlib(tmp_path: Path) -> None:
+    # A sweep of one job should start as fast as `dupack run`; pathlib brings
+    # re, urllib.parse and ipaddress along (dupack/sweep_store.py). Into a new
+    # directory, then again from scratch into the same one (--no-resume).
+    sweep = ["sweep", "FILE", "-s", "run.duration=2s", "--seeds", "1..2", "-j", "1", "-q", "-o", "OUT"]
+    p = run_without_site([sweep, [*sweep, "--no-resume"]], ("json", "re", "enum", "pathlib"), tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == "[]"
+    stored = dupack.SweepResult.load(tmp_path / "o")
+    assert list(stored.runs["seed"]) == [1, 2] and stored.out == tmp_path / "o"
+    direct = dupack.sweep(QUICKSTART, seeds=[1, 2], overrides=["run.duration=2s"], progress=False)
+    assert stored.flows.equals(direct.flows)
+
+
 def test_the_dupack_script_is_the_packages_own() -> None:
     # pip's generated launcher imports re; the wheel ships its own script
     # (packaging/dupack.data/scripts/dupack) for the `dupack` command.

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import dupack
-import dupack.sweeps
+import dupack.sweep_store
 from tests.conftest import QUICKSTART, run_subprocess
 
 SHORT = ["run.duration=2s"]
@@ -34,7 +34,7 @@ def test_resuming_a_sweep_of_another_build_is_refused_unless_asked(tmp_path: Pat
     first = dupack.sweep(QUICKSTART, grid, seeds=[1, 2], out=out, overrides=SHORT, progress=False)
     # Another build: the same sweep, resumed (nothing left to run) ...
     other = {"version": dupack.__version__, "commit": "0123456789ab"}
-    monkeypatch.setattr(dupack.sweeps, "provenance", lambda: other)
+    monkeypatch.setattr(dupack.sweep_store, "provenance", lambda: other)
     with pytest.raises(dupack.SweepError, match="commit 0123456789ab.*--mixed-versions"):
         dupack.sweep(QUICKSTART, grid, seeds=[1, 2], out=out, overrides=SHORT, progress=False)
     # ... or asked to mix: it resumes, and the description keeps both builds.

@@ -364,9 +364,9 @@ def test_parts_written_by_the_extension_equal_pyarrows(scenario: Path, observe: 
     (dictionary and Snappy, for parts of COMPACT_ROWS rows or more) or plain."""
     import pyarrow.parquet as pq
 
-    from dupack import sweeps
+    from dupack import sweep_store, sweeps
 
-    monkeypatch.setattr(sweeps, "COMPACT_ROWS", 0 if compact else 10**9)
+    monkeypatch.setattr(sweep_store, "COMPACT_ROWS", 0 if compact else 10**9)
     written = []
     write_part = sweeps._core.write_part
     monkeypatch.setattr(sweeps._core, "write_part", lambda path, *a: written.append(path) or write_part(path, *a))
@@ -438,9 +438,9 @@ def test_the_parts_pandas_metadata_built_here_is_pandas_own(table: str, tmp_path
     import pyarrow as pa
 
     from dupack.result import empty_table, to_frame
-    from dupack.sweeps import _Store
+    from dupack.sweep_store import Store
 
-    store = _Store(tmp_path, set(), 0)
+    store = Store(tmp_path, set(), 0)
     store.index = ["job", "seed"]
     schema = empty_table(table, {"job": pa.array([], pa.int64()), "seed": pa.array([], pa.uint64())}).schema
     ours = store._known_metadata(table, schema)

@@ -274,6 +274,8 @@ class Scenario:
         """Return a copy with ``path → value`` set, in order: :meth:`with_overrides`
         with the values given as Python objects (numbers, strings, lists,
         dicts) instead of TOML text. ``dupack.sweep`` applies grid points so."""
+        if not values:  # a sweep without a grid: nothing to set
+            return self._with_data(self._data)
         import json  # for the texts of messages (default=str); the sweep path only
 
         items: list[str] = []

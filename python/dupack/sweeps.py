@@ -18,18 +18,14 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
-import math
 import os
-import re
 import time
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from os import PathLike
-from pathlib import Path
 
 from dupack import _core
 from dupack._core import RunError, ScenarioError
+from dupack._paths import path_join, path_text
 from dupack.api import as_scenario, check_seed
 from dupack.result import (
     TABLE_DTYPES,
@@ -44,6 +40,7 @@ from dupack.result import (
     to_frame,
 )
 from dupack.scenario import OverrideError, Scenario
+from dupack.sweep_store import SWEEP_FILE, TABLES, SweepError, Store, check_no_duplicates, damaged, parts, read_meta
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
@@ -51,23 +48,14 @@ if TYPE_CHECKING:
     from typing import Any
 
     import pandas as pd
+    from pathlib import Path
+
     import pyarrow as pa
 
     from dupack.plot import SweepPlots
 
 __all__ = ["sweep", "SweepResult", "SweepError", "TABLES", "SWEEP_FILE", "RUN_METRICS"]
 
-#: The tables of a sweep, in the order of RunResult's (runs = ``RunResult.run``).
-TABLES = ("runs", "flows", "links", "media", "series", "trace")
-#: The file in a sweep directory that says which sweep it holds.
-SWEEP_FILE = "sweep.json"
-FORMAT = "dupack-sweep/1"
-_PART = re.compile(r"part-(\d+)\.parquet")
-
-
-class SweepError(ValueError):
-    """A sweep's output directory cannot be used: it holds another sweep, or
-    files that are not a sweep's."""
 
 
 def _sweep(
@@ -153,7 +141,7 @@ def _sweep(
         raise ValueError("_discard_results is for the local executor only")
     nworkers = _check_workers(workers)
     observe = _check_observe(series, trace, series_max)
-    if not (isinstance(chunk_seconds, int | float) and math.isfinite(chunk_seconds) and chunk_seconds >= 0):
+    if not (isinstance(chunk_seconds, int | float) and 0 <= chunk_seconds < float("inf")):
         raise ValueError(f"chunk_seconds must be a number >= 0, got {chunk_seconds!r}")
     points = list(itertools.product(*values))
     docs = []
@@ -170,7 +158,7 @@ def _sweep(
     total = len(points) * len(seed_list)
 
     store = (
-        _Store.open(Path(out), base, grid_doc, seed_list, total, resume, mixed_versions, observe)
+        Store.open(out, base, grid_doc, seed_list, total, resume, mixed_versions, observe)
         if out is not None
         else None
     )
@@ -218,6 +206,8 @@ def _sweep(
                 )
                 cut = everything.get("series_truncated", 0) if everything else 0
                 if cut:
+                    import warnings
+
                     warnings.warn(
                         f"the time series of {cut} run(s) reached the limit of "
                         f"{observe.get('series_max') or 'the default number of'} records a run; later records "
@@ -382,7 +372,7 @@ class SweepResult:
         scenario: Scenario | None,
         grid: dict[str, list[Any]],
         seeds: list[int | None],
-        out: Path | None = None,
+        out: str | PathLike[str] | None = None,
         executed: int = 0,
         skipped: int = 0,
     ) -> None:
@@ -390,9 +380,22 @@ class SweepResult:
         self.scenario = scenario
         self.grid = grid
         self.seeds = seeds
-        self.out = out
+        self._out = None if out is None else path_text(out)
         self.executed = executed
         self.skipped = skipped
+
+    @property
+    def out(self) -> Path | None:
+        """The directory the sweep is stored in (None if it was not)."""
+        if self._out is None:
+            return None
+        from pathlib import Path  # here, not on the way to the first run (dupack.sweep_store)
+
+        return Path(self._out)
+
+    @out.setter
+    def out(self, value: str | PathLike[str] | None) -> None:
+        self._out = None if value is None else path_text(value)
 
     @property
     def runs(self) -> pd.DataFrame:
@@ -429,21 +432,23 @@ class SweepResult:
         """Read a sweep stored by ``dupack.sweep(..., out=directory)`` (also a partial one)."""
         import pyarrow.parquet as pq
 
-        root = Path(directory)
-        meta = _read_meta(root)
+        root = path_text(directory)
+        meta = read_meta(root)
         grid = dict(meta["grid"])
         seeds = list(meta["seeds"])
         ids = _Ids(list(grid), list(grid.values()), seeds)
         for t in TABLES:
-            for _, f in sorted(_parts(root / t)):
-                if _damaged(f):
+            for _, f in sorted(parts(path_join(root, t))):
+                if damaged(f):
                     raise SweepError(
                         f"'{f}' is damaged (not a whole Parquet file); rerun the same sweep into '{root}' "
                         "to set it aside and run its jobs again"
                     )
-        _check_no_duplicates(root)
+        check_no_duplicates(root)
         tables = {
-            t: _in_job_order(to_frame(pq.read_table(root / t), t)) if any(_parts(root / t)) else ids.empty(t)
+            t: _in_job_order(to_frame(pq.read_table(path_join(root, t)), t))
+            if any(parts(path_join(root, t)))
+            else ids.empty(t)
             for t in TABLES
         }
         return cls(tables, Scenario.from_dict(meta["scenario"]), grid, seeds, root, 0, len(tables["runs"]))
@@ -510,7 +515,7 @@ class SweepResult:
         return _summary_display(self.summary(), list(self.grid))
 
     def __repr__(self) -> str:
-        where = f" in {str(self.out)!r}" if self.out else ""
+        where = f" in {self._out!r}" if self._out else ""
         return f"<SweepResult {len(self.runs)} runs, grid {list(self.grid)}, {len(self.seeds)} seeds{where}>"
 
     def _repr_html_(self) -> str:
@@ -740,6 +745,8 @@ def _check_grid(grid: Mapping[str, Iterable[Any]] | None) -> tuple[list[str], li
         vals = list(vals)
         if not vals:
             raise ScenarioError(path, "the grid lists no value here")
+        import json  # only for a grid; a sweep of seeds alone starts without it
+
         seen = []
         for v in vals:
             key = json.dumps(v, sort_keys=True, default=str)
@@ -804,7 +811,11 @@ def _check_workers(workers: object) -> int:
 
 
 def _show(v: Any) -> str:
-    return v if isinstance(v, str) else json.dumps(v)
+    if isinstance(v, str):
+        return v
+    import json
+
+    return json.dumps(v)
 
 
 def _at_point(e: ScenarioError, paths: list[str], point: tuple[Any, ...]) -> ScenarioError:
@@ -931,425 +942,3 @@ def _in_job_order(df: pd.DataFrame) -> pd.DataFrame:
     if not df["job"].is_monotonic_increasing:
         df = df.sort_values("job", kind="stable", ignore_index=True)
     return df
-
-
-# --- the Parquet store -------------------------------------------------------------
-
-
-def _parts(d: Path) -> Iterable[tuple[int, Path]]:
-    if d.is_dir():
-        for f in d.iterdir():
-            m = _PART.fullmatch(f.name)
-            if m:
-                yield int(m.group(1)), f
-
-
-def _damaged(f: Path) -> bool:
-    """Whether a stored part cannot be read back (truncated, say): its footer,
-    which Parquet writes last, is checked."""
-    import pyarrow.parquet as pq
-
-    try:
-        pq.ParquetFile(f).metadata  # noqa: B018 - reading it is the check
-    except Exception:  # pyarrow raises ArrowInvalid, OSError, ... for a bad file
-        return True
-    return False
-
-
-def _check_no_duplicates(root: Path) -> None:
-    """Every job is stored once: two sweeps writing one directory at once
-    (before it was locked) stored some jobs twice."""
-    import pyarrow.parquet as pq
-
-    seen: dict[int, Path] = {}
-    for _, f in sorted(_parts(root / "runs")):
-        for job in pq.read_table(f, columns=["job"]).column("job").to_pylist():
-            if job in seen:
-                raise SweepError(
-                    f"'{root}' holds job {job} more than once (in '{seen[job].name}' and '{f.name}' of runs/): "
-                    "two sweeps wrote it at the same time; run the sweep again into a new directory, "
-                    "or into this one with --no-resume"
-                )
-            seen[job] = f
-
-
-def _fsync_file(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_dir(path: Path) -> None:
-    """Make a rename in ``path`` durable (where directories can be synced)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems cannot sync a directory
-        pass
-    finally:
-        os.close(fd)
-
-
-def _publish(tmp: Path, final: Path) -> None:
-    """Rename a fully written ``tmp`` to ``final`` after syncing its bytes,
-    so that after a crash ``final`` is either absent or whole."""
-    _fsync_file(tmp)
-    os.replace(tmp, final)
-    _fsync_dir(final.parent)
-
-
-#: The lock file of a sweep directory: held (``flock``) by the process writing it.
-LOCK_FILE = ".lock"
-_META_TMP = f".{SWEEP_FILE}.tmp"
-
-
-#: The sweep directories this process holds the lock of: real path →
-#: [descriptor, number of stores using it].
-_HELD: dict[str, list[int]] = {}
-
-
-def _lock(root: Path) -> int | None:
-    """Take the directory's write lock, or raise SweepError if another
-    process holds it. The lock is an advisory ``flock`` on ``root/.lock``,
-    which the system drops when its holder exits, however it exits; it is
-    released when the returned descriptor is closed. None where ``fcntl``
-    does not exist (Windows): no lock.
-
-    Within one process the lock is handed from store to store: a store
-    still alive after its sweep ended (kept by a traceback, say) must not
-    lock the directory against the next sweep of the same program. Two
-    threads of one process sweeping into one directory at once are not
-    kept apart (SweepResult.load would report the duplicated jobs)."""
-    try:
-        import fcntl
-    except ImportError:
-        return None
-    key = os.path.realpath(root)
-    if key in _HELD:
-        _HELD[key][1] += 1
-        return _HELD[key][0]
-    fd = os.open(root / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise SweepError(
-            f"'{root}' is being written by another dupack sweep right now; wait for it to finish "
-            "(then run the same command to complete it) or choose another directory"
-        ) from None
-    except OSError:
-        os.close(fd)  # a file system without flock: go on unlocked
-        return None
-    _HELD[key] = [fd, 1]
-    return fd
-
-
-def _unlock(root: Path, fd: int) -> None:
-    key = os.path.realpath(root)
-    held = _HELD.get(key)
-    if held is not None and held[0] == fd:
-        held[1] -= 1
-        if held[1] == 0:
-            del _HELD[key]
-            os.close(fd)
-
-
-def _read_meta(root: Path) -> dict[str, Any]:
-    meta = root / SWEEP_FILE
-    try:
-        doc = json.loads(meta.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SweepError(f"'{root}' holds no sweep ({SWEEP_FILE} is missing)") from None
-    except (OSError, ValueError) as e:
-        raise SweepError(f"cannot read '{meta}': {e}") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise SweepError(f"'{meta}' is not a dupack sweep description (no \"format\": \"{FORMAT}\")")
-    return doc
-
-
-#: Parts of at least this many rows are written dictionary-encoded and
-#: Snappy-compressed (a twentieth of the plain size for a chunk of thousands
-#: of runs); smaller ones plain and uncompressed: for the tens of rows of a
-#: one-job sweep the encoder's set-up takes milliseconds a table.
-COMPACT_ROWS = 1000
-
-
-class _Store:
-    """``DIR/sweep.json`` and one Parquet dataset per table.
-
-    A chunk is written as ``part-NNNNN.parquet`` in each table's folder
-    that has rows, ``runs`` last; each file is written under a hidden name
-    and renamed, so a part is either whole or absent. A chunk counts as
-    stored once its ``runs`` part exists: on opening, parts of other tables
-    without one (a crash between the two) are removed.
-    """
-
-    def __init__(self, root: Path, done: set[int], next_part: int) -> None:
-        self.root = root
-        #: The descriptor that holds the directory's lock (see :func:`_lock`).
-        self.lock_fd: int | None = None
-        self.done = done
-        self.next_part = next_part
-        self._metadata: dict[str, tuple[pa.Schema, dict[bytes, bytes]]] = {}
-        self._no_grid_metadata: dict[str, dict[bytes, bytes] | None] = {}
-        #: The columns before the results' own: job, one per grid path, seed.
-        self.index: list[str] = []
-        #: Every part's Parquet metadata names the dupack that wrote it.
-        self._made_by = provenance_metadata(provenance())
-
-    @classmethod
-    def open(
-        cls,
-        root: Path,
-        base: Scenario,
-        grid: dict[str, list[Any]],
-        seeds: list[int | None],
-        total: int,
-        resume: bool,
-        mixed_versions: bool = False,
-        observe: dict[str, Any] | None = None,
-    ) -> _Store:
-        if not str(root).strip():
-            raise SweepError(f"the output directory is an empty path {str(root)!r}")
-        if root.exists() and not root.is_dir():
-            raise SweepError(f"'{root}' exists and is not a directory")
-        doc = {
-            "format": FORMAT,
-            "name": base.name,
-            "scenario_hash": base.hash(),
-            "grid": grid,
-            "seeds": seeds,
-            "jobs": total,
-            "scenario": base.to_dict(),
-            "dupack": provenance(),
-        }
-        if observe:
-            # Only when asked: a sweep that observes nothing describes itself as before.
-            doc["observe"] = observe
-        # The stored description after a JSON round trip (tuples → lists, …).
-        doc = json.loads(json.dumps(doc, ensure_ascii=False))
-        meta = root / SWEEP_FILE
-        ours = {LOCK_FILE, _META_TMP}
-        if root.exists() and not meta.exists() and any(f.name not in ours for f in root.iterdir()):
-            raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
-        root.mkdir(parents=True, exist_ok=True)
-        lock_fd = _lock(root)
-        try:
-            store = cls._open_locked(root, doc, grid, resume, mixed_versions)
-        except BaseException:
-            if lock_fd is not None:
-                _unlock(root, lock_fd)
-            raise
-        store.lock_fd = lock_fd
-        return store
-
-    @classmethod
-    def _open_locked(
-        cls, root: Path, doc: dict[str, Any], grid: dict[str, list[Any]], resume: bool, mixed_versions: bool = False
-    ) -> _Store:
-        meta = root / SWEEP_FILE
-        tmp = root / _META_TMP
-        if not meta.exists() and tmp.exists():
-            # Killed between writing the description and publishing it: no
-            # part can have been written yet, so whatever the file holds
-            # (it may be cut short), it is replaced by this sweep's.
-            tmp.unlink()
-        if meta.exists():
-            old = _read_meta(root)
-            for key, what in (
-                ("scenario_hash", "scenario"),
-                ("grid", "grid"),
-                ("seeds", "seeds"),
-                ("observe", "recording (series and trace)"),
-            ):
-                if old.get(key) != doc.get(key):
-                    if key == "scenario_hash":  # the documents are long: their hashes say enough
-                        there, here = f"hash {str(old.get(key))[:12]}", f"hash {doc[key][:12]}, after overrides"
-                    elif key == "observe":
-                        there, here = (_brief(x) if x else "nothing recorded" for x in (old.get(key), doc.get(key)))
-                    else:
-                        there, here = _brief(old.get(key)), _brief(doc.get(key))
-                    raise SweepError(
-                        f"'{root}' holds another sweep (its {what} differs: {there} there, {here} here); "
-                        "choose another directory to start a new sweep, or rerun the same sweep to resume it"
-                    )
-            made_by = old.get("dupack") or {"version": "unknown", "commit": "unknown"}
-            stored = [f for t in TABLES for _, f in _parts(root / t)]
-            if resume and stored and made_by != doc["dupack"] and not mixed_versions:
-                # Results of two builds in one dataset could not be told apart.
-                raise SweepError(
-                    f"'{root}' holds results of dupack {made_by.get('version')} (commit {made_by.get('commit')}) "
-                    f"and this is dupack {doc['dupack']['version']} (commit {doc['dupack']['commit']}); "
-                    "resuming would mix their results: choose another directory, start over with --no-resume, "
-                    "or resume anyway with --mixed-versions"
-                )
-            if not resume:
-                for f in stored:
-                    f.unlink()
-            if made_by != doc["dupack"]:
-                # The description names every build that wrote to the directory.
-                old["dupack"] = doc["dupack"]
-                old["dupack_earlier"] = [*old.get("dupack_earlier", []), made_by] if resume else []
-                tmp.write_text(json.dumps(old, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-                _publish(tmp, meta)
-        elif any(f.name not in (LOCK_FILE,) for f in root.iterdir()):  # filled since the check above
-            raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
-        else:
-            tmp.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            _publish(tmp, meta)
-        store = cls(root, *cls._recover(root))
-        store.index = ["job", *grid, "seed"]
-        return store
-
-    @staticmethod
-    def _recover(root: Path) -> tuple[set[int], int]:
-        """Remove what an interrupted write left, set damaged chunks aside;
-        return the stored jobs and the next part number."""
-        _quarantine(root)
-        committed = {n for n, _ in _parts(root / "runs")}
-        for t in TABLES:
-            d = root / t
-            if not d.is_dir():
-                continue
-            for f in d.iterdir():
-                if f.name.startswith(".part-") and f.name.endswith(".tmp"):
-                    f.unlink()
-            for n, f in list(_parts(d)):
-                if n not in committed:
-                    f.unlink()
-        done: set[int] = set()
-        if committed:
-            import pyarrow.parquet as pq
-
-            for _, f in _parts(root / "runs"):
-                done.update(pq.read_table(f, columns=["job"]).column("job").to_pylist())
-        return done, max(committed, default=-1) + 1
-
-    def write(self, parts: dict[str, pa.Table]) -> None:
-        """Store a chunk given as Arrow tables (written by pyarrow)."""
-        import pyarrow.parquet as pq
-
-        def one(t: str, tmp: Path) -> None:
-            table = parts[t]
-            table = table.replace_schema_metadata({**self._pandas_metadata(t, table.schema), **self._made_by})
-            pq.write_table(table, tmp, write_statistics=self.index)
-
-        self._write_chunk({t: parts[t].num_rows for t in TABLES}, one, parts["runs"].column("job").to_pylist())
-
-    def write_columns(self, parts: dict[str, tuple[int, list[tuple[str, str, Any, Any]]]], jobs: list[int]) -> bool:
-        """Store a chunk given as the core's columns (:meth:`_Ids.part_columns`),
-        written by the extension: the same files as :meth:`write` in every
-        column, type, metadata and statistic, without importing numpy or
-        pyarrow; a part of :data:`COMPACT_ROWS` rows or more is
-        dictionary-encoded and compressed with Snappy as pyarrow writes it, a
-        smaller one plain (the encoder's set-up would cost more than the
-        bytes it saves). False, with nothing
-        written, where the metadata the installed pandas expects is not
-        known here (then :meth:`write` stores the chunk)."""
-        meta = {}
-        for t in TABLES:
-            pandas = self._part_metadata(t)
-            if pandas is None:
-                return False
-            meta[t] = [(k.decode(), v.decode()) for k, v in {**pandas, **self._made_by}.items()]
-
-        def one(t: str, tmp: Path) -> None:
-            rows, cols = parts[t]
-            _core.write_part(str(tmp), rows, cols, meta[t], self.index, rows >= COMPACT_ROWS)
-
-        self._write_chunk({t: rows for t, (rows, _) in parts.items()}, one, jobs)
-        return True
-
-    def _write_chunk(self, rows: dict[str, int], write_one: Callable[[str, Path], None], jobs: list[int]) -> None:
-        """Write a chunk's parts, ``write_one(table, tmp)`` each (both writers
-        keep statistics (min/max per row group) only where readers filter: on
-        the job, the grid and the seed, ``self.index``; for every result
-        column they would cost a sixth of the write and say little), publish
-        them with ``runs`` last, and record the chunk's ``jobs`` as stored."""
-        n = self.next_part
-        self.next_part += 1
-        name = f"part-{n:05d}.parquet"
-        for t in ("flows", "links", "media", "series", "trace", "runs"):  # runs last: it marks the chunk as stored
-            if rows[t] == 0 and t != "runs":
-                continue
-            d = self.root / t
-            d.mkdir(exist_ok=True)
-            tmp = d / f".{name}.tmp"
-            write_one(t, tmp)
-            _publish(tmp, d / name)
-        self.done.update(jobs)
-
-    def close(self) -> None:
-        """Release the directory's lock (also done when the process exits)."""
-        if self.lock_fd is not None:
-            _unlock(self.root, self.lock_fd)
-            self.lock_fd = None
-
-    def __del__(self) -> None:
-        self.close()
-
-    def _pandas_metadata(self, table: str, schema: pa.Schema) -> dict[bytes, bytes]:
-        """What pandas needs to read a part back with the dtypes of the sweep's
-        tables (its nullable integers would otherwise come back as floats), as
-        pyarrow writes it for a DataFrame: derived once per table from the
-        DataFrame of no rows."""
-        import pyarrow as pa
-
-        known = self._metadata.get(table)
-        if known is None or known[0] != schema:
-            meta = self._known_metadata(table, schema)
-            if meta is None:
-                empty = to_frame(schema.empty_table(), table)
-                meta = pa.Schema.from_pandas(empty, preserve_index=False).metadata
-            known = (schema, meta)
-            self._metadata[table] = known
-        return known[1]
-
-    def _known_metadata(self, table: str, schema: pa.Schema) -> dict[bytes, bytes] | None:
-        """:meth:`_pandas_metadata` without pandas, for a part with no grid
-        columns whose columns are exactly the job, the seed and the
-        table's (the metadata the pandas path gives then; tests/test_sweep.py
-        compares the two). None otherwise."""
-        if schema.names != ["job", "seed", *TABLE_DTYPES[table]]:
-            return None
-        return self._part_metadata(table)
-
-    def _part_metadata(self, table: str) -> dict[bytes, bytes] | None:
-        """The pandas metadata of a part with no grid columns (job, seed,
-        then the table's columns), built here without pandas; None with grid
-        columns, or where the installed pandas' form is not known here."""
-        if self.index != ["job", "seed"]:
-            return None
-        if table not in self._no_grid_metadata:
-            meta = pandas_metadata([("job", "int64"), ("seed", "uint64"), *TABLE_DTYPES[table].items()])
-            self._no_grid_metadata[table] = None if meta is None else {b"pandas": meta}
-        return self._no_grid_metadata[table]
-
-
-def _quarantine(root: Path) -> list[Path]:
-    """Set aside every chunk with a part that cannot be read back (a part
-    cut short by a full disk or a crash of the machine): all its parts are
-    renamed to hidden ``.damaged-K-part-NNNNN.parquet`` names, which no
-    reader picks up, so that resuming runs its jobs again. Returns the new
-    names."""
-    bad = {n for t in TABLES for n, f in _parts(root / t) if _damaged(f)}
-    moved = []
-    for t in TABLES:
-        for n, f in list(_parts(root / t)):
-            if n in bad:
-                k = 0
-                while (aside := f.with_name(f".damaged-{k}-{f.name}")).exists():
-                    k += 1
-                os.replace(f, aside)
-                moved.append(aside)
-    return moved
-
-
-def _brief(v: Any) -> str:
-    text = json.dumps(v, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "..."

@@ -416,11 +416,8 @@ def _plain(args: list[str]) -> Callable[[], None] | None:
     if kwargs is None:
         return None
     if args[0] == "sweep":
-        from pathlib import Path
-
         from dupack.cli import sweep
 
-        kwargs["file"] = Path(kwargs["file"])
         return lambda: sweep.sweep_command(**kwargs)
     from dupack.cli import run
 

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import re
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
 from dupack.cli.progress import Progress
@@ -16,6 +12,8 @@ from dupack.cli.common import load_scenario, num, parse_out, parse_trace, typer_
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from os import PathLike
+    from pathlib import Path
     from typing import Annotated, Any, Optional
 
     import typer
@@ -41,7 +39,16 @@ def _typer_names() -> None:
 
 #: At most this many jobs (grid points x seeds) in one sweep.
 MAX_JOBS = 10_000_000
-_RANGE = re.compile(r"\s*(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)\s*")
+
+
+def _integer(text: str) -> int | None:
+    """An integer written in ASCII digits with an optional minus sign and
+    blanks around it, else None (the checks of this module read their
+    numbers so, without ``re``: a sweep of one job starts in the time of
+    ``dupack run``)."""
+    t = text.strip()
+    digits = t[1:] if t.startswith("-") else t
+    return int(t) if digits.isascii() and digits.isdigit() else None
 
 
 def _split_values(text: str) -> list[str]:
@@ -125,9 +132,9 @@ def _parse_seeds(text: str | None) -> list[int] | None:
 
     seeds: list[int] = []
     for part in text.split(","):
-        m = _RANGE.fullmatch(part)
-        if m:
-            a, b = int(m.group(1)), int(m.group(2))
+        lo, dots, hi = part.partition("..")
+        a, b = (_integer(lo), _integer(hi)) if dots else (None, None)
+        if a is not None and b is not None:
             if not (0 <= a <= MAX_SEED and 0 <= b <= MAX_SEED):
                 raise bad(f" ({part.strip()} is out of range)")
             if a > b:
@@ -135,8 +142,7 @@ def _parse_seeds(text: str | None) -> list[int] | None:
             if b - a + 1 + len(seeds) > MAX_JOBS:
                 raise bad(f" (more than {MAX_JOBS:,} seeds)")
             seeds.extend(range(a, b + 1))
-        elif re.fullmatch(r"\s*-?[0-9]+\s*", part):
-            s = int(part)
+        elif (s := _integer(part)) is not None:
             if not 0 <= s <= MAX_SEED:
                 raise bad(f" ({s} is out of range)")
             seeds.append(s)
@@ -148,7 +154,6 @@ def _parse_seeds(text: str | None) -> list[int] | None:
     return seeds
 
 
-_EXECUTOR = re.compile(r"dask://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::([0-9]{1,5}))?/?")
 #: The port of a Dask scheduler when --executor names none.
 DASK_PORT = 8786
 
@@ -158,7 +163,9 @@ def _parse_executor(text: str | None) -> str | None:
     (``dask://HOST:PORT`` → ``tcp://HOST:PORT``)."""
     if text is None or text.strip() == "local":
         return None
-    m = _EXECUTOR.fullmatch(text.strip())
+    import re
+
+    m = re.fullmatch(r"dask://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::([0-9]{1,5}))?/?", text.strip())
     if not m or (m.group(2) is not None and not 0 < int(m.group(2)) < 65536):
         raise CliError(f"--executor must be 'local' or dask://HOST:PORT (a Dask scheduler), got {text!r}")
     return f"tcp://{m.group(1)}:{m.group(2) or DASK_PORT}"
@@ -167,9 +174,10 @@ def _parse_executor(text: str | None) -> str | None:
 def _parse_workers(text: str | None) -> int | None:
     if text is None:
         return None
-    if not re.fullmatch(r"\s*[0-9]+\s*", text) or int(text) < 1:
+    n = _integer(text)
+    if n is None or text.strip().startswith("-") or n < 1:
         raise CliError(f"--workers must be an integer >= 1, got {text!r}")
-    return int(text)
+    return n
 
 
 def sweep_cmd(
@@ -269,7 +277,7 @@ def sweep_cmd(
 
 
 def sweep_command(
-    file: Path,
+    file: str | PathLike[str],
     vary: list[str] | None = None,
     seeds_text: str | None = None,
     workers_text: str | None = None,
@@ -284,6 +292,9 @@ def sweep_command(
 ) -> None:
     """``dupack sweep``, its options as keyword arguments (see :func:`sweep_cmd`)."""
     from dupack._core import ScenarioError
+    from dupack._paths import path_text
+
+    file = path_text(file)  # as str(Path(file)), without pathlib (dupack._paths)
 
     if out_text is None:
         raise CliError("--out/-o is required: the directory for the results, e.g. -o out/sweep")
@@ -295,9 +306,8 @@ def sweep_command(
             "--workers sets the threads of a local sweep; with --executor dask://… the cluster's workers "
             "run the jobs (give them threads with 'dask worker --nthreads N')"
         )
-    out_text = parse_out(out_text)
-    assert out_text is not None
-    out = Path(out_text)
+    out = parse_out(out_text)
+    assert out is not None
     base = load_scenario(file, overrides)
     try:
         base.validate()
@@ -318,40 +328,38 @@ def sweep_command(
     if scheduler is None:
         result, wall = _run_sweep(file, base, grid, seeds, workers, out, no_resume, quiet, mixed_versions, None, observe)
     else:
-        with _dask_client(scheduler, executor_text) as client:
+        client = _dask_client(scheduler, executor_text)
+        try:
             result, wall = _run_sweep(
                 file, base, grid, seeds, None, out, no_resume, quiet, mixed_versions, client, observe
             )
+        finally:
+            client.close()
     if not quiet:
         _print_summary(result, file, wall)
 
 
-@contextlib.contextmanager
-def _dask_client(address: str, text: str | None) -> Iterator[Any]:
-    """A client of the Dask scheduler at ``address``, closed at the end;
+def _dask_client(address: str, text: str | None) -> Any:
+    """A client of the Dask scheduler at ``address`` (the caller closes it);
     a one-line error if Dask is missing or the scheduler does not answer."""
     from dupack.dask_executor import DaskMissing, ExecutorError, connect
 
     try:
-        client = connect(address)
+        return connect(address)
     except DaskMissing:
         raise CliError(f"--executor {text}: needs Dask, which is not installed; install it with: "
                        "pip install 'dupack[dask]'") from None
     except ExecutorError as e:
         raise CliError(f"--executor: {e}") from None
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 def _run_sweep(
-    file: Path,
+    file: str,
     base: Scenario,
     grid: dict[str, list[Any]],
     seeds: list[int] | None,
     workers: int | None,
-    out: Path,
+    out: str,
     no_resume: bool,
     quiet: bool,
     mixed_versions: bool,
@@ -421,23 +429,24 @@ def _seeds_option(seeds: list[int | None]) -> str:
 
 
 def _check_resumed_seeds(
-    out: Path, seeds: list[int] | None, base: Scenario, grid: dict[str, list[Any]], no_resume: bool
+    out: str, seeds: list[int] | None, base: Scenario, grid: dict[str, list[Any]], no_resume: bool
 ) -> None:
     """Rerunning a sweep into its directory with other seeds only (say,
     without --seeds after a sweep with them) is refused by the library in
     terms of its stored lists; say it here in words, with the --seeds that
     resumes it. Other differences are left to the library's message."""
-    import json
-
-    from dupack.sweeps import SWEEP_FILE
+    from dupack import _core
+    from dupack._paths import path_join
+    from dupack.sweep_store import SWEEP_FILE, read_text
 
     try:
-        stored = json.loads((out / SWEEP_FILE).read_text(encoding="utf-8"))
+        stored = _core.json_loads(read_text(path_join(out, SWEEP_FILE)))
+        same_grid = stored.get("grid") == _core.json_loads(_core.json_dumps(grid)) if isinstance(stored, dict) else False
     except (OSError, ValueError):
         return  # no sweep there (or not readable): the library says what is wrong
     if not isinstance(stored, dict) or not isinstance(stored.get("seeds"), list):
         return
-    if stored.get("scenario_hash") != base.hash() or stored.get("grid") != json.loads(json.dumps(grid)):
+    if stored.get("scenario_hash") != base.hash() or not same_grid:
         return
     there: list[int | None] = stored["seeds"]
     here: list[int | None] = list(seeds) if seeds is not None else [None]
@@ -459,7 +468,7 @@ def _check_resumed_seeds(
     )
 
 
-def _print_summary(result: SweepResult, file: Path, wall: float) -> None:
+def _print_summary(result: SweepResult, file: str, wall: float) -> None:
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -470,7 +479,9 @@ def _print_summary(result: SweepResult, file: Path, wall: float) -> None:
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
     runs = result.runs
     cells, note = result._display()
-    name = result.scenario.name if result.scenario and result.scenario.name else file.stem
+    from dupack._paths import path_stem
+
+    name = result.scenario.name if result.scenario and result.scenario.name else path_stem(file)
     table = Table(
         title=Text(f"{name} · {len(result.seeds)} seed(s) per point"),
         title_justify="left",

@@ -1,0 +1,496 @@
+"""A sweep's results on disk: ``DIR/sweep.json`` and a Parquet dataset per table.
+
+Each chunk of finished runs becomes ``part-NNNNN.parquet`` in each table's
+folder (``DIR/runs``, ``DIR/flows``, …), written under a hidden name, synced
+and renamed, ``runs`` last, so that after any crash a chunk is either whole
+or recognisably incomplete (docs/results.md, "Sweeps"). The directory is
+locked against a second writer while a sweep holds it.
+
+Paths here are plain text (``os``, ``os.path``), not ``pathlib``: ``dupack
+sweep`` imports this module on its way to the first run, and ``pathlib``
+with what it imports (``re``, ``urllib.parse``, ``ipaddress``, …) costs
+several milliseconds of a command that a one-job sweep spends as much time
+in as ``dupack run`` (docs/performance.md, "The dupack command end to end").
+Their text is what ``str(pathlib.Path(...))`` gives (:mod:`dupack._paths`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from os import PathLike
+
+from dupack import _core
+from dupack._paths import make_dirs, path_join, path_text
+from dupack.result import TABLE_DTYPES, pandas_metadata, provenance, provenance_metadata, to_frame
+
+# typing for type checkers only (why: dupack/__init__.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    import pyarrow as pa
+
+    from dupack.scenario import Scenario
+
+#: The tables of a sweep, in the order of RunResult's (runs = ``RunResult.run``).
+TABLES = ("runs", "flows", "links", "media", "series", "trace")
+#: The file in a sweep directory that says which sweep it holds.
+SWEEP_FILE = "sweep.json"
+FORMAT = "dupack-sweep/1"
+#: The lock file of a sweep directory: held (``flock``) by the process writing it.
+LOCK_FILE = ".lock"
+_META_TMP = f".{SWEEP_FILE}.tmp"
+#: Parts of at least this many rows are written dictionary-encoded and
+#: Snappy-compressed (a twentieth of the plain size for a chunk of thousands
+#: of runs); smaller ones plain and uncompressed: for the tens of rows of a
+#: one-job sweep the encoder's set-up takes milliseconds a table.
+COMPACT_ROWS = 1000
+
+
+class SweepError(ValueError):
+    """A sweep's output directory cannot be used: it holds another sweep, or
+    files that are not a sweep's."""
+
+
+def _part_number(name: str) -> int | None:
+    """NNNNN of a ``part-NNNNN.parquet`` file name (ASCII digits), else None."""
+    if not (name.startswith("part-") and name.endswith(".parquet")):
+        return None
+    digits = name[5:-8]
+    return int(digits) if digits.isascii() and digits.isdigit() else None
+
+
+def parts(d: str) -> Iterable[tuple[int, str]]:
+    """(number, path) of every part in the table folder ``d`` (none if it is not a folder)."""
+    try:
+        names = os.listdir(d)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for name in names:
+        n = _part_number(name)
+        if n is not None:
+            yield n, path_join(d, name)
+
+
+def damaged(f: str) -> bool:
+    """Whether a stored part cannot be read back (truncated, say): its footer,
+    which Parquet writes last, is checked."""
+    import pyarrow.parquet as pq
+
+    try:
+        pq.ParquetFile(f).metadata  # noqa: B018 - reading it is the check
+    except Exception:  # pyarrow raises ArrowInvalid, OSError, ... for a bad file
+        return True
+    return False
+
+
+def check_no_duplicates(root: str) -> None:
+    """Every job is stored once: two sweeps writing one directory at once
+    (before it was locked) stored some jobs twice."""
+    import pyarrow.parquet as pq
+
+    seen: dict[int, str] = {}
+    for _, f in sorted(parts(path_join(root, "runs"))):
+        for job in pq.read_table(f, columns=["job"]).column("job").to_pylist():
+            if job in seen:
+                raise SweepError(
+                    f"'{root}' holds job {job} more than once (in '{os.path.basename(seen[job])}' and "
+                    f"'{os.path.basename(f)}' of runs/): two sweeps wrote it at the same time; run the sweep "
+                    "again into a new directory, or into this one with --no-resume"
+                )
+            seen[job] = f
+
+
+def _fsync_file(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(path: str) -> None:
+    """Make a rename in ``path`` durable (where directories can be synced)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems cannot sync a directory
+        pass
+    finally:
+        os.close(fd)
+
+
+def _publish(tmp: str, final: str) -> None:
+    """Rename a fully written ``tmp`` to ``final`` after syncing its bytes,
+    so that after a crash ``final`` is either absent or whole."""
+    _fsync_file(tmp)
+    os.replace(tmp, final)
+    _fsync_dir(os.path.dirname(final) or ".")
+
+
+def _write_text(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+#: The sweep directories this process holds the lock of: real path →
+#: [descriptor, number of stores using it].
+_HELD: dict[str, list[int]] = {}
+
+
+def _lock(root: str) -> int | None:
+    """Take the directory's write lock, or raise SweepError if another
+    process holds it. The lock is an advisory ``flock`` on ``root/.lock``,
+    which the system drops when its holder exits, however it exits; it is
+    released when the returned descriptor is closed. None where ``fcntl``
+    does not exist (Windows): no lock.
+
+    Within one process the lock is handed from store to store: a store
+    still alive after its sweep ended (kept by a traceback, say) must not
+    lock the directory against the next sweep of the same program. Two
+    threads of one process sweeping into one directory at once are not
+    kept apart (SweepResult.load would report the duplicated jobs)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    key = os.path.realpath(root)
+    if key in _HELD:
+        _HELD[key][1] += 1
+        return _HELD[key][0]
+    fd = os.open(path_join(root, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise SweepError(
+            f"'{root}' is being written by another dupack sweep right now; wait for it to finish "
+            "(then run the same command to complete it) or choose another directory"
+        ) from None
+    except OSError:
+        os.close(fd)  # a file system without flock: go on unlocked
+        return None
+    _HELD[key] = [fd, 1]
+    return fd
+
+
+def _unlock(root: str, fd: int) -> None:
+    key = os.path.realpath(root)
+    held = _HELD.get(key)
+    if held is not None and held[0] == fd:
+        held[1] -= 1
+        if held[1] == 0:
+            del _HELD[key]
+            os.close(fd)
+
+
+def read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def read_meta(root: str) -> dict[str, Any]:
+    """The sweep description ``root/sweep.json``; SweepError if there is none or it is not one."""
+    meta = path_join(root, SWEEP_FILE)
+    try:
+        doc = _core.json_loads(read_text(meta))
+    except FileNotFoundError:
+        raise SweepError(f"'{root}' holds no sweep ({SWEEP_FILE} is missing)") from None
+    except (OSError, ValueError) as e:
+        raise SweepError(f"cannot read '{meta}': {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SweepError(f"'{meta}' is not a dupack sweep description (no \"format\": \"{FORMAT}\")")
+    return doc
+
+
+def _description(doc: dict[str, Any]) -> str:
+    """``sweep.json``'s text: ``json.dumps(doc, indent=1, ensure_ascii=False)``."""
+    return _core.json_dumps(doc, indent=1) + "\n"
+
+
+class Store:
+    """``DIR/sweep.json`` and one Parquet dataset per table.
+
+    A chunk is written as ``part-NNNNN.parquet`` in each table's folder
+    that has rows, ``runs`` last; each file is written under a hidden name
+    and renamed, so a part is either whole or absent. A chunk counts as
+    stored once its ``runs`` part exists: on opening, parts of other tables
+    without one (a crash between the two) are removed.
+    """
+
+    def __init__(self, root: str | PathLike[str], done: set[int], next_part: int) -> None:
+        self.root = path_text(root)
+        #: The descriptor that holds the directory's lock (see :func:`_lock`).
+        self.lock_fd: int | None = None
+        self.done = done
+        self.next_part = next_part
+        self._metadata: dict[str, tuple[pa.Schema, dict[bytes, bytes]]] = {}
+        self._no_grid_metadata: dict[str, dict[bytes, bytes] | None] = {}
+        #: The columns before the results' own: job, one per grid path, seed.
+        self.index: list[str] = []
+        #: Every part's Parquet metadata names the dupack that wrote it.
+        self._made_by = provenance_metadata(provenance())
+
+    @classmethod
+    def open(
+        cls,
+        out: str | PathLike[str],
+        base: Scenario,
+        grid: dict[str, list[Any]],
+        seeds: list[int | None],
+        total: int,
+        resume: bool,
+        mixed_versions: bool = False,
+        observe: dict[str, Any] | None = None,
+    ) -> Store:
+        root = path_text(out)
+        if not root.strip():
+            raise SweepError(f"the output directory is an empty path {root!r}")
+        if os.path.exists(root) and not os.path.isdir(root):
+            raise SweepError(f"'{root}' exists and is not a directory")
+        doc = {
+            "format": FORMAT,
+            "name": base.name,
+            "scenario_hash": base.hash(),
+            "grid": grid,
+            "seeds": seeds,
+            "jobs": total,
+            "scenario": base.to_dict(),
+            "dupack": provenance(),
+        }
+        if observe:
+            # Only when asked: a sweep that observes nothing describes itself as before.
+            doc["observe"] = observe
+        # The stored description after a JSON round trip (tuples → lists, …).
+        doc = _core.json_loads(_core.json_dumps(doc))
+        meta = path_join(root, SWEEP_FILE)
+        ours = {LOCK_FILE, _META_TMP}
+        if os.path.isdir(root) and not os.path.exists(meta) and any(f not in ours for f in os.listdir(root)):
+            raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
+        make_dirs(root)
+        lock_fd = _lock(root)
+        try:
+            store = cls._open_locked(root, doc, grid, resume, mixed_versions)
+        except BaseException:
+            if lock_fd is not None:
+                _unlock(root, lock_fd)
+            raise
+        store.lock_fd = lock_fd
+        return store
+
+    @classmethod
+    def _open_locked(
+        cls, root: str, doc: dict[str, Any], grid: dict[str, list[Any]], resume: bool, mixed_versions: bool = False
+    ) -> Store:
+        meta = path_join(root, SWEEP_FILE)
+        tmp = path_join(root, _META_TMP)
+        if not os.path.exists(meta) and os.path.exists(tmp):
+            # Killed between writing the description and publishing it: no
+            # part can have been written yet, so whatever the file holds
+            # (it may be cut short), it is replaced by this sweep's.
+            os.unlink(tmp)
+        if os.path.exists(meta):
+            old = read_meta(root)
+            for key, what in (
+                ("scenario_hash", "scenario"),
+                ("grid", "grid"),
+                ("seeds", "seeds"),
+                ("observe", "recording (series and trace)"),
+            ):
+                if old.get(key) != doc.get(key):
+                    if key == "scenario_hash":  # the documents are long: their hashes say enough
+                        there, here = f"hash {str(old.get(key))[:12]}", f"hash {doc[key][:12]}, after overrides"
+                    elif key == "observe":
+                        there, here = (brief(x) if x else "nothing recorded" for x in (old.get(key), doc.get(key)))
+                    else:
+                        there, here = brief(old.get(key)), brief(doc.get(key))
+                    raise SweepError(
+                        f"'{root}' holds another sweep (its {what} differs: {there} there, {here} here); "
+                        "choose another directory to start a new sweep, or rerun the same sweep to resume it"
+                    )
+            made_by = old.get("dupack") or {"version": "unknown", "commit": "unknown"}
+            stored = [f for t in TABLES for _, f in parts(path_join(root, t))]
+            if resume and stored and made_by != doc["dupack"] and not mixed_versions:
+                # Results of two builds in one dataset could not be told apart.
+                raise SweepError(
+                    f"'{root}' holds results of dupack {made_by.get('version')} (commit {made_by.get('commit')}) "
+                    f"and this is dupack {doc['dupack']['version']} (commit {doc['dupack']['commit']}); "
+                    "resuming would mix their results: choose another directory, start over with --no-resume, "
+                    "or resume anyway with --mixed-versions"
+                )
+            if not resume:
+                for f in stored:
+                    os.unlink(f)
+            if made_by != doc["dupack"]:
+                # The description names every build that wrote to the directory.
+                old["dupack"] = doc["dupack"]
+                old["dupack_earlier"] = [*old.get("dupack_earlier", []), made_by] if resume else []
+                _write_text(tmp, _description(old))
+                _publish(tmp, meta)
+        elif any(f != LOCK_FILE for f in os.listdir(root)):  # filled since the check above
+            raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
+        else:
+            _write_text(tmp, _description(doc))
+            _publish(tmp, meta)
+        store = cls(root, *cls._recover(root))
+        store.index = ["job", *grid, "seed"]
+        return store
+
+    @staticmethod
+    def _recover(root: str) -> tuple[set[int], int]:
+        """Remove what an interrupted write left, set damaged chunks aside;
+        return the stored jobs and the next part number."""
+        quarantine(root)
+        committed = {n for n, _ in parts(path_join(root, "runs"))}
+        for t in TABLES:
+            d = path_join(root, t)
+            if not os.path.isdir(d):
+                continue
+            for name in os.listdir(d):
+                if name.startswith(".part-") and name.endswith(".tmp"):
+                    os.unlink(path_join(d, name))
+            for n, f in list(parts(d)):
+                if n not in committed:
+                    os.unlink(f)
+        done: set[int] = set()
+        if committed:
+            import pyarrow.parquet as pq
+
+            for _, f in parts(path_join(root, "runs")):
+                done.update(pq.read_table(f, columns=["job"]).column("job").to_pylist())
+        return done, max(committed, default=-1) + 1
+
+    def write(self, tables: dict[str, pa.Table]) -> None:
+        """Store a chunk given as Arrow tables (written by pyarrow)."""
+        import pyarrow.parquet as pq
+
+        def one(t: str, tmp: str) -> None:
+            table = tables[t]
+            table = table.replace_schema_metadata({**self._pandas_metadata(t, table.schema), **self._made_by})
+            pq.write_table(table, tmp, write_statistics=self.index)
+
+        self._write_chunk({t: tables[t].num_rows for t in TABLES}, one, tables["runs"].column("job").to_pylist())
+
+    def write_columns(self, columns: dict[str, tuple[int, list[tuple[str, str, Any, Any]]]], jobs: list[int]) -> bool:
+        """Store a chunk given as the core's columns (``_Ids.part_columns`` in
+        dupack.sweeps), written by the extension: the same files as
+        :meth:`write` in every column, type, metadata and statistic, without
+        importing numpy or pyarrow; a part of :data:`COMPACT_ROWS` rows or
+        more is dictionary-encoded and compressed with Snappy as pyarrow
+        writes it, a smaller one plain (the encoder's set-up would cost more
+        than the bytes it saves). False, with nothing written, where the
+        metadata the installed pandas expects is not known here (then
+        :meth:`write` stores the chunk)."""
+        meta = {}
+        for t in TABLES:
+            pandas = self._part_metadata(t)
+            if pandas is None:
+                return False
+            meta[t] = [(k.decode(), v.decode()) for k, v in {**pandas, **self._made_by}.items()]
+
+        def one(t: str, tmp: str) -> None:
+            rows, cols = columns[t]
+            _core.write_part(tmp, rows, cols, meta[t], self.index, rows >= COMPACT_ROWS)
+
+        self._write_chunk({t: rows for t, (rows, _) in columns.items()}, one, jobs)
+        return True
+
+    def _write_chunk(self, rows: dict[str, int], write_one: Callable[[str, str], None], jobs: list[int]) -> None:
+        """Write a chunk's parts, ``write_one(table, tmp)`` each (both writers
+        keep statistics (min/max per row group) only where readers filter: on
+        the job, the grid and the seed, ``self.index``; for every result
+        column they would cost a sixth of the write and say little), publish
+        them with ``runs`` last, and record the chunk's ``jobs`` as stored."""
+        n = self.next_part
+        self.next_part += 1
+        name = f"part-{n:05d}.parquet"
+        for t in ("flows", "links", "media", "series", "trace", "runs"):  # runs last: it marks the chunk as stored
+            if rows[t] == 0 and t != "runs":
+                continue
+            d = path_join(self.root, t)
+            try:
+                os.mkdir(d)
+            except FileExistsError:
+                pass
+            tmp = path_join(d, f".{name}.tmp")
+            write_one(t, tmp)
+            _publish(tmp, path_join(d, name))
+        self.done.update(jobs)
+
+    def close(self) -> None:
+        """Release the directory's lock (also done when the process exits)."""
+        if self.lock_fd is not None:
+            _unlock(self.root, self.lock_fd)
+            self.lock_fd = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _pandas_metadata(self, table: str, schema: pa.Schema) -> dict[bytes, bytes]:
+        """What pandas needs to read a part back with the dtypes of the sweep's
+        tables (its nullable integers would otherwise come back as floats), as
+        pyarrow writes it for a DataFrame: derived once per table from the
+        DataFrame of no rows."""
+        import pyarrow as pa
+
+        known = self._metadata.get(table)
+        if known is None or known[0] != schema:
+            meta = self._known_metadata(table, schema)
+            if meta is None:
+                empty = to_frame(schema.empty_table(), table)
+                meta = pa.Schema.from_pandas(empty, preserve_index=False).metadata
+            known = (schema, meta)
+            self._metadata[table] = known
+        return known[1]
+
+    def _known_metadata(self, table: str, schema: pa.Schema) -> dict[bytes, bytes] | None:
+        """:meth:`_pandas_metadata` without pandas, for a part with no grid
+        columns whose columns are exactly the job, the seed and the
+        table's (the metadata the pandas path gives then; tests/test_sweep.py
+        compares the two). None otherwise."""
+        if schema.names != ["job", "seed", *TABLE_DTYPES[table]]:
+            return None
+        return self._part_metadata(table)
+
+    def _part_metadata(self, table: str) -> dict[bytes, bytes] | None:
+        """The pandas metadata of a part with no grid columns (job, seed,
+        then the table's columns), built here without pandas; None with grid
+        columns, or where the installed pandas' form is not known here."""
+        if self.index != ["job", "seed"]:
+            return None
+        if table not in self._no_grid_metadata:
+            meta = pandas_metadata([("job", "int64"), ("seed", "uint64"), *TABLE_DTYPES[table].items()])
+            self._no_grid_metadata[table] = None if meta is None else {b"pandas": meta}
+        return self._no_grid_metadata[table]
+
+
+def quarantine(root: str) -> list[str]:
+    """Set aside every chunk with a part that cannot be read back (a part
+    cut short by a full disk or a crash of the machine): all its parts are
+    renamed to hidden ``.damaged-K-part-NNNNN.parquet`` names, which no
+    reader picks up, so that resuming runs its jobs again. Returns the new
+    paths."""
+    bad = {n for t in TABLES for n, f in parts(path_join(root, t)) if damaged(f)}
+    moved = []
+    for t in TABLES:
+        for n, f in list(parts(path_join(root, t))):
+            if n in bad:
+                folder, name = os.path.split(f)
+                k = 0
+                while os.path.exists(aside := path_join(folder, f".damaged-{k}-{name}")):
+                    k += 1
+                os.replace(f, aside)
+                moved.append(aside)
+    return moved
+
+
+def brief(v: Any) -> str:
+    """A value as JSON text, cut to 60 characters (for messages)."""
+    import json
+
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
