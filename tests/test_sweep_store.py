@@ -105,6 +105,49 @@ def test_parts_and_the_description_are_synced_before_they_are_published(tmp_path
         assert events[i - 1] == "fsync", events
 
 
+def test_a_chunk_written_on_threads_is_the_chunk_written_in_turn(tmp_path: Path, monkeypatch) -> None:
+    # A large chunk's tables are written at once on threads (sweep_store._write_all);
+    # the files are those written one after the other, byte for byte (runs
+    # aside: its wall_time_s differs from one sweep to the next).
+    import pyarrow.parquet as pq
+
+    from dupack import sweep_store
+
+    parts, runs = {}, {}
+    for name, rows in (("serial", 10**9), ("threads", 0)):
+        monkeypatch.setattr(sweep_store, "PARALLEL_ROWS", rows)
+        dupack.sweep(short(), None, [1, 2, 3], workers=2, out=tmp_path / name, progress=False)
+        parts[name] = {f.relative_to(tmp_path / name): f.read_bytes() for f in (tmp_path / name).glob("*/part-*.parquet")
+                       if f.parent.name != "runs"}
+        runs[name] = pq.read_table(tmp_path / name / "runs").drop_columns(["wall_time_s"])
+    assert len(parts["serial"]) >= 2 and parts["threads"] == parts["serial"]
+    assert runs["threads"].equals(runs["serial"]) and runs["serial"].num_rows == 3
+
+
+def test_a_part_that_fails_on_its_thread_fails_the_chunk(tmp_path: Path, monkeypatch) -> None:
+    # The error reaches the sweep's caller, and the chunk is not stored: no
+    # runs part is published, so resuming runs its jobs again.
+    from dupack import _core, sweep_store
+
+    monkeypatch.setattr(sweep_store, "PARALLEL_ROWS", 0)
+    real = _core.write_part
+
+    def write_part(path: str, *args: object) -> None:
+        if "/links/" in path:
+            raise OSError(28, "No space left on device")
+        real(path, *args)
+
+    monkeypatch.setattr(_core, "write_part", write_part)
+    out = tmp_path / "sw"
+    with pytest.raises(OSError, match="No space left"):
+        dupack.sweep(short(), None, [1, 2], workers=1, out=out, progress=False)
+    assert not list((out / "runs").glob("part-*.parquet"))
+    monkeypatch.setattr(_core, "write_part", real)
+    again = dupack.sweep(short(), None, [1, 2], workers=1, out=out, progress=False)
+    assert (again.executed, again.skipped) == (2, 0)
+    assert list(SweepResult.load(out).runs["seed"]) == [1, 2]
+
+
 def _damaged_sweep(tmp_path: Path, table: str) -> tuple[Path, Path]:
     out = tmp_path / "sw"
     # A failing job ends the first sweep; resuming it writes a second part.

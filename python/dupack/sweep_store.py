@@ -46,6 +46,10 @@ _META_TMP = f".{SWEEP_FILE}.tmp"
 #: of runs); smaller ones plain and uncompressed: for the tens of rows of a
 #: one-job sweep the encoder's set-up takes milliseconds a table.
 COMPACT_ROWS = 1000
+#: A chunk of at least this many rows (all tables) writes its tables' parts
+#: on threads at once (:func:`_write_all`); below it, one after the other:
+#: starting a thread costs more than a small part takes to write.
+PARALLEL_ROWS = 2000
 
 
 class SweepError(ValueError):
@@ -408,17 +412,19 @@ class Store:
         n = self.next_part
         self.next_part += 1
         name = f"part-{n:05d}.parquet"
-        for t in ("flows", "links", "media", "series", "trace", "runs"):  # runs last: it marks the chunk as stored
-            if rows[t] == 0 and t != "runs":
-                continue
+        # runs last: it marks the chunk as stored.
+        tables = [t for t in ("flows", "links", "media", "series", "trace") if rows[t]] + ["runs"]
+        tmps = {}
+        for t in tables:
             d = path_join(self.root, t)
             try:
                 os.mkdir(d)
             except FileExistsError:
                 pass
-            tmp = path_join(d, f".{name}.tmp")
-            write_one(t, tmp)
-            _publish(tmp, path_join(d, name))
+            tmps[t] = path_join(d, f".{name}.tmp")
+        _write_all([(t, tmps[t]) for t in tables], write_one, parallel=sum(rows.values()) >= PARALLEL_ROWS)
+        for t in tables:
+            _publish(tmps[t], path_join(os.path.dirname(tmps[t]), name))
         self.done.update(jobs)
 
     def close(self) -> None:
@@ -466,6 +472,39 @@ class Store:
             meta = pandas_metadata([("job", "int64"), ("seed", "uint64"), *TABLE_DTYPES[table].items()])
             self._no_grid_metadata[table] = None if meta is None else {b"pandas": meta}
         return self._no_grid_metadata[table]
+
+
+def _write_all(parts: list[tuple[str, str]], write_one: Callable[[str, str], None], parallel: bool) -> None:
+    """``write_one(table, tmp)`` for each part; with ``parallel``, the parts
+    at once on threads (both writers release the GIL while they encode).
+    The last chunk of a sweep is written after its runs finished, with the
+    workers' cores idle, and is the largest one of a short sweep: one core
+    per table halves its time. Mid-sweep the threads share the cores with
+    the workers, which costs them no more than one thread would."""
+    if not parallel or len(parts) < 2:
+        for t, tmp in parts:
+            write_one(t, tmp)
+        return
+    import threading
+
+    errors: list[BaseException] = []
+
+    def one(t: str, tmp: str) -> None:
+        try:
+            write_one(t, tmp)
+        except BaseException as e:  # noqa: BLE001 - raised again below, in the caller's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=one, args=part, name=f"dupack-part-{part[0]}") for part in parts[1:]]
+    for th in threads:
+        th.start()
+    try:
+        write_one(*parts[0])
+    finally:
+        for th in threads:
+            th.join()
+    if errors:
+        raise errors[0]
 
 
 def quarantine(root: str) -> list[str]:

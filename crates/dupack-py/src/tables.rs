@@ -78,25 +78,36 @@ fn bytes_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     PyBuffer::<u8>::get_bound(obj)?.to_vec(py)
 }
 
-/// One part column from its buffers: `valid` (one byte a row, 0 for a null)
-/// or none (no nulls).
-fn part_column(
-    py: Python<'_>,
-    kind: &str,
-    data: &Bound<'_, PyAny>,
+/// A part column's bytes, copied out of Python's buffers while the GIL is
+/// held: (Arrow type, data, for a large string the text, validity).
+struct PartBytes {
+    kind: String,
+    data: Vec<u8>,
+    text: Option<Vec<u8>>,
     valid: Option<Vec<u8>>,
-    rows: usize,
-) -> PyResult<Column> {
-    let column = match kind {
-        // Arrow's large-string buffers: (rows + 1 offsets of 8 bytes, UTF-8 bytes).
-        "large_string" => {
+}
+
+impl PartBytes {
+    fn take(py: Python<'_>, kind: &str, data: &Bound<'_, PyAny>, valid: Option<&Bound<'_, PyAny>>) -> PyResult<PartBytes> {
+        let valid = valid.map(|v| bytes_of(py, v)).transpose()?;
+        let (data, text) = if kind == "large_string" {
+            // Arrow's large-string buffers: (rows + 1 offsets of 8 bytes, UTF-8 bytes).
             let (offsets, text): (Bound<'_, PyAny>, Bound<'_, PyAny>) = data.extract()?;
-            Column::large_strings(&bytes_of(py, &offsets)?, bytes_of(py, &text)?, rows, valid.as_deref())
+            (bytes_of(py, &offsets)?, Some(bytes_of(py, &text)?))
+        } else {
+            (bytes_of(py, data)?, None)
+        };
+        Ok(PartBytes { kind: kind.to_owned(), data, text, valid })
+    }
+
+    /// The column (no Python object is touched: runs without the GIL).
+    fn column(self, rows: usize) -> Result<Column, String> {
+        match self.text {
+            Some(text) => Column::large_strings(&self.data, text, rows, self.valid.as_deref()),
+            // NaN stays a value: a sweep's float columns carry their missing values as NaN, as pandas does.
+            None => Column::numbers_le(&self.kind, &self.data, rows, self.valid.as_deref()),
         }
-        // NaN stays a value: a sweep's float columns carry their missing values as NaN, as pandas does.
-        _ => Column::numbers_le(kind, &bytes_of(py, data)?, rows, valid.as_deref()),
-    };
-    column.map_err(PyValueError::new_err)
+    }
 }
 
 /// A part column as Python hands it over: (name, Arrow type, data, validity).
@@ -125,15 +136,34 @@ pub(crate) fn write_part(
     statistics: Vec<String>,
     compact: bool,
 ) -> PyResult<()> {
-    let mut typed = Vec::with_capacity(columns.len());
+    let mut raw = Vec::with_capacity(columns.len());
     for (name, kind, data, valid) in &columns {
-        let valid = valid.as_ref().map(|v| bytes_of(py, v)).transpose()?;
-        let column = part_column(py, kind, data, valid, rows)
+        let bytes = PartBytes::take(py, kind, data, valid.as_ref())
             .map_err(|e| PyValueError::new_err(format!("write_part: column {name:?} ({kind}): {e}")))?;
-        typed.push((name.clone(), column));
+        raw.push((name.clone(), bytes));
     }
-    let batch = parquet::batch(typed, &metadata).map_err(|e| PyValueError::new_err(format!("write_part: {e}")))?;
+    // Only the copies above need the GIL: the columns are built, encoded and
+    // written without it, so that a sweep's store writes a chunk's tables on
+    // several threads at once (python/dupack/sweep_store.py, _write_all).
+    enum Failed {
+        Value(String),
+        Os(String),
+    }
     let layout = parquet::Layout { statistics: Some(&statistics), compact };
-    py.allow_threads(|| parquet::write_with(path, &batch, metadata, layout))
-        .map_err(|e| PyOSError::new_err(format!("cannot write {path}: {e}")))
+    let written = py.allow_threads(|| {
+        let mut typed = Vec::with_capacity(raw.len());
+        for (name, bytes) in raw {
+            let kind = bytes.kind.clone();
+            let column = bytes
+                .column(rows)
+                .map_err(|e| Failed::Value(format!("write_part: column {name:?} ({kind}): {e}")))?;
+            typed.push((name, column));
+        }
+        let batch = parquet::batch(typed, &metadata).map_err(|e| Failed::Value(format!("write_part: {e}")))?;
+        parquet::write_with(path, &batch, metadata, layout).map_err(|e| Failed::Os(format!("cannot write {path}: {e}")))
+    });
+    written.map_err(|f| match f {
+        Failed::Value(m) => PyValueError::new_err(m),
+        Failed::Os(m) => PyOSError::new_err(m),
+    })
 }
