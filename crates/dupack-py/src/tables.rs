@@ -88,7 +88,12 @@ struct PartBytes {
 }
 
 impl PartBytes {
-    fn take(py: Python<'_>, kind: &str, data: &Bound<'_, PyAny>, valid: Option<&Bound<'_, PyAny>>) -> PyResult<PartBytes> {
+    fn take(
+        py: Python<'_>,
+        kind: &str,
+        data: &Bound<'_, PyAny>,
+        valid: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PartBytes> {
         let valid = valid.map(|v| bytes_of(py, v)).transpose()?;
         let (data, text) = if kind == "large_string" {
             // Arrow's large-string buffers: (rows + 1 offsets of 8 bytes, UTF-8 bytes).
@@ -154,9 +159,8 @@ pub(crate) fn write_part(
         let mut typed = Vec::with_capacity(raw.len());
         for (name, bytes) in raw {
             let kind = bytes.kind.clone();
-            let column = bytes
-                .column(rows)
-                .map_err(|e| Failed::Value(format!("write_part: column {name:?} ({kind}): {e}")))?;
+            let column =
+                bytes.column(rows).map_err(|e| Failed::Value(format!("write_part: column {name:?} ({kind}): {e}")))?;
             typed.push((name, column));
         }
         let batch = parquet::batch(typed, &metadata).map_err(|e| Failed::Value(format!("write_part: {e}")))?;
