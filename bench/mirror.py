@@ -117,18 +117,30 @@ NS3_MIRROR = {
 }
 
 
-# ns-3's retransmission timer at a fast retransmit: TcpSocketBase::SendDataPacket schedules ReTxTimeout only
-# when it is not running, and entering recovery does not cancel it, so the timer keeps its deadline from the
-# last ACK of new data (RFC 6298 §5.1 read literally). 4.4BSD, Linux and ns-2 restart it with the
-# retransmission, as dupack does by default. Cases run against ns-3 alone set dupack's
-# `tcp.rto.on_fast_retransmit = "keep"` (NS3_RTO); NewReno, which both peers run from one dupack case, keeps
-# the default, where the rule moves its counts by under 1 % (docs/validation.md, `ns3_rto_keep`).
-NS3_RTO = {"on_fast_retransmit": "keep"}
+# ns-3's retransmission timer (TcpSocketBase), where it departs from 4.4BSD, Linux, ns-2 and dupack's
+# defaults (docs/validation.md names each):
+# - `ns3_rto_keep`: SendDataPacket schedules ReTxTimeout only when it is not running, and entering recovery
+#   does not cancel it, so a fast retransmit leaves the deadline of the last ACK of new data (RFC 6298 §5.1
+#   read literally); the others restart the timer with the retransmission.
+# - `ns3_rto_collapse`: NewAck recomputes m_rto from the estimator whenever it restarts the timer, so the
+#   ACK of a retransmission ends the backoff; RFC 6298 §5 keeps the backed-off RTO until a new RTT sample.
+# - RttHistory: every segment sent once gives a sample when acknowledged (EstimateRtt), where BSD and ns-2
+#   time one segment at a time.
+# - `ns3_partial_ack_timer`: in recovery only the first partial ACK restarts the timer
+#   (`NewAck(ackNumber, m_isFirstPartialAck)` in ProcessAck), RFC 6582's Impatient rule, for SACK recovery
+#   too; RFC 6298 §5.3 restarts it at every ACK of new data.
+# Cases run against ns-3 alone take all four (NS3_RTO in [tcp.rto], NS3_TCP in [tcp]); NewReno, which both
+# peers run from one dupack case, keeps ns-2's rules (its partial ACKs reset the timer the first time in
+# both, `newreno_rto_reset = "first"`).
+NS3_RTO = {"on_fast_retransmit": "keep", "backoff_reset": "new_ack", "sampling": "per_segment"}
+NS3_TCP = {"rfc6675_rto_reset": "first"}
 
 
 def ns3_rto_overrides(variant: str) -> dict[str, str]:
-    """Dotted-path overrides that give a case run against ns-3 alone ns-3's timer rule (NS3_RTO)."""
-    return {f"tcp.rto.{k}": v for k, v in NS3_RTO.items()} if ns3_only(variant) else {}
+    """Dotted-path overrides that give a case run against ns-3 alone ns-3's timer rules (NS3_RTO, NS3_TCP)."""
+    if not ns3_only(variant):
+        return {}
+    return {**{f"tcp.rto.{k}": v for k, v in NS3_RTO.items()}, **{f"tcp.{k}": v for k, v in NS3_TCP.items()}}
 
 
 def ns3_only(variant: str) -> bool:

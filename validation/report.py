@@ -415,13 +415,25 @@ the SACK blocks, `CongState`, `RTO`) and its `TcpTxBuffer` at every timeout, p =
   segments. Measured apart, dupack with ns-3's ssthresh (`loss_ssthresh = "pipe"`, the table below)
   delivers 397 kbit/s on those two seeds, with 1107 fast retransmits, 1457 retransmitted segments and 54
   timeouts: within ±5 % of ns-3 but for the timeouts (47.5, within the two seeds' spread). At
-  p = 10 % the same control falls short (130 against 149 kbit/s): there the time after timeouts
-  dominates, and ns-3 also counts SACKed data out of its window then (`AvailableWindow` in `CA_LOSS`)
-  where dupack's go-back-N counts it in, which favours ns-3 and offsets its smaller ssthresh.
+  p = 10 % the same control fell short (130 against 149 kbit/s) before ns-3's timer rules were in the
+  mirror (`ns3_rto_collapse` below; with them 136 against ns-3's 142 over ten seeds): there the time
+  after timeouts dominates, and ns-3 also counts SACKed data out of its window then (`AvailableWindow`
+  in `CA_LOSS`) where dupack's go-back-N counts it in.
 - `ns3_rto_keep` (a mirror error, fixed; traced on the dumbbell, section 3): a fast retransmit does not
   restart ns-3's retransmission timer (`SendDataPacket` schedules it only when it is not running), where
   4.4BSD, Linux, ns-2 and dupack's default restart it. The rows run against ns-3 alone set dupack's
   `tcp.rto.on_fast_retransmit = "keep"`.
+- `ns3_rto_collapse` and `ns3_partial_ack_timer` (mirror errors, fixed; traced on the dumbbell, section 3):
+  ns-3 ends the timer's backoff at the first new ACK (`TcpSocketBase::NewAck` recomputes `m_rto` from the
+  estimator whenever it restarts the timer; RFC 6298 §5 keeps the backed-off RTO until a new RTT
+  sample), and in a recovery restarts the timer only at the first partial ACK
+  (`NewAck(ackNumber, m_isFirstPartialAck)` in `ProcessAck`; RFC 6298 §5.3 restarts it at every ACK of
+  new data). The rows run against ns-3 alone set `tcp.rto.backoff_reset = "new_ack"` and
+  `tcp.rfc6675_rto_reset = "first"`, with ns-3's RTT samples (`tcp.rto.sampling = "per_segment"`,
+  its `RttHistory`). Here, at p = 10 %, the first is what counts: a flow that lives on timeouts returns
+  to the 1 s RTO at the ACK of each retransmission, so dupack's `rfc6675+lt` times out 172.7 times per
+  run against 158.5 before (ns-3 167.8) and delivers 154 kbit/s against 144; with ns-3's ssthresh as well
+  (the control) 136 (ns-3 142). At 1 and 3 % neither rule moves a count by more than 1 %.
 """
 
 
@@ -516,7 +528,11 @@ def s3_section(rows, peers) -> list[str]:
          "The rows marked \"ns-3's ssthresh in dupack\" do the same for ns-3: its SACK rows again, against ns-3, "
          "with dupack's `loss_ssthresh = \"pipe\"` (half of RFC 6675's pipe at the fast retransmit and at every "
          "timeout, as ns-3's `TcpSocketBase` sets it, `ns3_pipe_ssthresh`). Every row run against ns-3 alone uses "
-         "ns-3's timer rule, `tcp.rto.on_fast_retransmit = \"keep\"` (`ns3_rto_keep`, below).\n"]
+         "ns-3's timer rules (bench/mirror.py, `NS3_RTO`): a fast retransmit leaves the timer running "
+         "(`tcp.rto.on_fast_retransmit = \"keep\"`, `ns3_rto_keep`), a new ACK ends its backoff "
+         "(`tcp.rto.backoff_reset = \"new_ack\"`, `ns3_rto_collapse`), only the first partial ACK of a recovery "
+         "restarts it (`tcp.rfc6675_rto_reset = \"first\"`, `ns3_partial_ack_timer`), and every segment sent "
+         "once gives an RTT sample (`tcp.rto.sampling = \"per_segment\"`); below.\n"]
     if not rows:
         return L
     cols = ["dupack"] + others
@@ -692,12 +708,32 @@ without random loss):
   run against ns-2 and ns-3 from one dupack case, keeps ns-2's rule, under which its counts move by less
   than 1 % (642 and 648 timeouts at N = 40, p = 0, two seeds).
 - `ns3_pipe_ssthresh` (scenario 2) lowers ns-3's windows here too; the rows "ns-3's ssthresh in dupack"
-  are its control. With both, at p = 5 % (three seeds) dupack's timeouts, fast retransmits and
-  retransmitted segments are 887, 2414 and 4540 against ns-3's 894, 2396 and 4538.
-- Not traced further: at p = 0 and 1 % dupack with both still times out less (640 against 802 at p = 0,
-  two seeds; 650 against 788 at p = 1 %, three seeds). On seed 1 at p = 0 the difference is in the
-  timeouts before any recovery, 235 against ns-3's 311, with two duplicate ACKs at the expiry in 234
-  against 308 (a window of two or three segments whose third duplicate ACK comes after the RTO).
+  are its control.
+- `ns3_rto_collapse` (a mirror error, fixed): ns-3 ends the timer's backoff at the first ACK of new data.
+  `TcpSocketBase::NewAck` cancels the timer and sets `m_rto` = max(SRTT + max(G, 4·RTTVAR), `MinRto`)
+  before it schedules it again, so the ACK of the retransmission that a timeout sent, which gives no RTT
+  sample (Karn), already returns the RTO to its un-backed-off value. RFC 6298 §5 keeps the backed-off
+  RTO until a new RTT measurement "collapses" it, as 4.4BSD and ns-2 do (ns-2 clears `t_backoff_` where
+  it takes the sample, in `newack`), and dupack by default. Found from the time each tool spends with a
+  backed-off RTO (≥ 2 s): flows 0–3 and 5, seed 1, 20–200 s, 7–18 % of the time in dupack, 3–5 % in
+  ns-3. A longer RTO leaves time for the third duplicate ACK of a two- or three-segment window, so dupack
+  recovered by fast retransmit where ns-3 timed out: before this rule, of the timeouts before any
+  recovery dupack had 235 against ns-3's 311 (seed 1, p = 0), with two duplicate ACKs at the expiry in
+  234 against 308. dupack now has `tcp.rto.backoff_reset = "new_ack"`.
+- `ns3_partial_ack_timer` (a mirror error, fixed): in a recovery ns-3 restarts the timer at the first
+  partial ACK only (`ProcessAck` calls `NewAck(ackNumber, m_isFirstPartialAck)` in `CA_RECOVERY`), RFC
+  6582's Impatient rule, for its SACK recovery too; RFC 6675 says nothing of the timer, so RFC 6298 §5.3
+  (restart at every ACK of new data) applies, and dupack's `rfc6675` did so. A recovery that repairs
+  several holes in more than one RTO then ends in a timeout in ns-3. dupack now has
+  `tcp.rfc6675_rto_reset = "first"`; with it the rows also take ns-3's RTT samples (every segment sent
+  once, `RttHistory`: `tcp.rto.sampling = "per_segment"`).
+- With the four timer rules and ns-3's ssthresh (the control rows), N = 40, 200 s, seeds 1–4, dupack's
+  timeouts, fast retransmits and retransmitted segments against ns-3's: p = 0: 740, 2038, 4428 against
+  802, 2116, 4610; p = 1 %: 737, 2031, 4251 against 788, 2071, 4390; p = 5 %: 927, 2372, 4550 against
+  894, 2396, 4538; every count within ±10 %. Before the last two rules the timeouts at p = 0 and 1 % were
+  640 and 650. With the timer rules alone (the rows as they are) the timeouts agree as well (813 and 788
+  at p = 0 and 1 %) and the larger windows of RFC 5681's ssthresh give 10–15 % more fast retransmits and
+  retransmitted segments, which is `ns3_pipe_ssthresh`.
 
 The NewReno rows carry the two ns-3 behaviours of scenario 2, and `ns3_stale_scoreboard` is much stronger here, where queue overflow loses segments in
 bursts. Traced with the same trace sources, N = 10, 200 s, seed 1:
@@ -907,8 +943,10 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
              "before a recovery (RFC 6675 §5 step (3)), so its mirror is `rfc6675+lt`, and `+lt` over RFC 6675 now "
              "follows step (3) (new data while cwnd − pipe ≥ 1 SMSS) rather than RFC 3042's one segment per "
              "duplicate ACK (`ns3_sack_limited_transmit` below; a packet test in `tcp/sender/tests.rs`); and ns-3's "
-             "retransmission timer, which a fast retransmit does not restart (`ns3_rto_keep`, section 3), so the rows "
-             "run against ns-3 alone now set `tcp.rto.on_fast_retransmit = \"keep\"`.\n")
+             "retransmission timer, which a fast retransmit does not restart (`ns3_rto_keep`, section 3), whose "
+             "backoff a new ACK ends (`ns3_rto_collapse`) and which in a recovery only the first partial ACK "
+             "restarts (`ns3_partial_ack_timer`), so the rows run against ns-3 alone now take those rules "
+             "(bench/mirror.py, `NS3_RTO`).\n")
     return L
 
 

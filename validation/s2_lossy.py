@@ -57,7 +57,8 @@ def doc(variant: str, p: float, rtt_ms: int, duration: float) -> dict[str, Any]:
     hop["delay"] = f"{rtt_ms / 2}ms"
     d["run"]["duration"] = f"{duration:.0f}s"
     if mirror.ns3_only(variant):
-        d["tcp"]["rto"].update(mirror.NS3_RTO)  # ns-3's timer rule (bench/mirror.py)
+        d["tcp"]["rto"].update(mirror.NS3_RTO)  # ns-3's timer rules (bench/mirror.py)
+        d["tcp"].update(mirror.NS3_TCP)
     return d
 
 

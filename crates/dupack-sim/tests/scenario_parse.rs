@@ -1308,6 +1308,29 @@ fn rto_sampling_is_read_per_flow_and_checked() {
 }
 
 #[test]
+fn rto_backoff_reset_is_read_per_flow_and_checked() {
+    use dupack_sim::scenario::model::BackoffReset;
+    let s = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{ backoff_reset = \"new_ack\" }")).unwrap();
+    assert_eq!(s.flows[0].tcp.rto.backoff_reset, BackoffReset::NewAck);
+    let plain = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{}")).unwrap();
+    assert_eq!(plain.flows[0].tcp.rto.backoff_reset, BackoffReset::Sample, "the default");
+    assert_rto_value_refused("{ backoff_reset = \"ack\" }", "backoff_reset", &["ack", "sample", "new_ack"]);
+}
+
+#[test]
+fn rfc6675_rto_reset_is_read_and_checked() {
+    use dupack_sim::scenario::model::PartialAckRtoReset;
+    let with = |v: &str| one_flow_with_rto("{}").replace("[tcp]\n", &format!("[tcp]\nrfc6675_rto_reset = {v}\n"));
+    let s = dupack_sim::parse_scenario_toml(&with("\"first\"")).unwrap();
+    assert_eq!(s.flows[0].tcp.rfc6675_rto_reset, PartialAckRtoReset::First);
+    let plain = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{}")).unwrap();
+    assert_eq!(plain.flows[0].tcp.rfc6675_rto_reset, PartialAckRtoReset::Every, "the default: RFC 6298 §5.3");
+    let e = dupack_sim::parse_scenario_toml(&with("\"last\"")).unwrap_err();
+    assert_eq!(e.path, "tcp.rfc6675_rto_reset", "{e}");
+    assert!(["last", "first", "every"].iter().all(|w| e.message.contains(w)), "{e}");
+}
+
+#[test]
 fn gilbert_elliott_tables_parse_both_ways() {
     let with = |e: &str| {
         let s = ok(&format!(

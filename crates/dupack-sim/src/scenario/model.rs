@@ -498,6 +498,12 @@ pub struct TcpConfig {
     /// NewReno: reset the RTO on the first partial ACK only ("Impatient",
     /// RFC 6582 §3.2 step 5 / §4) or on every one ("Slow-but-Steady").
     pub newreno_rto_reset: PartialAckRtoReset,
+    /// RFC 6675 recovery (`rfc6675…`): the same choice. RFC 6675 says
+    /// nothing of the timer, so RFC 6298 §5.3 applies (every ACK of new
+    /// data restarts it: "every"); ns-3 restarts it on the first partial
+    /// ACK of a recovery only (`TcpSocketBase::ProcessAck` calls
+    /// `NewAck(ackNumber, m_isFirstPartialAck)` in `CA_RECOVERY`).
+    pub rfc6675_rto_reset: PartialAckRtoReset,
     /// A random processing delay before each data segment leaves the
     /// sender's host, uniform in [0, overhead] and never reordering (ns-2's
     /// `overhead_`): a remedy for phase effects. Zero: none.
@@ -583,6 +589,24 @@ pub struct RtoConfig {
     pub on_fast_retransmit: RtoOnFastRetransmit,
     /// Which ACKs give RTT samples (without timestamps).
     pub sampling: RttSampling,
+    /// What ends the exponential backoff of the timer.
+    pub backoff_reset: BackoffReset,
+}
+
+/// `tcp.rto.backoff_reset`: what clears the backoff factor 2^k that
+/// timeouts put on the RTO (RFC 6298 §5.5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BackoffReset {
+    /// A new RTT measurement (RFC 6298 §5, the note after (5.7): "once a new
+    /// RTT measurement is obtained ... [RTO] may result in 'collapsing' RTO
+    /// back down"; Karn's algorithm; 4.4BSD, ns-2): the backed-off timer
+    /// stays until a segment sent once is acknowledged and timed.
+    Sample,
+    /// Any ACK of new data that restarts the timer: the RTO is recomputed
+    /// from SRTT and RTTVAR, so the ACK of a retransmission ends the
+    /// backoff (ns-3: `TcpSocketBase::NewAck` sets `m_rto` from the
+    /// estimator whenever it restarts `m_retxEvent`).
+    NewAck,
 }
 
 /// `tcp.rto.sampling`: which ACKs give RTT samples when timestamps are
@@ -672,6 +696,7 @@ impl Default for RtoConfig {
             max_backoff_shift: defaults::MAX_BACKOFF_SHIFT,
             on_fast_retransmit: RtoOnFastRetransmit::Restart,
             sampling: RttSampling::Timed,
+            backoff_reset: BackoffReset::Sample,
         }
     }
 }
@@ -694,6 +719,7 @@ impl Default for TcpConfig {
             ca_increase: CaIncrease::Integer,
             loss_ssthresh: LossSsthresh::FlightSize,
             newreno_rto_reset: PartialAckRtoReset::First,
+            rfc6675_rto_reset: PartialAckRtoReset::Every,
             overhead: SimDuration::ZERO,
         }
     }

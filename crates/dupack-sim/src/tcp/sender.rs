@@ -38,7 +38,7 @@ use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
 use super::undo::{Evidence, Undo};
 use super::variant::{Base, Ext, VariantSpec};
-use crate::scenario::model::{LossSsthresh, RtoOnFastRetransmit, TcpConfig, UndoEvidence};
+use crate::scenario::model::{BackoffReset, LossSsthresh, RtoOnFastRetransmit, TcpConfig, UndoEvidence};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -369,7 +369,13 @@ impl Sender {
             self.close_recovery(now);
         }
         // RFC 6298 §5.2/5.3: stop the timer when all is acknowledged,
-        // otherwise restart it (unless the policy says not to).
+        // otherwise restart it (unless the policy says not to). With
+        // `tcp.rto.backoff_reset = "new_ack"` (ns-3) the timer restarts
+        // without its backoff.
+        let restarts = self.snd_una == self.snd_max || r.restart_rto.unwrap_or(true);
+        if restarts && self.cfg.rto.backoff_reset == BackoffReset::NewAck {
+            self.rto.reset_backoff();
+        }
         if self.snd_una == self.snd_max {
             self.rto_deadline = None;
         } else if r.restart_rto.unwrap_or(true) || self.rto_deadline.is_none() {

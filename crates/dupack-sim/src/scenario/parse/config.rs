@@ -125,6 +125,7 @@ impl Merge<'_> {
             ca_increase: pick(&f.ca_increase, &g.ca_increase).map_or(d.ca_increase, |a| a.v),
             loss_ssthresh: pick(&f.loss_ssthresh, &g.loss_ssthresh).map_or(d.loss_ssthresh, |a| a.v),
             newreno_rto_reset: pick(&f.newreno_rto_reset, &g.newreno_rto_reset).map_or(d.newreno_rto_reset, |a| a.v),
+            rfc6675_rto_reset: pick(&f.rfc6675_rto_reset, &g.rfc6675_rto_reset).map_or(d.rfc6675_rto_reset, |a| a.v),
             overhead: pick(&f.overhead, &g.overhead).map_or(d.overhead, |a| a.v),
         })
     }
@@ -173,6 +174,7 @@ impl Merge<'_> {
             on_fast_retransmit: pick(&f.rto_on_fast_retransmit, &g.rto_on_fast_retransmit)
                 .map_or(RtoOnFastRetransmit::Restart, |a| a.v),
             sampling: pick(&f.rtt_sampling, &g.rtt_sampling).map_or(RttSampling::Timed, |a| a.v),
+            backoff_reset: pick(&f.backoff_reset, &g.backoff_reset).map_or(BackoffReset::Sample, |a| a.v),
         })
     }
 

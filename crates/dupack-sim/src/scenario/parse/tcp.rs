@@ -23,6 +23,7 @@ pub(super) const TCP_KEYS: &[&str] = &[
     "reno_avoid_multiple_fr",
     "newreno_full_ack",
     "newreno_rto_reset",
+    "rfc6675_rto_reset",
     "ca_increase",
     "loss_ssthresh",
     "overhead",
@@ -39,6 +40,7 @@ pub(super) const RTO_KEYS: &[&str] = &[
     "max_backoff_shift",
     "on_fast_retransmit",
     "sampling",
+    "backoff_reset",
 ];
 pub(super) const RX_KEYS: &[&str] =
     &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dsack", "dda"];
@@ -84,6 +86,7 @@ pub(super) struct TcpRaw {
     pub(super) ca_increase: Option<At<CaIncrease>>,
     pub(super) loss_ssthresh: Option<At<LossSsthresh>>,
     pub(super) newreno_rto_reset: Option<At<PartialAckRtoReset>>,
+    pub(super) rfc6675_rto_reset: Option<At<PartialAckRtoReset>>,
     pub(super) overhead: Option<At<SimDuration>>,
     pub(super) timer: Option<At<Timer>>,
     pub(super) granularity: Option<At<SimDuration>>,
@@ -95,6 +98,7 @@ pub(super) struct TcpRaw {
     pub(super) max_backoff_shift: Option<At<u32>>,
     pub(super) rto_on_fast_retransmit: Option<At<RtoOnFastRetransmit>>,
     pub(super) rtt_sampling: Option<At<RttSampling>>,
+    pub(super) backoff_reset: Option<At<BackoffReset>>,
 }
 
 /// `[receiver]` keys as written, global or per flow.
@@ -177,6 +181,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
         newreno_rto_reset: t.opt("newreno_rto_reset", |v, p| {
             v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
         })?,
+        rfc6675_rto_reset: t.opt("rfc6675_rto_reset", |v, p| {
+            v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
+        })?,
         overhead: t.opt("overhead", v_dur)?,
         ..TcpRaw::default()
     };
@@ -198,6 +205,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
         })?;
         r.rtt_sampling = rt.opt("sampling", |v, p| {
             v_enum(v, p, &[("timed", RttSampling::Timed), ("per_segment", RttSampling::PerSegment)])
+        })?;
+        r.backoff_reset = rt.opt("backoff_reset", |v, p| {
+            v_enum(v, p, &[("sample", BackoffReset::Sample), ("new_ack", BackoffReset::NewAck)])
         })?;
         let timer = r.timer.as_ref().or(global.and_then(|g| g.timer.as_ref())).map_or(Timer::Fine, |a| a.v);
         for (key, timers) in Timer::SPECIFIC {

@@ -25,10 +25,11 @@
 //! (RFC 6675 §2 counts only ACKs that carry new SACK information).
 
 use super::{window_allows, LossRecovery, Response, View};
+use crate::scenario::model::PartialAckRtoReset;
 use crate::tcp::scoreboard::Scoreboard;
 use std::collections::VecDeque;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Rfc6675 {
     in_recovery: bool,
     recovery_point: Option<u64>,
@@ -39,11 +40,32 @@ pub struct Rfc6675 {
     rescue_pending: bool,
     /// Retransmitted segments neither SACKed nor acknowledged: (seq, len).
     rexmits: VecDeque<(u64, u64)>,
+    /// Which partial ACKs of a recovery restart the retransmission timer
+    /// (`tcp.rfc6675_rto_reset`).
+    rto_reset: PartialAckRtoReset,
+    /// Partial ACKs in this recovery so far.
+    partial_acks: u32,
+}
+
+impl Default for Rfc6675 {
+    /// Every ACK of new data restarts the timer (RFC 6298 §5.3).
+    fn default() -> Self {
+        Rfc6675::new(PartialAckRtoReset::Every)
+    }
 }
 
 impl Rfc6675 {
-    pub fn new() -> Self {
-        Self::default()
+    pub fn new(rto_reset: PartialAckRtoReset) -> Self {
+        Rfc6675 {
+            in_recovery: false,
+            recovery_point: None,
+            high_rxt: 0,
+            rescue_rxt: None,
+            rescue_pending: false,
+            rexmits: VecDeque::new(),
+            rto_reset,
+            partial_acks: 0,
+        }
     }
 
     fn threshold(v: &View) -> u64 {
@@ -116,6 +138,7 @@ impl LossRecovery for Rfc6675 {
         self.in_recovery = true;
         self.recovery_point = Some(v.snd_max);
         self.rescue_rxt = None;
+        self.partial_acks = 0;
         let len = v.mss.min(v.app_end - v.snd_una);
         self.high_rxt = v.snd_una + len;
         self.rexmits.push_back((v.snd_una, len));
@@ -130,8 +153,15 @@ impl LossRecovery for Rfc6675 {
         if v.snd_una >= self.recovery_point.unwrap_or(0) {
             self.in_recovery = false;
             self.rexmits.clear();
+            return Response::default();
         }
-        Response::default()
+        // A partial ACK: whether it restarts the timer (`tcp.rfc6675_rto_reset`).
+        self.partial_acks += 1;
+        let restart = match self.rto_reset {
+            PartialAckRtoReset::Every => true,
+            PartialAckRtoReset::First => self.partial_acks == 1,
+        };
+        Response { restart_rto: Some(restart), ..Response::default() }
     }
 
     fn may_send(&self, v: &View, sb: &Scoreboard, len: u64) -> bool {

@@ -2,7 +2,9 @@
 //! MSS is 1000 bytes so that segment `k` starts at byte `k·1000`.
 
 use super::{Sender, SenderEvent};
-use crate::scenario::model::{LossSsthresh, RtoConfig, RtoOnFastRetransmit, TcpConfig};
+use crate::scenario::model::{
+    BackoffReset, LossSsthresh, PartialAckRtoReset, RtoConfig, RtoOnFastRetransmit, TcpConfig,
+};
 use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
 use crate::tcp::variant::parse_variant;
 use crate::time::{ms, SimTime};
@@ -907,6 +909,69 @@ fn rto_on_fast_retransmit_restarts_or_keeps_the_running_timer() {
         h.at(d);
         h.s.on_timer(d);
         assert_eq!(h.s.stats().timeouts, 1, "{rule:?}");
+    }
+}
+
+/// `tcp.rto.backoff_reset`: after a timeout the ACK of the retransmission
+/// gives no RTT sample (Karn), so under RFC 6298 §5 the backed-off RTO
+/// stays until a later measurement; ns-3 (`TcpSocketBase::NewAck`)
+/// recomputes the RTO from SRTT and RTTVAR at every ACK that restarts the
+/// timer, which ends the backoff at once.
+#[test]
+fn rto_backoff_lasts_until_a_sample_or_ends_at_the_next_new_ack() {
+    for (rule, backed_off) in [(BackoffReset::Sample, true), (BackoffReset::NewAck, false)] {
+        let rto = RtoConfig { backoff_reset: rule, ..RtoConfig::default() };
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, rto, ..TcpConfig::default() };
+        let mut h = Harness::with("newreno", cfg, None);
+        assert_eq!(h.tx().len(), 4);
+        // A 100 ms sample: the RTO is its 1 s floor.
+        h.at(SimTime::ZERO + ms(100)).ack(1, &[]);
+        h.tx();
+        let d = h.s.poll_timeout().unwrap();
+        assert_eq!(d, SimTime::ZERO + ms(1100));
+        // Segment 1 and the rest are lost: the timer fires and doubles.
+        h.at(d);
+        h.s.on_timer(d);
+        assert_eq!(h.tx(), vec![rexmit(1)], "{rule:?}");
+        assert_eq!(h.s.poll_timeout().unwrap(), SimTime::ZERO + ms(1100) + ms(2000), "{rule:?}");
+        // The retransmission's ACK: no sample (Karn), but new data acknowledged.
+        h.at(SimTime::ZERO + ms(1300)).ack(2, &[]);
+        let rto = if backed_off { ms(2000) } else { ms(1000) };
+        assert_eq!(h.s.poll_timeout().unwrap(), SimTime::ZERO + ms(1300) + rto, "{rule:?}");
+    }
+}
+
+/// `tcp.rfc6675_rto_reset`: RFC 6298 §5.3 restarts the timer at every ACK
+/// of new data, partial ACKs of an RFC 6675 recovery included ("every");
+/// ns-3 restarts it at the first partial ACK of a recovery only ("first",
+/// `NewAck(ackNumber, m_isFirstPartialAck)`), as RFC 6582's Impatient
+/// variant does for NewReno. The ACK that ends the recovery restarts it in both.
+#[test]
+fn rfc6675_partial_acks_restart_the_timer_every_time_or_the_first_time() {
+    for (rule, second) in [(PartialAckRtoReset::Every, ms(300)), (PartialAckRtoReset::First, ms(200))] {
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, rfc6675_rto_reset: rule, ..TcpConfig::default() };
+        let mut h = Harness::with("rfc6675", cfg, None);
+        assert_eq!(h.tx().len(), 8);
+        // 0, 2 and 4 lost; three SACKs start the recovery at 100 ms.
+        h.at(SimTime::ZERO + ms(100)).ack(0, &[(1, 2)]).ack(0, &[(3, 4), (1, 2)]).ack(0, &[(5, 6), (3, 4), (1, 2)]);
+        assert!(h.s.in_recovery());
+        h.tx();
+        assert_eq!(h.s.poll_timeout().unwrap(), SimTime::ZERO + ms(1100), "{rule:?}");
+        // The first partial ACK restarts the timer under both rules ...
+        h.at(SimTime::ZERO + ms(200)).ack(2, &[(5, 8), (3, 4)]);
+        assert!(h.s.in_recovery());
+        h.tx();
+        assert_eq!(h.s.poll_timeout().unwrap(), SimTime::ZERO + ms(1200), "{rule:?}");
+        // ... the second only under "every".
+        h.at(SimTime::ZERO + ms(300)).ack(4, &[(5, 8)]);
+        assert!(h.s.in_recovery());
+        h.tx();
+        assert_eq!(h.s.poll_timeout().unwrap(), SimTime::ZERO + second + ms(1000), "{rule:?}");
+        // The full ACK ends the recovery and restarts the timer.
+        h.at(SimTime::ZERO + ms(400)).ack(8, &[]);
+        assert!(!h.s.in_recovery());
+        h.tx();
+        assert_eq!(h.s.poll_timeout().unwrap(), SimTime::ZERO + ms(1400), "{rule:?}");
     }
 }
 
