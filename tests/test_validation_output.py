@@ -68,6 +68,35 @@ def test_jobs_run_scenarios_side_by_side_with_the_same_results(tmp_path: Path) -
     assert (tmp_path / "jobs2.md").read_text().count("## ") == (tmp_path / "jobs1.md").read_text().count("## ")
 
 
+def test_merge_reruns_scenarios_into_a_saved_run_and_names_both(tmp_path: Path, monkeypatch) -> None:
+    # A saved run (scenario 6 of the quick subset, recorded as a run of every
+    # scenario at commit c0) takes scenario 1 run now; the report is given
+    # both results and both runs' dates and commits.
+    base = tmp_path / "base.pickle"
+    assert vrun.main(["--only", "6", "--out", str(tmp_path / "base.md"), "--save", str(base)]) == 0
+    saved = pickle.loads(base.read_bytes())
+    saved["settings"]["only"] = set(vrun.SCENARIOS)
+    saved["machine"] = {**saved["machine"], "date": "D0", "commit": "c0"}
+    base.write_bytes(pickle.dumps(saved))
+    given: dict = {}
+    monkeypatch.setattr(vrun.report, "render", lambda results, *a, **k: given.update(results=results, **k) or "page\n")
+    assert vrun.main(["--only", "1", "--merge", str(base), "--out", str(tmp_path / "merged.md")]) == 0
+    assert set(given["results"]) == {"1", "6"} and repr(given["results"]["6"]) == repr(saved["results"]["6"])
+    assert given["rerun"]["scenarios"] == ["1"] and given["base_machine"]["commit"] == "c0"
+    assert given["elapsed"] == saved["settings"]["elapsed"]
+    # The header names both runs (and not the saved file's path).
+    lines = vrun.report.header({}, {}, True, 2, 60.0, ["--full"], given["rerun"], given["base_machine"])
+    text = "\n".join(lines)
+    assert "- date: D0; dupack commit c0" in text and "scenario 1 ran again on" in text
+    assert f"dupack commit {given['rerun']['machine']['commit']}" in text and str(base) not in text
+    # What it cannot merge into is refused, with a reason and exit code 2.
+    assert vrun.main(["--merge", str(base)]) == 2  # no --only
+    assert vrun.main(["--only", "1", "--seeds", "3", "--merge", str(base)]) == 2  # other seeds
+    saved["settings"]["only"] = {"6"}
+    base.write_bytes(pickle.dumps(saved))
+    assert vrun.main(["--only", "1", "--merge", str(base)]) == 2  # not a run of every scenario
+
+
 def test_the_ns3_ssthresh_control_sits_beside_its_row() -> None:
     # Scenario 2's control rows (dupack alone with loss_ssthresh = "pipe")
     # are read against the ns-3 column of the row they repeat, and kept out

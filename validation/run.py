@@ -7,6 +7,7 @@
     python3 validation/run.py --full --seeds 20
     python3 validation/run.py --peers ns3 --only 2 --only 3   # dupack and ns-3 only
     python3 validation/run.py --full --jobs 2  # scenarios side by side in 2 processes
+    python3 validation/run.py --full --only 3 --merge FILE   # rerun scenario 3 into a saved full run
 
 Needs the dupack package (pip install .), ns-2 (`ns`: apt-get install ns2)
 and, for the ns-3 columns of scenarios 2 and 3, the ns-3.44 wheel and a C++
@@ -33,6 +34,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import measure  # noqa: E402
 from validation import report, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
 from validation.common import ROOT, Ns2Error  # noqa: E402
 from validation.peerapi import Peer  # noqa: E402
@@ -109,6 +111,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--save", type=Path, metavar="FILE", help="also keep the raw results (pickle) in FILE")
     ap.add_argument("--render", type=Path, metavar="FILE",
                     help="write the report from results saved with --save, without running anything")
+    ap.add_argument("--merge", type=Path, metavar="FILE",
+                    help="run the --only scenarios and take the others from the full run saved in FILE (--save); "
+                    "the report names both runs, their dates and commits")
     return ap.parse_args(argv)
 
 
@@ -124,6 +129,11 @@ def main(argv: list[str] | None = None) -> int:
         return render_saved(args)
     if "dupack" not in peers:
         return 2
+    base = None
+    if args.merge:
+        base = merge_base(args, quick, seeds, peers)
+        if base is None:
+            return 2
     t0 = time.perf_counter()
     results: dict[str, object] = {}
     keys = [k for k in SCENARIOS if k in only]
@@ -148,14 +158,73 @@ def main(argv: list[str] | None = None) -> int:
         return 3
     elapsed = time.perf_counter() - t0
     settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv}
+    machine = measure.machine()
+    if base is not None:
+        # The saved run's results, its settings and provenance; these scenarios' results over them.
+        results = {**base["results"], **results}
+        settings = {**base["settings"], "rerun": {"scenarios": sorted(only), "elapsed": elapsed, "argv": argv,
+                                                  "machine": machine},
+                    "base_machine": base["machine"]}
+        machine = base["machine"]
     if args.save:
-        args.save.write_bytes(pickle.dumps({"results": results, "missing": missing, "settings": settings, "peers": list(peers)}))
+        args.save.write_bytes(pickle.dumps({"results": results, "missing": missing, "settings": settings,
+                                            "peers": list(peers), "machine": machine}))
     text = report.render(results, peers, missing, **settings)
-    out = report_path(args.out, not quick, args.only, args.peers)
+    merged_only = None if base is not None else args.only
+    out = report_path(args.out, not quick, merged_only, args.peers)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
     print(f"validation: wrote {out} ({elapsed / 60:.1f} min)", file=log)
     return 0
+
+
+def merge_base(args: argparse.Namespace, quick: bool, seeds: int, peers: dict[str, Peer]) -> dict | None:
+    """The saved full run that --merge names, with the date and commit it ran at; None (and a
+    message) if it cannot take this run's scenarios: another mode, other seeds or peers, or no
+    record of its commit."""
+    def refuse(why: str) -> None:
+        print(f"validation: --merge {args.merge}: {why}", file=sys.stderr)
+
+    if not args.only:
+        refuse("name the scenarios to run again with --only")
+        return None
+    try:
+        saved = pickle.loads(args.merge.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError) as e:
+        refuse(f"cannot read saved results ({e})")
+        return None
+    s = saved.get("settings", {})
+    if s.get("quick") != quick or s.get("seeds") != seeds or set(s.get("only", ())) != set(SCENARIOS):
+        refuse(f"it holds {'the quick subset' if s.get('quick') else 'a full run'} of scenarios "
+               f"{', '.join(sorted(s.get('only', ())))} with {s.get('seeds')} seeds; this run is "
+               f"{'the quick subset' if quick else 'a full run'} with {seeds} seeds, and only a run of every scenario "
+               "can take others")
+        return None
+    if set(saved.get("peers", ())) != set(peers):
+        refuse(f"it ran {', '.join(saved.get('peers', ()))} and this run has {', '.join(peers)}")
+        return None
+    machine = saved.get("machine") or report_machine(FULL_REPORT, s.get("elapsed"))
+    if machine is None:
+        refuse("it does not say which commit it ran at (saved before --save recorded it), and docs/validation.md "
+               "is not its report")
+        return None
+    return {"results": saved["results"], "settings": s, "machine": machine}
+
+
+def report_machine(path: Path, elapsed: float | None) -> dict | None:
+    """The date and commit in the header of the report at `path`, if that report is the rendering of a
+    run that took `elapsed` seconds (its header says so, to a tenth of a minute)."""
+    import re
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    took = re.search(r"the run took ([0-9.]+) minutes", text)
+    where = re.search(r"^- date: (.+?); dupack commit (\S+)$", text, re.M)
+    if elapsed is None or not took or not where or took.group(1) != f"{elapsed / 60:.1f}":
+        return None
+    return {**measure.machine(), "date": where.group(1), "commit": where.group(2)}
 
 
 # Scenarios by their share of a full run, longest first (for --jobs).
