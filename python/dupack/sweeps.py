@@ -33,10 +33,7 @@ from dupack.result import (
     columns_frame,
     columns_table,
     empty_table,
-    pandas_metadata,
     part_columns,
-    provenance,
-    provenance_metadata,
     to_frame,
 )
 from dupack.scenario import OverrideError, Scenario
