@@ -129,11 +129,14 @@ NS3_MIRROR = {
 # - `ns3_partial_ack_timer`: in recovery only the first partial ACK restarts the timer
 #   (`NewAck(ackNumber, m_isFirstPartialAck)` in ProcessAck), RFC 6582's Impatient rule, for SACK recovery
 #   too; RFC 6298 §5.3 restarts it at every ACK of new data.
-# Cases run against ns-3 alone take all four (NS3_RTO in [tcp.rto], NS3_TCP in [tcp]); NewReno, which both
+# - `ns3_loss_exit_growth` (not a timer rule, but of the timeout's aftermath): the ACK that ends CA_LOSS
+#   grows cwnd by the whole segments above m_recover only ((ackNumber - m_recover) / segmentSize in
+#   ProcessAck), where RFC 5681 §3.1 grows it on every ACK of new data.
+# Cases run against ns-3 alone take all five (NS3_RTO in [tcp.rto], NS3_TCP in [tcp]); NewReno, which both
 # peers run from one dupack case, keeps ns-2's rules (its partial ACKs reset the timer the first time in
 # both, `newreno_rto_reset = "first"`).
 NS3_RTO = {"on_fast_retransmit": "keep", "backoff_reset": "new_ack", "sampling": "per_segment"}
-NS3_TCP = {"rfc6675_rto_reset": "first"}
+NS3_TCP = {"rfc6675_rto_reset": "first", "timeout_exit_growth": "above_recover"}
 
 
 def ns3_rto_overrides(variant: str) -> dict[str, str]:

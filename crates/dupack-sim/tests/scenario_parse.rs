@@ -1331,6 +1331,19 @@ fn rfc6675_rto_reset_is_read_and_checked() {
 }
 
 #[test]
+fn timeout_exit_growth_is_read_and_checked() {
+    use dupack_sim::scenario::model::TimeoutExitGrowth;
+    let with = |v: &str| one_flow_with_rto("{}").replace("[tcp]\n", &format!("[tcp]\ntimeout_exit_growth = {v}\n"));
+    let s = dupack_sim::parse_scenario_toml(&with("\"above_recover\"")).unwrap();
+    assert_eq!(s.flows[0].tcp.timeout_exit_growth, TimeoutExitGrowth::AboveRecover);
+    let plain = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{}")).unwrap();
+    assert_eq!(plain.flows[0].tcp.timeout_exit_growth, TimeoutExitGrowth::Acked, "the default: RFC 5681 §3.1");
+    let e = dupack_sim::parse_scenario_toml(&with("\"never\"")).unwrap_err();
+    assert_eq!(e.path, "tcp.timeout_exit_growth", "{e}");
+    assert!(["never", "acked", "above_recover"].iter().all(|w| e.message.contains(w)), "{e}");
+}
+
+#[test]
 fn gilbert_elliott_tables_parse_both_ways() {
     let with = |e: &str| {
         let s = ok(&format!(

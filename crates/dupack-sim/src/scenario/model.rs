@@ -498,6 +498,9 @@ pub struct TcpConfig {
     /// NewReno: reset the RTO on the first partial ACK only ("Impatient",
     /// RFC 6582 §3.2 step 5 / §4) or on every one ("Slow-but-Steady").
     pub newreno_rto_reset: PartialAckRtoReset,
+    /// The ACK that reaches `snd_max` of the last timeout: how much of it
+    /// grows the window.
+    pub timeout_exit_growth: TimeoutExitGrowth,
     /// RFC 6675 recovery (`rfc6675…`): the same choice. RFC 6675 says
     /// nothing of the timer, so RFC 6298 §5.3 applies (every ACK of new
     /// data restarts it: "every"); ns-3 restarts it on the first partial
@@ -591,6 +594,24 @@ pub struct RtoConfig {
     pub sampling: RttSampling,
     /// What ends the exponential backoff of the timer.
     pub backoff_reset: BackoffReset,
+}
+
+/// `tcp.timeout_exit_growth`: after a timeout, the window grows in slow
+/// start by up to one SMSS per ACK of new data (RFC 5681 §3.1). The ACK
+/// that reaches the highest sequence sent before the timeout (`snd_max`
+/// then, ns-3's `m_recover`) is such an ACK too; ns-3 counts for it only the
+/// whole segments it acknowledges above that point.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeoutExitGrowth {
+    /// Every ACK of new data grows the window (RFC 5681 §3.1; 4.4BSD, Linux, ns-2).
+    Acked,
+    /// That ACK grows it by the whole segments above the point only, not at
+    /// all if it reaches just that far (ns-3: `TcpSocketBase::ProcessAck`,
+    /// leaving `CA_LOSS`, passes `(ackNumber - m_recover) / m_segmentSize`
+    /// segments to `IncreaseWindow`). With small windows, where that ACK
+    /// usually ends at the point, each timeout costs one more round trip
+    /// at one segment.
+    AboveRecover,
 }
 
 /// `tcp.rto.backoff_reset`: what clears the backoff factor 2^k that
@@ -720,6 +741,7 @@ impl Default for TcpConfig {
             loss_ssthresh: LossSsthresh::FlightSize,
             newreno_rto_reset: PartialAckRtoReset::First,
             rfc6675_rto_reset: PartialAckRtoReset::Every,
+            timeout_exit_growth: TimeoutExitGrowth::Acked,
             overhead: SimDuration::ZERO,
         }
     }

@@ -38,7 +38,9 @@ use super::scoreboard::Scoreboard;
 use super::segment::{TcpFlags, TcpSegment};
 use super::undo::{Evidence, Undo};
 use super::variant::{Base, Ext, VariantSpec};
-use crate::scenario::model::{BackoffReset, LossSsthresh, RtoOnFastRetransmit, TcpConfig, UndoEvidence};
+use crate::scenario::model::{
+    BackoffReset, LossSsthresh, RtoOnFastRetransmit, TcpConfig, TimeoutExitGrowth, UndoEvidence,
+};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -324,6 +326,7 @@ impl Sender {
 
     fn on_new_ack(&mut self, seg: &TcpSegment, now: SimTime) {
         let acked = seg.ack - self.snd_una;
+        let rto_high = self.rto_high;
         self.snd_una = seg.ack;
         if self.snd_nxt < self.snd_una {
             self.snd_nxt = self.snd_una;
@@ -353,8 +356,16 @@ impl Sender {
         }
         let was_recovering = self.recovery.in_recovery();
         let v = self.view();
-        let r = self.recovery.on_new_ack(&v, acked, &mut self.sb);
-        self.apply(r, now, acked);
+        let mut r = self.recovery.on_new_ack(&v, acked, &mut self.sb);
+        let mut grow_by = acked;
+        if let (TimeoutExitGrowth::AboveRecover, Some(h)) = (self.cfg.timeout_exit_growth, rto_high) {
+            if seg.ack >= h {
+                // ns-3 leaving CA_LOSS: only the whole segments above the point count.
+                grow_by = (seg.ack - h) / self.mss * self.mss;
+                r.grow &= grow_by > 0;
+            }
+        }
+        self.apply(r, now, grow_by);
         // irw §3 / RFC 3522: the ACK for the retransmitted data shows the
         // original arrived: it was delayed, not lost; restore the window.
         let ts_ecr = seg.ts.map(|(_, ecr)| ecr);

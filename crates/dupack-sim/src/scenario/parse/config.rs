@@ -126,6 +126,8 @@ impl Merge<'_> {
             loss_ssthresh: pick(&f.loss_ssthresh, &g.loss_ssthresh).map_or(d.loss_ssthresh, |a| a.v),
             newreno_rto_reset: pick(&f.newreno_rto_reset, &g.newreno_rto_reset).map_or(d.newreno_rto_reset, |a| a.v),
             rfc6675_rto_reset: pick(&f.rfc6675_rto_reset, &g.rfc6675_rto_reset).map_or(d.rfc6675_rto_reset, |a| a.v),
+            timeout_exit_growth: pick(&f.timeout_exit_growth, &g.timeout_exit_growth)
+                .map_or(d.timeout_exit_growth, |a| a.v),
             overhead: pick(&f.overhead, &g.overhead).map_or(d.overhead, |a| a.v),
         })
     }

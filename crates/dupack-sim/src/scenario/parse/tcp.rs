@@ -24,6 +24,7 @@ pub(super) const TCP_KEYS: &[&str] = &[
     "newreno_full_ack",
     "newreno_rto_reset",
     "rfc6675_rto_reset",
+    "timeout_exit_growth",
     "ca_increase",
     "loss_ssthresh",
     "overhead",
@@ -87,6 +88,7 @@ pub(super) struct TcpRaw {
     pub(super) loss_ssthresh: Option<At<LossSsthresh>>,
     pub(super) newreno_rto_reset: Option<At<PartialAckRtoReset>>,
     pub(super) rfc6675_rto_reset: Option<At<PartialAckRtoReset>>,
+    pub(super) timeout_exit_growth: Option<At<TimeoutExitGrowth>>,
     pub(super) overhead: Option<At<SimDuration>>,
     pub(super) timer: Option<At<Timer>>,
     pub(super) granularity: Option<At<SimDuration>>,
@@ -183,6 +185,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
         })?,
         rfc6675_rto_reset: t.opt("rfc6675_rto_reset", |v, p| {
             v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
+        })?,
+        timeout_exit_growth: t.opt("timeout_exit_growth", |v, p| {
+            v_enum(v, p, &[("acked", TimeoutExitGrowth::Acked), ("above_recover", TimeoutExitGrowth::AboveRecover)])
         })?,
         overhead: t.opt("overhead", v_dur)?,
         ..TcpRaw::default()

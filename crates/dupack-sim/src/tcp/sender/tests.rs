@@ -3,7 +3,7 @@
 
 use super::{Sender, SenderEvent};
 use crate::scenario::model::{
-    BackoffReset, LossSsthresh, PartialAckRtoReset, RtoConfig, RtoOnFastRetransmit, TcpConfig,
+    BackoffReset, LossSsthresh, PartialAckRtoReset, RtoConfig, RtoOnFastRetransmit, TcpConfig, TimeoutExitGrowth,
 };
 use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
 use crate::tcp::variant::parse_variant;
@@ -938,6 +938,39 @@ fn rto_backoff_lasts_until_a_sample_or_ends_at_the_next_new_ack() {
         h.at(SimTime::ZERO + ms(1300)).ack(2, &[]);
         let rto = if backed_off { ms(2000) } else { ms(1000) };
         assert_eq!(h.s.poll_timeout().unwrap(), SimTime::ZERO + ms(1300) + rto, "{rule:?}");
+    }
+}
+
+/// `tcp.timeout_exit_growth`: after a timeout every ACK of new data grows
+/// the window in slow start (RFC 5681 §3.1), the one that reaches the
+/// highest sequence sent before the timeout too; ns-3 counts for that ACK
+/// only the whole segments above that point, so an ACK that ends there
+/// leaves cwnd at one segment for another round trip.
+#[test]
+fn timeout_exit_growth_counts_the_ack_that_reaches_the_old_snd_max_or_only_what_is_above() {
+    // ssthresh is 2 segments after the timeout: beyond it, congestion avoidance.
+    for (rule, cwnd_after, cwnd_next) in
+        [(TimeoutExitGrowth::Acked, 2000, 2500), (TimeoutExitGrowth::AboveRecover, 1000, 2000)]
+    {
+        let cfg = TcpConfig { mss: MSS as u32, initial_window: 2, timeout_exit_growth: rule, ..TcpConfig::default() };
+        let mut h = Harness::with("rfc6675", cfg, None);
+        assert_eq!(h.tx().len(), 2);
+        // Segment 0 is lost, segment 1 arrives: one SACK, then the timer.
+        h.at(SimTime::ZERO + ms(100)).ack(0, &[(1, 2)]);
+        h.tx();
+        let d = h.s.poll_timeout().unwrap();
+        h.at(d);
+        h.s.on_timer(d);
+        assert_eq!(h.tx(), vec![rexmit(0)], "{rule:?}");
+        assert_eq!(h.s.cwnd(), 1000);
+        // The retransmission's ACK covers both segments, up to snd_max at the timeout.
+        h.at(d + ms(100)).ack(2, &[]);
+        assert_eq!(h.s.cwnd(), cwnd_after, "{rule:?}");
+        let sent = h.tx();
+        assert_eq!(sent.len() as u64, cwnd_after / 1000, "{rule:?}: {sent:?}");
+        // Beyond that point every ACK grows it again, under both rules.
+        h.at(d + ms(200)).ack(3, &[]);
+        assert_eq!(h.s.cwnd(), cwnd_next, "{rule:?}");
     }
 }
 
