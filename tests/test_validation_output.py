@@ -80,15 +80,22 @@ def test_merge_reruns_scenarios_into_a_saved_run_and_names_both(tmp_path: Path, 
     base.write_bytes(pickle.dumps(saved))
     given: dict = {}
     monkeypatch.setattr(vrun.report, "render", lambda results, *a, **k: given.update(results=results, **k) or "page\n")
-    assert vrun.main(["--only", "1", "--merge", str(base), "--out", str(tmp_path / "merged.md")]) == 0
+    merged = tmp_path / "merged.pickle"
+    argv = ["--only", "1", "--merge", str(base), "--out", str(tmp_path / "merged.md"), "--save", str(merged)]
+    assert vrun.main(argv) == 0
     assert set(given["results"]) == {"1", "6"} and repr(given["results"]["6"]) == repr(saved["results"]["6"])
-    assert given["rerun"]["scenarios"] == ["1"] and given["base_machine"]["commit"] == "c0"
+    assert [r["scenarios"] for r in given["rerun"]] == [["1"]] and given["base_machine"]["commit"] == "c0"
     assert given["elapsed"] == saved["settings"]["elapsed"]
     # The header names both runs (and not the saved file's path).
     lines = vrun.report.header({}, {}, True, 2, 60.0, ["--full"], given["rerun"], given["base_machine"])
     text = "\n".join(lines)
     assert "- date: D0; dupack commit c0" in text and "scenario 1 ran again on" in text
-    assert f"dupack commit {given['rerun']['machine']['commit']}" in text and str(base) not in text
+    assert f"dupack commit {given['rerun'][0]['machine']['commit']}" in text and str(base) not in text
+    # A second merge into the merged results keeps the first rerun on record.
+    assert vrun.main(["--only", "6", "--merge", str(merged), "--out", str(tmp_path / "merged2.md")]) == 0
+    assert [r["scenarios"] for r in given["rerun"]] == [["1"], ["6"]] and given["base_machine"]["commit"] == "c0"
+    text = "\n".join(vrun.report.header({}, {}, True, 2, 60.0, ["--full"], given["rerun"], given["base_machine"]))
+    assert "scenario 1 ran again on" in text and "scenario 6 ran again on" in text
     # What it cannot merge into is refused, with a reason and exit code 2.
     assert vrun.main(["--merge", str(base)]) == 2  # no --only
     assert vrun.main(["--only", "1", "--seeds", "3", "--merge", str(base)]) == 2  # other seeds

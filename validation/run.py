@@ -162,8 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     if base is not None:
         # The saved run's results, its settings and provenance; these scenarios' results over them.
         results = {**base["results"], **results}
-        settings = {**base["settings"], "rerun": {"scenarios": sorted(only), "elapsed": elapsed, "argv": argv,
-                                                  "machine": machine},
+        again = {"scenarios": sorted(only), "elapsed": elapsed, "argv": argv, "machine": machine}
+        settings = {**base["settings"], "rerun": [*report.reruns(base["settings"].get("rerun")), again],
                     "base_machine": base["machine"]}
         machine = base["machine"]
     if args.save:
