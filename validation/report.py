@@ -116,7 +116,8 @@ def header(peers: dict[str, Peer], missing: dict[str, str], quick: bool, seeds: 
         L.append(f"- scenario{'s' if len(kept) > 1 else ''} {', '.join(kept)} ran again on {r['machine']['date']} at "
                  f"dupack commit {r['machine']['commit']} ({r['elapsed'] / 60:.1f} minutes)")
     if done:
-        L[-1] += "; the other scenarios are those of the run above\n"
+        L[-1] += ("; the other scenarios' tables are those of the run above, and the text around every table is "
+                  "that of the report's last render (where the two differ, the text describes the later commit)\n")
     L.append("## Configuration mirror\n")
     L.append(MIRROR)
     if "ns3" in peers or "ns3" in missing:
