@@ -41,9 +41,16 @@ class Dupack:
         return None
 
     def version(self) -> str:
+        """The installed package's version and the commit it was built from
+        (the build that ran, which a report rendered later from saved
+        results, or from another checkout, would otherwise misname)."""
         import dupack
 
-        commit = measure.sh(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
+        built = str(dupack.provenance().get("commit", "unknown"))
+        dirty = built.endswith("+dirty")
+        commit = built.removesuffix("+dirty")[:7] + ("+dirty" if dirty else "")
+        if commit.startswith("unknown"):
+            commit = measure.sh(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
         return f"dupack {dupack.__version__} (commit {commit})"
 
     def fall_floyd(self, doc: dict[str, Any]) -> packets.Series:
