@@ -440,7 +440,7 @@ the SACK blocks, `CongState`, `RTO`) and its `TcpTxBuffer` at every timeout, p =
   delivers 397 kbit/s on those two seeds, with 1107 fast retransmits, 1457 retransmitted segments and 54
   timeouts: within ±5 % of ns-3 but for the timeouts (47.5, within the two seeds' spread). At
   p = 10 % the same control fell short (130 against 149 kbit/s) before ns-3's timer rules were in the
-  mirror (`ns3_rto_collapse` below; with them 136 against ns-3's 142 over ten seeds): there the time
+  mirror (`ns3_rto_collapse` below; with them and `ns3_loss_exit_growth` 134 against ns-3's 142 over ten seeds): there the time
   after timeouts dominates, and ns-3 also counts SACKed data out of its window then (`AvailableWindow`
   in `CA_LOSS`) where dupack's go-back-N counts it in.
 - `ns3_rto_keep` (a mirror error, fixed; traced on the dumbbell, section 3): a fast retransmit does not
