@@ -570,10 +570,22 @@ pub enum EplrRetransmit {
     Threshold,
 }
 
+/// Which partial ACKs of a recovery restart the retransmission timer
+/// (`tcp.newreno_rto_reset`, `tcp.rfc6675_rto_reset`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum PartialAckRtoReset {
     First,
     Every,
+}
+
+impl PartialAckRtoReset {
+    /// Whether the `nth` partial ACK of a recovery (from 1) restarts the timer.
+    pub fn restarts(self, nth: u32) -> bool {
+        match self {
+            PartialAckRtoReset::First => nth == 1,
+            PartialAckRtoReset::Every => true,
+        }
+    }
 }
 
 /// Retransmission timer (`[tcp.rto]`).

@@ -49,6 +49,11 @@ pub(super) const RX_KEYS: &[&str] =
 pub(super) const DDA_ALLOWED: &str = "allowed: a duration greater than 0 such as \"40ms\", or \"auto\"";
 const MAX_MSS: u64 = 65_495;
 
+/// `newreno_rto_reset` and `rfc6675_rto_reset`: `"first"` or `"every"`.
+fn v_partial_ack_rto_reset(v: &Value, p: &str) -> R<PartialAckRtoReset> {
+    v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum Timer {
     Fine,
@@ -180,12 +185,8 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
                 ],
             )
         })?,
-        newreno_rto_reset: t.opt("newreno_rto_reset", |v, p| {
-            v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
-        })?,
-        rfc6675_rto_reset: t.opt("rfc6675_rto_reset", |v, p| {
-            v_enum(v, p, &[("first", PartialAckRtoReset::First), ("every", PartialAckRtoReset::Every)])
-        })?,
+        newreno_rto_reset: t.opt("newreno_rto_reset", v_partial_ack_rto_reset)?,
+        rfc6675_rto_reset: t.opt("rfc6675_rto_reset", v_partial_ack_rto_reset)?,
         timeout_exit_growth: t.opt("timeout_exit_growth", |v, p| {
             v_enum(v, p, &[("acked", TimeoutExitGrowth::Acked), ("above_recover", TimeoutExitGrowth::AboveRecover)])
         })?,

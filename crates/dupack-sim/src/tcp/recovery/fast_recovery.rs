@@ -122,14 +122,10 @@ impl LossRecovery for FastRecovery {
                 if acked >= v.mss {
                     cwnd += v.mss;
                 }
-                let restart = match rto_reset {
-                    PartialAckRtoReset::First => self.partial_acks == 1,
-                    PartialAckRtoReset::Every => true,
-                };
                 Response {
                     cwnd: Some(cwnd.max(v.mss)),
                     retransmit: Some(v.snd_una),
-                    restart_rto: Some(restart),
+                    restart_rto: Some(rto_reset.restarts(self.partial_acks)),
                     ..Response::default()
                 }
             }

@@ -157,11 +157,7 @@ impl LossRecovery for Rfc6675 {
         }
         // A partial ACK: whether it restarts the timer (`tcp.rfc6675_rto_reset`).
         self.partial_acks += 1;
-        let restart = match self.rto_reset {
-            PartialAckRtoReset::Every => true,
-            PartialAckRtoReset::First => self.partial_acks == 1,
-        };
-        Response { restart_rto: Some(restart), ..Response::default() }
+        Response { restart_rto: Some(self.rto_reset.restarts(self.partial_acks)), ..Response::default() }
     }
 
     fn may_send(&self, v: &View, sb: &Scoreboard, len: u64) -> bool {
