@@ -1276,71 +1276,66 @@ fn pipe_ssthresh_needs_a_variant_that_keeps_pipe() {
     }
 }
 
-/// One `rfc6675+lt` flow over one hop, with `rto` as the `tcp.rto` table.
-fn one_flow_with_rto(rto: &str) -> String {
-    format!("[run]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{{ rate = \"1Mbps\", delay = \"1ms\" }}]\n[tcp]\nvariant = \"rfc6675+lt\"\nrto = {rto}\n")
+/// One `rfc6675+lt` flow over one hop, with `lines` added to its `[tcp]` table.
+fn one_flow_with_tcp(lines: &str) -> String {
+    format!("[run]\nduration = \"1s\"\n[topology]\nkind = \"chain\"\nhops = [{{ rate = \"1Mbps\", delay = \"1ms\" }}]\n[tcp]\nvariant = \"rfc6675+lt\"\n{lines}\n")
 }
 
-/// `rto` names a bad value of `tcp.rto.KEY`: the error is at that path and
-/// quotes the value and every allowed one.
-fn assert_rto_value_refused(rto: &str, key: &str, words: &[&str]) {
-    let e = dupack_sim::parse_scenario_toml(&one_flow_with_rto(rto)).unwrap_err();
-    assert_eq!(e.path, format!("tcp.rto.{key}"), "{e}");
+/// The flow's TCP configuration with `lines` in `[tcp]`.
+fn tcp_with(lines: &str) -> dupack_sim::scenario::model::TcpConfig {
+    dupack_sim::parse_scenario_toml(&one_flow_with_tcp(lines)).unwrap().flows[0].tcp.clone()
+}
+
+/// `line` gives `path` (`tcp.KEY`, `tcp.rto.KEY`) a bad value: the error is
+/// at that path and quotes the value and every allowed one.
+fn assert_tcp_value_refused(line: &str, path: &str, words: &[&str]) {
+    let e = dupack_sim::parse_scenario_toml(&one_flow_with_tcp(line)).unwrap_err();
+    assert_eq!(e.path, path, "{e}");
     assert!(words.iter().all(|w| e.message.contains(w)), "{e}");
 }
 
 #[test]
 fn rto_on_fast_retransmit_is_read_per_flow_and_checked() {
     use dupack_sim::scenario::model::RtoOnFastRetransmit;
-    let s = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{ on_fast_retransmit = \"keep\" }")).unwrap();
-    assert_eq!(s.flows[0].tcp.rto.on_fast_retransmit, RtoOnFastRetransmit::Keep);
-    assert_rto_value_refused("{ on_fast_retransmit = \"never\" }", "on_fast_retransmit", &["never", "restart", "keep"]);
+    assert_eq!(tcp_with("rto = { on_fast_retransmit = \"keep\" }").rto.on_fast_retransmit, RtoOnFastRetransmit::Keep);
+    let words = ["never", "restart", "keep"];
+    assert_tcp_value_refused("rto = { on_fast_retransmit = \"never\" }", "tcp.rto.on_fast_retransmit", &words);
 }
 
 #[test]
 fn rto_sampling_is_read_per_flow_and_checked() {
     use dupack_sim::scenario::model::RttSampling;
-    let s = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{ sampling = \"per_segment\" }")).unwrap();
-    assert_eq!(s.flows[0].tcp.rto.sampling, RttSampling::PerSegment);
-    let plain = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{}")).unwrap();
-    assert_eq!(plain.flows[0].tcp.rto.sampling, RttSampling::Timed, "the default");
-    assert_rto_value_refused("{ sampling = \"every\" }", "sampling", &["every", "timed", "per_segment"]);
+    assert_eq!(tcp_with("rto = { sampling = \"per_segment\" }").rto.sampling, RttSampling::PerSegment);
+    assert_eq!(tcp_with("").rto.sampling, RttSampling::Timed, "the default");
+    let words = ["every", "timed", "per_segment"];
+    assert_tcp_value_refused("rto = { sampling = \"every\" }", "tcp.rto.sampling", &words);
 }
 
 #[test]
 fn rto_backoff_reset_is_read_per_flow_and_checked() {
     use dupack_sim::scenario::model::BackoffReset;
-    let s = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{ backoff_reset = \"new_ack\" }")).unwrap();
-    assert_eq!(s.flows[0].tcp.rto.backoff_reset, BackoffReset::NewAck);
-    let plain = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{}")).unwrap();
-    assert_eq!(plain.flows[0].tcp.rto.backoff_reset, BackoffReset::Sample, "the default");
-    assert_rto_value_refused("{ backoff_reset = \"ack\" }", "backoff_reset", &["ack", "sample", "new_ack"]);
+    assert_eq!(tcp_with("rto = { backoff_reset = \"new_ack\" }").rto.backoff_reset, BackoffReset::NewAck);
+    assert_eq!(tcp_with("").rto.backoff_reset, BackoffReset::Sample, "the default");
+    let words = ["ack", "sample", "new_ack"];
+    assert_tcp_value_refused("rto = { backoff_reset = \"ack\" }", "tcp.rto.backoff_reset", &words);
 }
 
 #[test]
 fn rfc6675_rto_reset_is_read_and_checked() {
     use dupack_sim::scenario::model::PartialAckRtoReset;
-    let with = |v: &str| one_flow_with_rto("{}").replace("[tcp]\n", &format!("[tcp]\nrfc6675_rto_reset = {v}\n"));
-    let s = dupack_sim::parse_scenario_toml(&with("\"first\"")).unwrap();
-    assert_eq!(s.flows[0].tcp.rfc6675_rto_reset, PartialAckRtoReset::First);
-    let plain = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{}")).unwrap();
-    assert_eq!(plain.flows[0].tcp.rfc6675_rto_reset, PartialAckRtoReset::Every, "the default: RFC 6298 §5.3");
-    let e = dupack_sim::parse_scenario_toml(&with("\"last\"")).unwrap_err();
-    assert_eq!(e.path, "tcp.rfc6675_rto_reset", "{e}");
-    assert!(["last", "first", "every"].iter().all(|w| e.message.contains(w)), "{e}");
+    assert_eq!(tcp_with("rfc6675_rto_reset = \"first\"").rfc6675_rto_reset, PartialAckRtoReset::First);
+    assert_eq!(tcp_with("").rfc6675_rto_reset, PartialAckRtoReset::Every, "the default: RFC 6298 §5.3");
+    assert_tcp_value_refused("rfc6675_rto_reset = \"last\"", "tcp.rfc6675_rto_reset", &["last", "first", "every"]);
 }
 
 #[test]
 fn timeout_exit_growth_is_read_and_checked() {
     use dupack_sim::scenario::model::TimeoutExitGrowth;
-    let with = |v: &str| one_flow_with_rto("{}").replace("[tcp]\n", &format!("[tcp]\ntimeout_exit_growth = {v}\n"));
-    let s = dupack_sim::parse_scenario_toml(&with("\"above_recover\"")).unwrap();
-    assert_eq!(s.flows[0].tcp.timeout_exit_growth, TimeoutExitGrowth::AboveRecover);
-    let plain = dupack_sim::parse_scenario_toml(&one_flow_with_rto("{}")).unwrap();
-    assert_eq!(plain.flows[0].tcp.timeout_exit_growth, TimeoutExitGrowth::Acked, "the default: RFC 5681 §3.1");
-    let e = dupack_sim::parse_scenario_toml(&with("\"never\"")).unwrap_err();
-    assert_eq!(e.path, "tcp.timeout_exit_growth", "{e}");
-    assert!(["never", "acked", "above_recover"].iter().all(|w| e.message.contains(w)), "{e}");
+    let above = tcp_with("timeout_exit_growth = \"above_recover\"");
+    assert_eq!(above.timeout_exit_growth, TimeoutExitGrowth::AboveRecover);
+    assert_eq!(tcp_with("").timeout_exit_growth, TimeoutExitGrowth::Acked, "the default: RFC 5681 §3.1");
+    let words = ["never", "acked", "above_recover"];
+    assert_tcp_value_refused("timeout_exit_growth = \"never\"", "tcp.timeout_exit_growth", &words);
 }
 
 #[test]

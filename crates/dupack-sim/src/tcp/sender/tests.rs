@@ -18,7 +18,7 @@ struct Harness {
 
 impl Harness {
     fn new(variant: &str, iw: u32) -> Self {
-        Self::with(variant, TcpConfig { mss: MSS as u32, initial_window: iw, ..TcpConfig::default() }, None)
+        Self::with(variant, tcp(iw), None)
     }
     fn with(variant: &str, cfg: TcpConfig, bytes: Option<u64>) -> Self {
         let v = parse_variant(variant).unwrap();
@@ -55,6 +55,11 @@ impl Harness {
     fn cwnd_segs(&self) -> f64 {
         self.s.cwnd() as f64 / MSS as f64
     }
+}
+
+/// The tests' TCP: MSS 1000 bytes, an initial window of `iw` segments, the rest default.
+fn tcp(iw: u32) -> TcpConfig {
+    TcpConfig { mss: MSS as u32, initial_window: iw, ..TcpConfig::default() }
 }
 
 fn new(segs: &[u64]) -> Vec<(u64, bool)> {
@@ -242,7 +247,7 @@ fn karn_no_rtt_sample_from_a_retransmitted_segment() {
 
 #[test]
 fn a_finite_transfer_sends_a_short_last_segment_and_completes() {
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, ..TcpConfig::default() };
+    let cfg = tcp(4);
     let mut h = Harness::with("newreno", cfg, Some(2500));
     let segs: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).map(|g| (g.seq, g.len)).collect();
     assert_eq!(segs, vec![(0, 1000), (1000, 1000), (2000, 500)]);
@@ -254,7 +259,7 @@ fn a_finite_transfer_sends_a_short_last_segment_and_completes() {
 
 #[test]
 fn rfc7323_every_ack_of_new_data_gives_a_timestamp_sample() {
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 2, timestamps: true, ..TcpConfig::default() };
+    let cfg = TcpConfig { timestamps: true, ..tcp(2) };
     let mut h = Harness::with("reno", cfg, None);
     h.at(SimTime::ZERO + ms(10));
     let segs: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).collect();
@@ -281,7 +286,7 @@ fn rfc7323_every_ack_of_new_data_gives_a_timestamp_sample() {
 fn bsd_coarse_timer_expires_on_a_slow_timer_tick() {
     use crate::scenario::model::{RtoConfig, RtoMode};
     let rto = RtoConfig { mode: RtoMode::Coarse { tick: ms(500) }, max: crate::time::secs(64), ..RtoConfig::default() };
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 1, rto, ..TcpConfig::default() };
+    let cfg = TcpConfig { rto, ..tcp(1) };
     let mut h = Harness::with("reno", cfg, None);
     h.at(SimTime::ZERO + ms(130));
     assert_eq!(h.tx(), new(&[0]));
@@ -296,7 +301,7 @@ fn bsd_coarse_timer_expires_on_a_slow_timer_tick() {
 
 #[test]
 fn the_dupack_threshold_is_a_policy_parameter() {
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, dupthresh: 2, ..TcpConfig::default() };
+    let cfg = TcpConfig { dupthresh: 2, ..tcp(4) };
     let mut h = Harness::with("newreno", cfg, None);
     assert_eq!(h.tx(), new(&[0, 1, 2, 3]));
     h.ack(0, &[]);
@@ -309,7 +314,7 @@ fn the_dupack_threshold_is_a_policy_parameter() {
 
 /// A sender whose window is held at `w` segments (max_cwnd), IW = w.
 fn capped(variant: &str, w: u64) -> Harness {
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: w as u32, max_cwnd: w * MSS, ..TcpConfig::default() };
+    let cfg = TcpConfig { max_cwnd: w * MSS, ..tcp(w as u32) };
     Harness::with(variant, cfg, None)
 }
 
@@ -450,7 +455,7 @@ fn rfc6675_limited_transmit_turns_a_three_segment_window_loss_into_a_fast_retran
 
 #[test]
 fn rfc5827_early_retransmit_on_oseg_minus_one_dupacks_when_nothing_new_can_go() {
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, ..TcpConfig::default() };
+    let cfg = tcp(4);
     // Three segments to send in all: a loss of the first leaves two dupacks.
     let mut h = Harness::with("newreno+er", cfg.clone(), Some(3000));
     assert_eq!(h.tx(), new(&[0, 1, 2]));
@@ -475,13 +480,7 @@ fn efr_and_er_cannot_be_combined() {
 /// IW = `w` segments in congestion avoidance (ssthresh = w), so that only
 /// the policy under test moves cwnd noticeably.
 fn small_flight(variant: &str, w: u32, eplr: crate::scenario::model::EplrRetransmit) -> Harness {
-    let cfg = TcpConfig {
-        mss: MSS as u32,
-        initial_window: w,
-        initial_ssthresh: w as u64 * MSS,
-        eplr_retransmit: eplr,
-        ..TcpConfig::default()
-    };
+    let cfg = TcpConfig { initial_ssthresh: w as u64 * MSS, eplr_retransmit: eplr, ..tcp(w) };
     Harness::with(variant, cfg, None)
 }
 
@@ -577,7 +576,7 @@ fn ece_ack(seg: u64) -> TcpSegment {
 
 #[test]
 fn rfc3168_6_1_2_ece_halves_the_window_once_per_window_and_cwr_follows() {
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, ..TcpConfig::default() };
+    let cfg = tcp(8);
     let mut h = Harness::with("newreno+ecn", cfg.clone(), None);
     assert!(h.s.ecn_capable());
     let first: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).collect();
@@ -631,7 +630,7 @@ fn rfc3168_a_fast_retransmit_counts_as_the_reduction_and_sets_cwr() {
 #[test]
 fn ecn_fack_retransmits_losses_without_reducing_the_window() {
     // unfairness §VIII: only ECN-Echo or a timeout reduces the window.
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, initial_ssthresh: 8 * MSS, ..TcpConfig::default() };
+    let cfg = TcpConfig { initial_ssthresh: 8 * MSS, ..tcp(8) };
     let mut h = Harness::with("ecn-fack", cfg, None);
     assert!(h.s.ecn_capable());
     assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
@@ -645,7 +644,7 @@ fn ecn_fack_retransmits_losses_without_reducing_the_window() {
 
 #[test]
 fn ecn_fack_halves_on_ece_at_most_once_per_rtt_and_window() {
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, initial_ssthresh: 8 * MSS, ..TcpConfig::default() };
+    let cfg = TcpConfig { initial_ssthresh: 8 * MSS, ..tcp(8) };
     let mut h = Harness::with("ecn-fack", cfg, None);
     assert_eq!(h.tx().len(), 8);
     h.at(SimTime::ZERO + ms(100)).ack(1, &[]); // an RTT sample of 100 ms
@@ -747,7 +746,7 @@ fn rpld_the_authors_sack_without_rpld_sends_the_same_until_a_retransmission_is_l
 fn rpld_after_a_timeout_the_authors_sack_resends_only_what_was_not_sacked() {
     for v in ["sack-cautious", "sack+rpld"] {
         // A threshold above the window: the losses are left to the timer.
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 10, dupthresh: 20, ..TcpConfig::default() };
+        let cfg = TcpConfig { dupthresh: 20, ..tcp(10) };
         let mut h = Harness::with(v, cfg, None);
         assert_eq!(h.tx().len(), 10);
         // 0, 2, 4, 6 and 8 lost: the receiver reports 1, 3, 5, 7 and 9, its
@@ -783,7 +782,7 @@ fn tagged_ack(seg: u64, tag: u32) -> TcpSegment {
 #[test]
 fn irw_3_revives_the_window_when_the_ack_echoes_the_original_tag() {
     for (echo, revived) in [("original", true), ("retransmission", false)] {
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, ..TcpConfig::default() };
+        let cfg = tcp(4);
         let mut h = Harness::with("reno+irw", cfg, None);
         let sent: Vec<_> = std::iter::from_fn(|| h.s.poll_transmit(h.now)).collect();
         let original_tag = sent[0].tag;
@@ -816,7 +815,7 @@ fn loss_ssthresh_window_halves_the_window_without_the_dupack_inflation_at_every_
     for (rule, after_first, after_second) in
         [(LossSsthresh::Window, 3000, 2000), (LossSsthresh::FlightSize, 8500, 8500)]
     {
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 14, loss_ssthresh: rule, ..TcpConfig::default() };
+        let cfg = TcpConfig { loss_ssthresh: rule, ..tcp(14) };
         let mut h = Harness::with("newreno", cfg, None);
         assert_eq!(h.tx().len(), 14);
         // Segment 0 lost: 13 dupacks. The fast retransmit on the third sets
@@ -856,7 +855,7 @@ fn loss_ssthresh_pipe_halves_what_is_in_the_network_as_ns3_does() {
     for (rule, at_fr, at_rto, at_backoff) in
         [(LossSsthresh::Pipe, 2000, 2500, 2000), (LossSsthresh::FlightSize, 4000, 4000, 4000)]
     {
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, loss_ssthresh: rule, ..TcpConfig::default() };
+        let cfg = TcpConfig { loss_ssthresh: rule, ..tcp(8) };
         let mut h = Harness::with("rfc6675", cfg, None);
         assert_eq!(h.tx().len(), 8);
         // Segment 0 lost; the third SACK makes IsLost(0): FlightSize 8,
@@ -891,7 +890,7 @@ fn loss_ssthresh_pipe_halves_what_is_in_the_network_as_ns3_does() {
 fn rto_on_fast_retransmit_restarts_or_keeps_the_running_timer() {
     for (rule, restarted) in [(RtoOnFastRetransmit::Restart, true), (RtoOnFastRetransmit::Keep, false)] {
         let rto = RtoConfig { on_fast_retransmit: rule, ..RtoConfig::default() };
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, rto, ..TcpConfig::default() };
+        let cfg = TcpConfig { rto, ..tcp(8) };
         let mut h = Harness::with("rfc6675", cfg, None);
         assert_eq!(h.tx().len(), 8);
         // The last ACK of new data (segment 0) at 100 ms restarts the timer.
@@ -921,7 +920,7 @@ fn rto_on_fast_retransmit_restarts_or_keeps_the_running_timer() {
 fn rto_backoff_lasts_until_a_sample_or_ends_at_the_next_new_ack() {
     for (rule, backed_off) in [(BackoffReset::Sample, true), (BackoffReset::NewAck, false)] {
         let rto = RtoConfig { backoff_reset: rule, ..RtoConfig::default() };
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, rto, ..TcpConfig::default() };
+        let cfg = TcpConfig { rto, ..tcp(4) };
         let mut h = Harness::with("newreno", cfg, None);
         assert_eq!(h.tx().len(), 4);
         // A 100 ms sample: the RTO is its 1 s floor.
@@ -952,7 +951,7 @@ fn timeout_exit_growth_counts_the_ack_that_reaches_the_old_snd_max_or_only_what_
     for (rule, cwnd_after, cwnd_next) in
         [(TimeoutExitGrowth::Acked, 2000, 2500), (TimeoutExitGrowth::AboveRecover, 1000, 2000)]
     {
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 2, timeout_exit_growth: rule, ..TcpConfig::default() };
+        let cfg = TcpConfig { timeout_exit_growth: rule, ..tcp(2) };
         let mut h = Harness::with("rfc6675", cfg, None);
         assert_eq!(h.tx().len(), 2);
         // Segment 0 is lost, segment 1 arrives: one SACK, then the timer.
@@ -982,7 +981,7 @@ fn timeout_exit_growth_counts_the_ack_that_reaches_the_old_snd_max_or_only_what_
 #[test]
 fn rfc6675_partial_acks_restart_the_timer_every_time_or_the_first_time() {
     for (rule, second) in [(PartialAckRtoReset::Every, ms(300)), (PartialAckRtoReset::First, ms(200))] {
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, rfc6675_rto_reset: rule, ..TcpConfig::default() };
+        let cfg = TcpConfig { rfc6675_rto_reset: rule, ..tcp(8) };
         let mut h = Harness::with("rfc6675", cfg, None);
         assert_eq!(h.tx().len(), 8);
         // 0, 2 and 4 lost; three SACKs start the recovery at 100 ms.
@@ -1016,7 +1015,7 @@ fn rfc6675_partial_acks_restart_the_timer_every_time_or_the_first_time() {
 #[test]
 fn loss_ssthresh_window_leaves_reno_recovery_at_the_unrounded_half_window() {
     for (rule, ssthresh, exit) in [(LossSsthresh::Window, 12_000, 12_500), (LossSsthresh::FlightSize, 12_500, 12_500)] {
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 25, loss_ssthresh: rule, ..TcpConfig::default() };
+        let cfg = TcpConfig { loss_ssthresh: rule, ..tcp(25) };
         let mut h = Harness::with("reno", cfg, None);
         assert_eq!(h.tx().len(), 25);
         for _ in 0..3 {
@@ -1028,8 +1027,7 @@ fn loss_ssthresh_window_leaves_reno_recovery_at_the_unrounded_half_window() {
         assert_eq!((h.s.cwnd(), h.s.ssthresh()), (exit, ssthresh), "{rule:?}");
     }
     // An even window: both give 12 segments.
-    let cfg =
-        TcpConfig { mss: MSS as u32, initial_window: 24, loss_ssthresh: LossSsthresh::Window, ..TcpConfig::default() };
+    let cfg = TcpConfig { loss_ssthresh: LossSsthresh::Window, ..tcp(24) };
     let mut h = Harness::with("reno", cfg, None);
     h.tx();
     for _ in 0..3 {
@@ -1064,7 +1062,7 @@ fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
 /// every send from the fast retransmit on, as dupacks SACK 1-3, then 5,
 /// then 6.
 fn rfc6675_sends_with_a_hole_at_4(data: bool) -> Vec<(u64, bool)> {
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 8, ..TcpConfig::default() };
+    let cfg = tcp(8);
     let mut h = Harness::with("rfc6675", cfg, if data { None } else { Some(8 * MSS) });
     assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
     h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
@@ -1096,7 +1094,7 @@ fn rfc6675_nextseg_rule_3_retransmits_a_hole_below_the_highest_sack_when_there_i
 #[test]
 fn rfc6675_nextseg_rule_3_never_sends_above_the_highest_sack_and_rule_4_rescues_once() {
     // 10 segments, all the data there is; 0 lost, 1-9 SACKed one by one.
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 10, ..TcpConfig::default() };
+    let cfg = tcp(10);
     let mut h = Harness::with("rfc6675", cfg, Some(10 * MSS));
     assert_eq!(h.tx().len(), 10);
     let mut sent = Vec::new();
@@ -1204,7 +1202,7 @@ fn prr_needs_the_rfc6675_base() {
 #[test]
 fn rfc3522_eifel_undoes_a_reduction_when_the_ack_echoes_the_original_timestamp() {
     for (echo_original, undone) in [(true, true), (false, false)] {
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, timestamps: true, ..TcpConfig::default() };
+        let cfg = TcpConfig { timestamps: true, ..tcp(4) };
         let mut h = Harness::with("reno+undo", cfg, None);
         h.at(SimTime::ZERO + ms(10));
         assert_eq!(h.tx().len(), 4);
@@ -1303,7 +1301,7 @@ fn rfc8985_rack_marks_losses_by_time_and_detects_a_lost_retransmission() {
 #[test]
 fn rfc8985_tail_loss_probe_sends_the_last_segment_before_the_rto() {
     // Two segments, both tail: no dupack can come. PTO = 2·SRTT.
-    let cfg = TcpConfig { mss: MSS as u32, initial_window: 1, ..TcpConfig::default() };
+    let cfg = tcp(1);
     let mut h = Harness::with("rack", cfg, Some(3000));
     assert_eq!(h.tx(), new(&[0]));
     h.at(SimTime::ZERO + ms(100)).ack(1, &[]);
@@ -1336,7 +1334,7 @@ fn rfc8985_tail_loss_probe_sends_the_last_segment_before_the_rto() {
 #[test]
 fn a_sack_block_beyond_snd_max_is_ignored() {
     for variant in ["sack", "fack", "rfc6675", "rfc6675+prr", "rack", "sack+rpld"] {
-        let cfg = TcpConfig { mss: MSS as u32, initial_window: 4, dupthresh: 1, ..TcpConfig::default() };
+        let cfg = TcpConfig { dupthresh: 1, ..tcp(4) };
         let mut h = Harness::with(variant, cfg, Some(20 * MSS));
         assert_eq!(h.tx(), new(&[0, 1, 2, 3]), "{variant}");
         // Segments 0..4 are out; the receiver claims 2..10 (6 never sent).
