@@ -109,10 +109,20 @@ def test_a_chunk_written_on_threads_is_the_chunk_written_in_turn(tmp_path: Path,
     # A large chunk's tables are written at once on threads (sweep_store._write_all);
     # the files are those written one after the other, byte for byte (runs
     # aside: its wall_time_s differs from one sweep to the next).
+    import threading
+
     import pyarrow.parquet as pq
 
-    from dupack import sweep_store
+    from dupack import _core, sweep_store
 
+    real = _core.write_part
+    writers: dict[str, set[str]] = {}
+
+    def write_part(path: str, *args: object) -> None:
+        writers.setdefault(name, set()).add(threading.current_thread().name)
+        real(path, *args)
+
+    monkeypatch.setattr(_core, "write_part", write_part)
     parts, runs = {}, {}
     for name, rows in (("serial", 10**9), ("threads", 0)):
         monkeypatch.setattr(sweep_store, "PARALLEL_ROWS", rows)
@@ -122,18 +132,25 @@ def test_a_chunk_written_on_threads_is_the_chunk_written_in_turn(tmp_path: Path,
         runs[name] = pq.read_table(tmp_path / name / "runs").drop_columns(["wall_time_s"])
     assert len(parts["serial"]) >= 2 and parts["threads"] == parts["serial"]
     assert runs["threads"].equals(runs["serial"]) and runs["serial"].num_rows == 3
+    # The second sweep did write on threads of its own, the first on one thread.
+    assert len(writers["serial"]) == 1 and any(n.startswith("dupack-part-") for n in writers["threads"]), writers
 
 
 def test_a_part_that_fails_on_its_thread_fails_the_chunk(tmp_path: Path, monkeypatch) -> None:
     # The error reaches the sweep's caller, and the chunk is not stored: no
     # runs part is published, so resuming runs its jobs again.
+    import threading
+
     from dupack import _core, sweep_store
 
     monkeypatch.setattr(sweep_store, "PARALLEL_ROWS", 0)
     real = _core.write_part
 
+    failed_on: list[str] = []
+
     def write_part(path: str, *args: object) -> None:
         if "/links/" in path:
+            failed_on.append(threading.current_thread().name)
             raise OSError(28, "No space left on device")
         real(path, *args)
 
@@ -141,6 +158,7 @@ def test_a_part_that_fails_on_its_thread_fails_the_chunk(tmp_path: Path, monkeyp
     out = tmp_path / "sw"
     with pytest.raises(OSError, match="No space left"):
         dupack.sweep(short(), None, [1, 2], workers=1, out=out, progress=False)
+    assert failed_on == ["dupack-part-links"]  # raised on a thread of the store, reported in the caller's
     assert not list((out / "runs").glob("part-*.parquet"))
     monkeypatch.setattr(_core, "write_part", real)
     again = dupack.sweep(short(), None, [1, 2], workers=1, out=out, progress=False)
