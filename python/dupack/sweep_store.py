@@ -9,9 +9,10 @@ locked against a second writer while a sweep holds it.
 Paths here are plain text (``os``, ``os.path``), not ``pathlib``: ``dupack
 sweep`` imports this module on its way to the first run, and ``pathlib``
 with what it imports (``re``, ``urllib.parse``, ``ipaddress``, …) costs
-several milliseconds of a command that a one-job sweep spends as much time
-in as ``dupack run`` (docs/performance.md, "The dupack command end to end").
-Their text is what ``str(pathlib.Path(...))`` gives (:mod:`dupack._paths`).
+several milliseconds, as much as a short simulation takes; a sweep of one
+job should start as ``dupack run`` does (docs/performance.md, "The dupack
+command end to end"). The text of a path is what ``str(pathlib.Path(...))``
+gives (:mod:`dupack._paths`).
 """
 
 from __future__ import annotations
