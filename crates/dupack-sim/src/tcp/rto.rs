@@ -461,6 +461,15 @@ impl RtoEstimator {
         self.timed = None;
     }
 
+    /// The timer expired: `Timed` drops the running measurement; `PerSegment`
+    /// forgets every remembered segment, as ns-3's `ReTxTimeout` empties
+    /// `m_history`, so that no segment sent before the timeout, and ACKed
+    /// after it, gives a sample that includes the wait for the timer.
+    pub fn on_timeout(&mut self) {
+        self.timed = None;
+        self.history.clear();
+    }
+
     /// `[seq, end)` was sent again. `Timed`: the running measurement is
     /// dropped (its ACK may be the resent segment's, or held back by it).
     /// `PerSegment`: the remembered segment holding `seq` is marked and now

@@ -537,7 +537,7 @@ impl Sender {
         self.dupacks = 0;
         self.snd_nxt = self.snd_una;
         self.forced.clear();
-        self.rto.forget_timed_segment();
+        self.rto.on_timeout();
         let v = self.view();
         self.recovery.on_timeout(&v, &mut self.sb);
         // RFC 6298 §5.5–5.6: back off and restart.

@@ -407,10 +407,12 @@ fn per_segment_sampling_takes_the_oldest_segment_of_every_covering_ack() {
 
 #[test]
 fn per_segment_sampling_skips_the_resent_segment_and_samples_the_next() {
-    // After a loss the timed sampler waits for a new segment timed after the
-    // retransmission; the per-segment one samples the first segment beyond
-    // the resent one as soon as an ACK covers it (ns-3's RttHistory), which
-    // ends the backoff a round trip or more sooner.
+    // After a loss (here a fast retransmit of a backed-off flow: the timer's
+    // own expiry empties the per-segment history, see the next test) the
+    // timed sampler waits for a new segment timed after the retransmission;
+    // the per-segment one samples the first segment beyond the resent one as
+    // soon as an ACK covers it (ns-3's RttHistory), which ends the backoff a
+    // round trip or more sooner.
     for (sampling, samples_after) in
         [(crate::scenario::model::RttSampling::Timed, 0), (crate::scenario::model::RttSampling::PerSegment, 1)]
     {
@@ -429,6 +431,25 @@ fn per_segment_sampling_skips_the_resent_segment_and_samples_the_next() {
         assert_eq!(e.samples().count, samples_after, "{sampling:?}");
         assert_eq!(e.backoff_shift(), 1 - samples_after as u32, "{sampling:?}: a sample ends the backoff");
     }
+}
+
+#[test]
+fn per_segment_sampling_forgets_every_segment_when_the_timer_expires() {
+    // ns-3's ReTxTimeout empties m_history: a segment sent before the
+    // timeout and acknowledged after it gives no sample (it would include
+    // the wait for the timer); one sent after it does.
+    let mut e = per_segment();
+    e.time_segment(0, 1000, at_ms(0));
+    e.time_segment(1000, 2000, at_ms(10));
+    e.backoff();
+    e.on_timeout();
+    e.on_cumulative_ack(2000, at_ms(1500));
+    assert_eq!(e.samples().count, 0, "sent before the timeout");
+    assert_eq!(e.backoff_shift(), 1);
+    e.time_segment(2000, 3000, at_ms(1500));
+    e.on_cumulative_ack(3000, at_ms(1600));
+    assert_eq!((e.samples().count, e.samples().max), (1, ms(100)), "sent after it");
+    assert_eq!(e.backoff_shift(), 0);
 }
 
 #[test]
