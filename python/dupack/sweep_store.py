@@ -272,9 +272,12 @@ class Store:
             doc["observe"] = observe
         # The stored description after a JSON round trip (tuples → lists, …).
         doc = _core.json_loads(_core.json_dumps(doc))
-        meta = path_join(root, SWEEP_FILE)
         ours = {LOCK_FILE, _META_TMP}
-        if os.path.isdir(root) and not os.path.exists(meta) and any(f not in ours for f in os.listdir(root)):
+        # One listing for both questions: another sweep may publish its
+        # sweep.json between two looks, and then this one's own lock file
+        # and description are all the directory held before it.
+        names = os.listdir(root) if os.path.isdir(root) else []
+        if SWEEP_FILE not in names and any(f not in ours for f in names):
             raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
         make_dirs(root)
         lock_fd = _lock(root)
