@@ -4,12 +4,23 @@ run of everything; partial runs write elsewhere (nothing is simulated here)."""
 from __future__ import annotations
 
 import pickle
+import shutil
 from pathlib import Path
 
+import pytest
+
 from validation import run as vrun
+from validation import runcache
 from validation.peers import PEERS
 
 OTHERS = [n for n in PEERS if n != "dupack"]
+
+
+@pytest.fixture(autouse=True)
+def kept_runs(tmp_path: Path, monkeypatch) -> Path:
+    """Peer runs kept in a directory of the test's own, not in target/."""
+    monkeypatch.setattr(vrun, "KEPT_RUNS", tmp_path / "peer-runs")
+    return tmp_path / "peer-runs"
 
 
 def chosen(argv: list[str]) -> Path:
@@ -123,3 +134,25 @@ def test_the_ns3_ssthresh_control_sits_beside_its_row() -> None:
     assert report.s2_ns3_arith([main], []) == []
     section = "\n".join(report.s2_section([main, control], {"dupack": None, "ns3": None}))
     assert section.count("| rfc6675+lt | 0.03 | 100 |") == 1
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not installed")
+def test_a_second_run_is_given_ns2s_runs_back_and_says_so(tmp_path: Path, kept_runs: Path) -> None:
+    # Scenario 6 of the quick subset twice: the second run makes no ns-2 run,
+    # its results are the first's, its report says how many runs it was
+    # given; --fresh runs them all again; and the setting ends with the run.
+    saved = []
+    for extra in ([], [], ["--fresh"]):
+        out = tmp_path / f"run{len(saved)}"
+        assert vrun.main(["--only", "6", "--out", str(out.with_suffix(".md")), "--save", str(out), *extra]) == 0
+        saved.append(pickle.loads(out.read_bytes()))
+        assert runcache.DIR is None
+    first, second, fresh = saved
+    n = sum(first["settings"]["reused"]["ns-2"])
+    assert n >= 2 and list(kept_runs.rglob("*.pkl"))
+    assert first["settings"]["reused"]["ns-2"] == [0, n]
+    assert second["settings"]["reused"]["ns-2"] == [n, 0]
+    assert fresh["settings"]["reused"]["ns-2"] == [0, n]
+    assert repr(first["results"]) == repr(second["results"]) == repr(fresh["results"])
+    text = (tmp_path / "run1.md").read_text()
+    assert f"rather than run again: this run, ns-2 {n} of {n}" in text

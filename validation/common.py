@@ -10,14 +10,17 @@ same way.
 from __future__ import annotations
 
 import math
+import os
+import shutil
 import statistics
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench import mirror
+from bench import measure, mirror
 from dupack.stats import t95
+from validation import runcache
 
 ROOT = Path(__file__).resolve().parent.parent
 VALIDATION = ROOT / "validation"
@@ -80,16 +83,43 @@ class Ns2Error(RuntimeError):
     pass
 
 
-def run_ns(script: Path, args: dict[str, Any], timeout: float = 600) -> str:
-    """Run ``ns script key=value ...`` in /tmp and return its stdout."""
+def run_ns(script: Path, args: dict[str, Any], timeout: float = 600, *, inputs: tuple[str, ...] = (),
+           outputs: tuple[str, ...] = ()) -> str:
+    """Run ``ns script key=value ...`` in /tmp and return its stdout. The
+    arguments named in `inputs` are files ns-2 reads, those in `outputs`
+    files it writes: an earlier identical run is given again when
+    validation/runcache.py keeps runs."""
     cmd = ["ns", str(script)] + [f"{k}={v}" for k, v in args.items()]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd="/tmp")
-    except subprocess.TimeoutExpired as e:
-        raise Ns2Error(f"{' '.join(cmd)}: no answer after {timeout:.0f} s") from e
-    if p.returncode != 0:
-        raise Ns2Error(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()[-500:]}")
-    return p.stdout
+
+    def execute() -> str:
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd="/tmp")
+        except subprocess.TimeoutExpired as e:
+            raise Ns2Error(f"{' '.join(cmd)}: no answer after {timeout:.0f} s") from e
+        if p.returncode != 0:
+            raise Ns2Error(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()[-500:]}")
+        return p.stdout
+
+    return runcache.run([*ns2_identity(), script.name], args, execute, inputs=inputs, outputs=outputs)
+
+
+_NS2: list[str] = []
+
+
+def ns2_identity() -> list[str]:
+    """ns-2 as validation/runcache.py keys it: the `ns` executable, its
+    Debian version, and every OTcl mirror a script may source."""
+    if not _NS2:
+        ns = shutil.which("ns")
+        version = ns2_package_version()
+        scripts = [*NS2_DIR.glob("*.tcl"), *(ROOT / "bench" / "ns2").glob("*.tcl")]
+        _NS2.extend(runcache.identity("ns-2", version, [os.path.realpath(ns) if ns else "/dev/null", *scripts]))
+    return _NS2
+
+
+def ns2_package_version() -> str:
+    """The Debian version of the installed ns2 package ("?" without dpkg)."""
+    return measure.sh(["dpkg-query", "-W", "-f", "${Version}", "ns2"]) if shutil.which("dpkg-query") else "?"
 
 
 def parse_kv_line(out: str, tag: str) -> list[dict[str, float]]:

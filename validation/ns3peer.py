@@ -35,6 +35,7 @@ from bench import ns3build
 from bench.measure import ns3_version
 # Imported by name: this module's own mirror() maps dupack's variants to ns-3's.
 from bench.mirror import NS3_MIRROR, apply, ns3_args, rate, seconds, size
+from validation import runcache
 from validation.common import ROOT
 from validation.peerapi import FlowStats, Unsupported
 
@@ -65,6 +66,7 @@ class Ns3:
 
     def __init__(self) -> None:
         self._exe: dict[Path, Path] = {}
+        self._version: str | None = None
 
     def available(self) -> str | None:
         try:
@@ -79,6 +81,13 @@ class Ns3:
 
     def version(self) -> str:
         return ns3_version()
+
+    def identity(self, exe: Path) -> list[str]:
+        """A built program as validation/runcache.py keys it: the wheel's
+        version and the executable's digest."""
+        if self._version is None:
+            self._version = self.version()
+        return runcache.identity("ns-3", self._version, [exe])
 
     def build(self, src: Path) -> Path:
         if src not in self._exe:
@@ -115,9 +124,13 @@ class Ns3:
         program_variant, recovery, cc = m
         args = [a for a in args if not a.startswith(("variant=", "recovery=", "cc="))]
         args += [f"variant={program_variant}", f"recovery={recovery}", f"cc={cc}"]
+        named = dict(a.split("=", 1) for a in args)
+        assert len(named) == len(args), f"an argument given twice: {args}"
         if cwnd_trace is not None:
-            args.append(f"cwndtrace={cwnd_trace}")
-        out = ns3build.run(exe, args, timeout=TIMEOUT)
+            named["cwndtrace"] = str(cwnd_trace)
+        out = runcache.run(self.identity(exe), named,
+                           lambda: ns3build.run(exe, [f"{k}={v}" for k, v in named.items()], timeout=TIMEOUT),
+                           outputs=("cwndtrace",) if cwnd_trace is not None else ())
         flows, _ = ns3build.parse_flows(out)
         dur = seconds(d["run"]["duration"])
         return [

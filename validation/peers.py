@@ -15,7 +15,7 @@ from typing import Any
 
 from bench import measure, mirror
 from validation import packets
-from validation.common import HEADER_BYTES, NS2_DIR, ROOT, parse_kv_line, run_ns
+from validation.common import HEADER_BYTES, NS2_DIR, ROOT, ns2_package_version, parse_kv_line, run_ns
 from validation.ns3peer import Ns3
 from validation.peerapi import FlowStats, Peer, QueueStats, Unsupported
 
@@ -115,14 +115,13 @@ class Ns2:
         return None
 
     def version(self) -> str:
-        v = measure.sh(["dpkg-query", "-W", "-f", "${Version}", "ns2"]) if shutil.which("dpkg-query") else "?"
-        return f"ns-2 {v} (Debian ns2)"
+        return f"ns-2 {ns2_package_version()} (Debian ns2)"
 
     def fall_floyd(self, doc: dict[str, Any]) -> packets.Series:
         args = fall_floyd_args(doc)
         with tempfile.TemporaryDirectory() as d:
             tr, vs = Path(d) / "ff.tr", Path(d) / "ff.vars"
-            run_ns(NS2_DIR / "fall_floyd.tcl", dict(args, trace=tr, vars=vs))
+            run_ns(NS2_DIR / "fall_floyd.tcl", dict(args, trace=tr, vars=vs), outputs=("trace", "vars"))
             return packets.ns2_series(tr, vs, args["packets"])
 
     def transfer(self, doc: dict[str, Any]) -> float:
@@ -131,7 +130,7 @@ class Ns2:
             # Long drop lists go through a file: a command line has limits.
             f.write(args.pop("drops"))
             f.flush()
-            out = run_ns(NS2_DIR / "fall_floyd.tcl", dict(args, dropfile=f.name))
+            out = run_ns(NS2_DIR / "fall_floyd.tcl", dict(args, dropfile=f.name), inputs=("dropfile",))
         done = parse_kv_line(out, "DONE")
         if not done:
             raise RuntimeError(f"{doc['name']}: ns-2's transfer did not complete in {args['duration']} s")
@@ -151,7 +150,8 @@ class Ns2:
     def queue(self, doc: dict[str, Any], seed: int) -> QueueStats:
         with tempfile.TemporaryDirectory() as d:
             qtr = Path(d) / "q.tr"
-            out = run_ns(ROOT / "bench" / "ns2" / "tcp_bench.tcl", dict(greedy_args(doc, seed), qtrace=qtr))
+            out = run_ns(ROOT / "bench" / "ns2" / "tcp_bench.tcl", dict(greedy_args(doc, seed), qtrace=qtr),
+                         outputs=("qtrace",))
             marks, maxq = queue_trace(qtr)
         q = parse_kv_line(out, "QUEUE")
         if not q:

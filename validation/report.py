@@ -82,7 +82,8 @@ def reruns(rerun: dict | list[dict] | None) -> list[dict]:
 
 
 def header(peers: dict[str, Peer], missing: dict[str, str], quick: bool, seeds: int, elapsed: float, argv,
-           rerun: dict | list[dict] | None = None, base_machine: dict | None = None) -> list[str]:
+           rerun: dict | list[dict] | None = None, base_machine: dict | None = None,
+           reused: dict[str, list[int]] | None = None) -> list[str]:
     m = base_machine or measure.machine()
     shown = shown_args(argv)
     cmd = " ".join(["python3 validation/run.py", *shown])
@@ -105,8 +106,7 @@ def header(peers: dict[str, Peer], missing: dict[str, str], quick: bool, seeds: 
         L.append(f"- {p.version()}")
     for name, why in missing.items():
         L.append(f"- {name}: not run ({why})")
-    L.append(f"- Python {m['python']}; {m['rustc']}; the run took {elapsed / 60:.1f} minutes; replications for scenarios 2–4: {seeds}"
-             + ("" if rerun else "\n"))
+    L.append(f"- Python {m['python']}; {m['rustc']}; the run took {elapsed / 60:.1f} minutes; replications for scenarios 2–4: {seeds}")
     done = reruns(rerun)
     for i, r in enumerate(done):
         later = {s for x in done[i + 1:] for s in x["scenarios"]}
@@ -117,7 +117,17 @@ def header(peers: dict[str, Peer], missing: dict[str, str], quick: bool, seeds: 
                  f"dupack commit {r['machine']['commit']} ({r['elapsed'] / 60:.1f} minutes)")
     if done:
         L[-1] += ("; the other scenarios' tables are those of the run above, and the text around every table is "
-                  "that of the report's last render (where the two differ, the text describes the later commit)\n")
+                  "that of the report's last render (where the two differ, the text describes the later commit)")
+    given = [(("the first run" if done else "this run") if i == 0 else f"the rerun of {', '.join(r['scenarios'])}",
+              r.get("reused"))
+             for i, r in enumerate([{"reused": reused}, *done])]
+    given = [(who, k) for who, k in given if k and any(n for n, _ in k.values())]
+    if given:
+        L.append("- ns-2 and ns-3 runs given back from earlier identical runs (the same program, arguments and input "
+                 "files: validation/runcache.py) rather than run again: "
+                 + "; ".join(f"{who}, " + ", ".join(f"{p} {n} of {n + m}" for p, (n, m) in k.items())
+                             for who, k in given))
+    L[-1] += "\n"
     L.append("## Configuration mirror\n")
     L.append(MIRROR)
     if "ns3" in peers or "ns3" in missing:
@@ -1040,8 +1050,8 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
 
 def render(results: dict[str, Any], peers: dict[str, Peer], missing: dict[str, str], *, quick: bool, seeds: int,
            only: set[str], elapsed: float, argv, rerun: dict | list[dict] | None = None,
-           base_machine: dict | None = None) -> str:
-    L = header(peers, missing, quick, seeds, elapsed, argv, rerun, base_machine)
+           base_machine: dict | None = None, reused: dict[str, list[int]] | None = None) -> str:
+    L = header(peers, missing, quick, seeds, elapsed, argv, rerun, base_machine, reused)
     at = L.index("## Configuration mirror\n")
     L[at:at] = summary(results, peers)
     if "1" in results:

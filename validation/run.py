@@ -8,12 +8,19 @@
     python3 validation/run.py --peers ns3 --only 2 --only 3   # dupack and ns-3 only
     python3 validation/run.py --full --jobs 2  # scenarios side by side in 2 processes
     python3 validation/run.py --full --only 3 --merge FILE   # rerun scenario 3 into a saved full run
+    python3 validation/run.py --full --fresh   # run ns-2 and ns-3 again even where an identical run is kept
 
 Needs the dupack package (pip install .), ns-2 (`ns`: apt-get install ns2)
 and, for the ns-3 columns of scenarios 2 and 3, the ns-3.44 wheel and a C++
 compiler (pip install --no-deps 'ns3==3.44.post0'). Each scenario runs every
 peer of validation/peers.py that supports it; a missing peer leaves its
 columns empty and the report says why.
+
+ns-2 and ns-3 are deterministic, so each of their runs is kept in
+target/validation/peer-runs under its program, arguments and input files
+(validation/runcache.py) and given back when a later validation asks for the
+very same run: after a change to dupack alone, only dupack runs again.
+`--fresh` runs everything.
 
 Only a full run of every scenario with every peer replaces the committed
 docs/validation.md; a partial one (the quick subset, --only, --peers) writes
@@ -27,6 +34,7 @@ import multiprocessing
 import pickle
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Iterable
 from pathlib import Path
@@ -35,7 +43,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import measure  # noqa: E402
-from validation import report, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
+from validation import report, runcache, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
 from validation.common import ROOT, Ns2Error  # noqa: E402
 from validation.peerapi import Peer  # noqa: E402
 from validation.peers import PEERS  # noqa: E402
@@ -45,6 +53,8 @@ SCENARIOS = ("1", "2", "3", "4", "5", "6")
 FULL_REPORT = ROOT / "docs" / "validation.md"
 #: Where a partial run's report goes by default.
 PARTIAL_REPORT = ROOT / "target" / "validation" / "partial.md"
+#: Where the peers' runs are kept (validation/runcache.py).
+KEPT_RUNS = ROOT / "target" / "validation" / "peer-runs"
 
 
 def report_path(out: Path | None, full: bool, only: Iterable[str] | None, peers: Iterable[str] | None = None) -> Path:
@@ -111,6 +121,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--save", type=Path, metavar="FILE", help="also keep the raw results (pickle) in FILE")
     ap.add_argument("--render", type=Path, metavar="FILE",
                     help="write the report from results saved with --save, without running anything")
+    ap.add_argument("--fresh", action="store_true",
+                    help="run ns-2 and ns-3 again even where an identical run (same program, arguments and input "
+                    "files) is kept in target/validation/peer-runs; the new runs replace the kept ones")
     ap.add_argument("--merge", type=Path, metavar="FILE",
                     help="run the --only scenarios and take the others from the full run saved in FILE (--save); "
                     "the report names both runs, their dates and commits")
@@ -120,6 +133,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse(argv)
+    # Peer runs are kept and given back for the length of this run only.
+    saved = runcache.DIR, runcache.FRESH
+    runcache.DIR, runcache.FRESH = KEPT_RUNS, args.fresh
+    try:
+        return run(args, argv)
+    finally:
+        runcache.DIR, runcache.FRESH = saved
+
+
+def run(args: argparse.Namespace, argv: list[str]) -> int:
     quick = not args.full
     seeds = args.seeds or (2 if quick else 10)
     only = set(args.only or SCENARIOS)
@@ -136,11 +159,13 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     t0 = time.perf_counter()
     results: dict[str, object] = {}
+    kept: Counter[tuple[str, str]] = Counter()
     keys = [k for k in SCENARIOS if k in only]
     try:
         if args.jobs == 1 or len(keys) == 1:
             for key in keys:
-                results[key] = timed_step(key, peers, quick, seeds, log)
+                results[key], n = timed_step(key, peers, quick, seeds, log)
+                kept += n
         else:
             # Each scenario in its own process, the longest first so that the
             # rest fill in around them; every run is seeded, so the results
@@ -150,19 +175,22 @@ def main(argv: list[str] | None = None) -> int:
             with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
                 futures = {k: pool.submit(timed_step, k, peers, quick, seeds, None) for k in order}
                 for key in keys:
-                    results[key] = futures[key].result()
+                    results[key], n = futures[key].result()
+                    kept += n
     except (Ns2Error, RuntimeError, OSError) as e:
         # A peer failed (ns-2 crashed or timed out, the simulator refused a
         # scenario): one line, not a traceback.
         print(f"validation: {e}", file=log)
         return 3
     elapsed = time.perf_counter() - t0
-    settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv}
+    settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv,
+                "reused": runcache.summary(kept)}
     machine = measure.machine()
     if base is not None:
         # The saved run's results, its settings and provenance; these scenarios' results over them.
         results = {**base["results"], **results}
-        again = {"scenarios": sorted(only), "elapsed": elapsed, "argv": argv, "machine": machine}
+        again = {"scenarios": sorted(only), "elapsed": elapsed, "argv": argv, "machine": machine,
+                 "reused": settings["reused"]}
         settings = {**base["settings"], "rerun": [*report.reruns(base["settings"].get("rerun")), again],
                     "base_machine": base["machine"]}
         machine = base["machine"]
@@ -231,9 +259,12 @@ def report_machine(path: Path, elapsed: float | None) -> dict | None:
 LONGEST_FIRST = ("3", "2", "4", "5", "1", "6")
 
 
-def timed_step(key: str, peers: dict[str, Peer], quick: bool, seeds: int, log) -> object:
+def timed_step(key: str, peers: dict[str, Peer], quick: bool, seeds: int, log) -> tuple[object, Counter]:
     """Run scenario `key` and say how long it took (to stderr when `log` is None:
-    a worker process has no handle of its parent's)."""
+    a worker process has no handle of its parent's); its results, and the
+    peer runs it made and was given back (runcache.counts, which a worker
+    process cannot share)."""
+    before = Counter(runcache.counts)
     log = log or sys.stderr
     runs = {
         "1": lambda: s1_fall_floyd.run(peers, quick),
@@ -248,8 +279,11 @@ def timed_step(key: str, peers: dict[str, Peer], quick: bool, seeds: int, log) -
         out = runs[key]()
     except (Ns2Error, RuntimeError, OSError) as e:
         raise RuntimeError(f"scenario {key} failed: {e}") from None
-    print(f"validation: scenario {key} done in {time.perf_counter() - t:.1f} s", file=log, flush=True)
-    return out
+    n = runcache.counts - before
+    kept = ", ".join(f"{p} {r} of {r + m}" for p, (r, m) in runcache.summary(n).items())
+    print(f"validation: scenario {key} done in {time.perf_counter() - t:.1f} s"
+          + (f" (peer runs given back: {kept})" if kept else ""), file=log, flush=True)
+    return out, n
 
 
 def render_saved(args: argparse.Namespace) -> int:

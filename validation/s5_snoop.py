@@ -143,7 +143,7 @@ def ns2_run(d: dict[str, Any], seed: int) -> SnoopRun:
     args = ns2_args(d, seed)
     with tempfile.TemporaryDirectory() as tmp:
         tr = Path(tmp) / "s5.tr"
-        out = run_ns(NS2_DIR / "snoop.tcl", dict(args, trace=tr))
+        out = run_ns(NS2_DIR / "snoop.tcl", dict(args, trace=tr), outputs=("trace",))
         nodes = parse_kv_line(out, "NODES")[0]
         local, suppressed = lan_counts(tr, int(nodes["bs"]), int(nodes["mh"]), int(nodes["lan"]), args["duration"])
     flow = ns2_flow(parse_kv_line(out, "FLOW")[0], args["mss"], args["duration"])

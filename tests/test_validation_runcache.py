@@ -1,0 +1,159 @@
+"""validation/runcache.py gives a peer program's run back only when the very
+same run is asked for again: the same program (its files' digests and
+version), the same arguments, the same input files' contents."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from validation import runcache
+
+# A stand-in peer program: counts its runs in a file, prints its arguments
+# and what it read, writes an output file.
+PROGRAM = """\
+import os, sys
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+with open(os.environ["FAKE_COUNT"], "a") as f:
+    f.write("x")
+text = open(args["input"]).read() if "input" in args else ""
+if args.get("fail"):
+    sys.exit("asked to fail")
+open(args["out"], "w").write("written for " + args["n"] + " " + text)
+print("ran with n=" + args["n"], text)
+"""
+
+
+@pytest.fixture
+def kept(tmp_path: Path) -> Iterator[Path]:
+    saved = runcache.DIR, runcache.FRESH, runcache.counts.copy()
+    runcache.DIR, runcache.FRESH = tmp_path / "kept", False
+    runcache.counts.clear()
+    yield tmp_path / "kept"
+    runcache.DIR, runcache.FRESH = saved[0], saved[1]
+    runcache.counts.clear()
+    runcache.counts.update(saved[2])
+
+
+class Fake:
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.program = tmp / "prog.py"
+        self.program.write_text(PROGRAM)
+        self.count = tmp / "count"
+
+    def runs(self) -> int:
+        return len(self.count.read_text()) if self.count.exists() else 0
+
+    def __call__(self, out: Path, **extra: str) -> str:
+        import subprocess
+
+        args = {"out": str(out), **extra}
+        ident = runcache.identity("fake", "1.0", [self.program])
+
+        def execute() -> str:
+            p = subprocess.run([sys.executable, str(self.program), *(f"{k}={v}" for k, v in args.items())],
+                               capture_output=True, text=True, env={**os.environ, "FAKE_COUNT": str(self.count)})
+            if p.returncode:
+                raise RuntimeError(p.stderr)
+            return p.stdout
+
+        return runcache.run(ident, args, execute, inputs=[k for k in ("input",) if k in args], outputs=["out"])
+
+
+def test_without_a_directory_every_run_is_made(tmp_path: Path) -> None:
+    saved = runcache.DIR
+    runcache.DIR = None
+    try:
+        fake = Fake(tmp_path)
+        for _ in range(2):
+            assert fake(tmp_path / "o", n="1").startswith("ran with n=1")
+        assert fake.runs() == 2
+    finally:
+        runcache.DIR = saved
+
+
+def test_the_same_run_is_given_back_with_its_output_files(kept: Path, tmp_path: Path) -> None:
+    fake = Fake(tmp_path)
+    first = fake(tmp_path / "a.out", n="7")
+    assert fake.runs() == 1
+    # Asked again, with the output going elsewhere: nothing runs, the same
+    # stdout comes back and the output file is written as the run wrote it.
+    again = fake(tmp_path / "b.out", n="7")
+    assert again == first
+    assert fake.runs() == 1
+    assert (tmp_path / "b.out").read_text() == (tmp_path / "a.out").read_text() == "written for 7 "
+    assert runcache.summary(runcache.counts) == {"fake": [1, 1]}
+
+
+def test_another_argument_input_or_program_runs_again(kept: Path, tmp_path: Path) -> None:
+    fake = Fake(tmp_path)
+    inp = tmp_path / "in.txt"
+    inp.write_text("alpha")
+    fake(tmp_path / "o", n="1", input=str(inp))
+    fake(tmp_path / "o", n="2", input=str(inp))  # another argument
+    assert fake.runs() == 2
+    other = tmp_path / "elsewhere.txt"
+    other.write_text("alpha")
+    fake(tmp_path / "o", n="2", input=str(other))  # the same contents at another path: the same run
+    assert fake.runs() == 2
+    other.write_text("beta")
+    assert "beta" in fake(tmp_path / "o", n="2", input=str(other))  # other contents
+    assert fake.runs() == 3
+    fake.program.write_text(PROGRAM + "\n# a changed program\n")
+    fake(tmp_path / "o", n="2", input=str(other))
+    assert fake.runs() == 4
+    ident = runcache.identity("fake", "1.0", [fake.program])
+    assert runcache.identity("fake", "1.1", [fake.program]) != ident  # another version
+    assert runcache.summary(runcache.counts) == {"fake": [1, 4]}
+
+
+def test_a_failed_run_is_not_kept(kept: Path, tmp_path: Path) -> None:
+    fake = Fake(tmp_path)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="asked to fail"):
+            fake(tmp_path / "o", n="1", fail="1")
+    assert fake.runs() == 2
+    assert not list(kept.rglob("*.pkl"))
+
+
+def test_fresh_runs_again_and_keeps_the_new_run(kept: Path, tmp_path: Path) -> None:
+    fake = Fake(tmp_path)
+    fake(tmp_path / "o", n="1")
+    runcache.FRESH = True
+    fake(tmp_path / "o", n="1")
+    assert fake.runs() == 2
+    runcache.FRESH = False
+    fake(tmp_path / "o", n="1")
+    assert fake.runs() == 2
+    assert len(list(kept.rglob("*.pkl"))) == 1
+
+
+def test_a_damaged_entry_is_run_again(kept: Path, tmp_path: Path) -> None:
+    fake = Fake(tmp_path)
+    fake(tmp_path / "o", n="1")
+    (entry,) = kept.rglob("*.pkl")
+    entry.write_bytes(entry.read_bytes()[:10])
+    fake(tmp_path / "o", n="1")
+    assert fake.runs() == 2
+    fake(tmp_path / "o", n="1")
+    assert fake.runs() == 2
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not installed")
+def test_ns2_runs_are_given_back_identical(kept: Path) -> None:
+    from validation import s3_dumbbell
+    from validation.peers import PEERS
+
+    doc = s3_dumbbell.doc(4, 0.01, "newreno", 5.0)
+    first = PEERS["ns2"].greedy(doc, 3)
+    assert runcache.summary(runcache.counts) == {"ns-2": [0, 1]}
+    assert PEERS["ns2"].greedy(doc, 3) == first
+    assert runcache.summary(runcache.counts) == {"ns-2": [1, 1]}
+    PEERS["ns2"].greedy(doc, 4)  # another seed is another run
+    assert runcache.summary(runcache.counts) == {"ns-2": [1, 2]}

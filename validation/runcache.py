@@ -1,0 +1,131 @@
+"""Earlier runs of the peer programs, kept and given again.
+
+ns-2 and the ns-3 programs are deterministic: the same program, run with
+the same arguments on the same input files, prints the same output and
+writes the same files (each run is seeded through its arguments). A full
+validation spends most of its hours in them, while the change being
+validated is nearly always dupack's. So every peer run goes through `run`:
+its output and the files it wrote are kept under a key made of
+
+- the program: the digest of its executable, and of every script it may
+  source (ns-2's OTcl mirrors), and its version string;
+- its arguments in order, with the paths of files it writes replaced by
+  their names only, and the paths of files it reads by their contents' digest;
+
+and a later run with the same key gets them back without running anything.
+A change to a mirror script, to an ns-3 program (a new executable), to an
+argument a mirror derives from the scenario, or to the installed ns-2 or
+ns-3 is a new key, so the program runs again.
+
+Off unless `DIR` is set (validation/run.py sets it; with its `--fresh`,
+`FRESH` runs everything again and keeps the new runs); `counts` says, per
+program, how many runs were given back and how many were made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+#: Where kept runs live; None: every run is fresh and none is kept (the default outside validation/run.py).
+DIR: Path | None = None
+#: Run every program again, keeping the new runs in place of the old.
+FRESH = False
+#: (program, "reused" | "ran") -> runs, in this process.
+counts: Counter[tuple[str, str]] = Counter()
+
+_digests: dict[tuple[str, int, int], str] = {}
+
+
+def file_digest(path: str | os.PathLike) -> str:
+    """SHA-256 of a file's bytes, remembered per path, size and modification time."""
+    st = os.stat(path)
+    key = (os.fspath(path), st.st_size, st.st_mtime_ns)
+    if key not in _digests:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        _digests[key] = h.hexdigest()
+    return _digests[key]
+
+
+def identity(program: str, version: str, files: Iterable[str | os.PathLike]) -> list[str]:
+    """What a program is: its name, its version string, and the digests of
+    the files it consists of (executable, scripts), in a fixed order."""
+    return [program, version, *(f"{Path(f).name}:{file_digest(f)}" for f in sorted(map(os.fspath, files)))]
+
+
+def key(ident: list[str], args: Mapping[str, object], inputs: Iterable[str] = (), outputs: Iterable[str] = ()) -> str:
+    inputs, outputs = set(inputs), set(outputs)
+    h = hashlib.sha256()
+    for part in ident:
+        h.update(part.encode() + b"\0")
+    h.update(b"\1")
+    for name, value in args.items():
+        if name in outputs:
+            shown = "<output>"
+        elif name in inputs:
+            shown = "<input " + file_digest(value) + ">"  # type: ignore[arg-type]
+        else:
+            shown = str(value)
+        h.update(f"{name}={shown}".encode() + b"\0")
+    return h.hexdigest()
+
+
+def run(ident: list[str], args: Mapping[str, object], execute: Callable[[], str], *,
+        inputs: Iterable[str] = (), outputs: Iterable[str] = ()) -> str:
+    """`execute()`'s output (the program's stdout), from a kept run when
+    there is one with this key; the files named by the `outputs` arguments
+    are then written with the contents that run wrote. A run that fails
+    (raises) is not kept."""
+    outputs = list(outputs)
+    program = ident[0]
+    if DIR is None:
+        counts[program, "ran"] += 1
+        return execute()
+    k = key(ident, args, inputs, outputs)
+    path = DIR / k[:2] / f"{k}.pkl"
+    kept = None
+    if not FRESH:
+        try:
+            kept = pickle.loads(path.read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+            kept = None  # none, or half-written by a run stopped before this module renamed it
+    if kept is not None:
+        for name in outputs:
+            Path(str(args[name])).write_bytes(kept["files"][name])
+        counts[program, "reused"] += 1
+        return kept["stdout"]
+    out = execute()
+    files = {name: Path(str(args[name])).read_bytes() for name in outputs}
+    _keep(path, pickle.dumps({"stdout": out, "files": files, "ident": ident}))
+    counts[program, "ran"] += 1
+    return out
+
+
+def _keep(path: Path, data: bytes) -> None:
+    """Write under a unique temporary name, then rename: a concurrent run
+    (validation/run.py --jobs) or an interrupted one never leaves half an entry."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def summary(c: Mapping[tuple[str, str], int]) -> dict[str, list[int]]:
+    """program -> [kept runs given again, runs made], from `counts` (or a sum of them)."""
+    out: dict[str, list[int]] = {}
+    for (program, how), n in sorted(c.items()):
+        out.setdefault(program, [0, 0])[0 if how == "reused" else 1] += n
+    return out
