@@ -184,6 +184,35 @@ def ns3_controls(res: list[dict], ns3_exe: Path, timeout: float, log) -> list[di
     return out
 
 
+SSTHRESH_CONTROL_SEEDS = 10
+
+
+def ns3_ssthresh_controls(res: list[dict], exe: Path, ns3_exe: Path, timeout: float, log) -> list[dict]:
+    """For (b)'s `rfc6675+lt` case (one seed in the tables): over seeds 1..SSTHRESH_CONTROL_SEEDS, dupack with the
+    mirror as it is, dupack with ns-3's ssthresh as well (`tcp.loss_ssthresh = "pipe"`: half of RFC 6675's pipe,
+    as ns-3's TcpSocketBase sets it, `ns3_pipe_ssthresh` in docs/validation.md), and ns-3 (its own seeds)."""
+    out = []
+    for r in res:
+        c = r["case"]
+        if not (r.get("ns3") and c.group == "b" and c.overrides.get("tcp.variant") == "rfc6675+lt"):
+            continue
+        row = {"kind": "ssthresh", "label": c.label, "dupack": [], "dupack_pipe": [], "ns3": []}
+        try:
+            for seed in range(1, SSTHRESH_CONTROL_SEEDS + 1):
+                base = c.dupack_cmd(exe) + [f"run.seed={seed}"]
+                row["dupack"].append(dupack_metrics(timed(base, timeout)[2]))
+                row["dupack_pipe"].append(dupack_metrics(timed(base + ['tcp.loss_ssthresh="pipe"'], timeout)[2]))
+                n3 = [a if not a.startswith("seed=") else f"seed={seed}" for a in c.ns3_cmd(ns3_exe)]
+                row["ns3"].append(ns3_metrics(timed(n3, timeout)[2], c))
+        except TimeoutError:
+            continue
+        out.append(row)
+        mean = {k: statistics.mean(m["fr"] for m in row[k]) for k in ("dupack", "dupack_pipe", "ns3")}
+        print(f"[control] {c.label}: fast retransmits over {SSTHRESH_CONTROL_SEEDS} seeds: dupack {mean['dupack']:.0f}, "
+              f"with ns-3's ssthresh {mean['dupack_pipe']:.0f}, ns-3 {mean['ns3']:.0f}", file=log, flush=True)
+    return out
+
+
 # --------------------------------------------------------------------------
 # The cases
 
@@ -303,6 +332,8 @@ def main() -> int:
         m = machine()
         res = [run_case(c, exe, use_ns2, args.ns2_timeout, log, ns3_exe, args.ns3_timeout) for c in cases(args.quick)]
         controls = ns3_controls(res, ns3_exe, args.ns3_timeout, log) if ns3_exe else []
+        if ns3_exe:
+            controls += ns3_ssthresh_controls(res, exe, ns3_exe, args.ns3_timeout, log)
         if use_ns2:
             controls += ns2_seed_controls(res, exe, args.ns2_timeout, log)
     sweep_res = dumped[2] if dumped and args.no_sweep else None

@@ -188,3 +188,36 @@ def test_control_runs_go_to_the_200_flow_cases_of_the_loss_rate_asked_for() -> N
     picked = bench_run.n200_cases(res, "ns2", 0.01)
     assert sorted(r["case"].label for r in picked) == ["N=200 p=0.01 newreno", "N=200 p=0.01 sack"]
     assert bench_run.n200_cases(res, "ns3", 0.01) == [], "only where that tool ran"
+
+
+def test_the_ssthresh_control_says_which_counts_ns3s_ssthresh_brings_within_ten_per_cent() -> None:
+    def runs(to: float, fr: float, rx: float, gp: float) -> list[dict]:
+        # Two seeds around the given means.
+        return [{"to": to - 1, "fr": fr - 1, "rexmit": rx - 1, "goodput": gp - 0.1},
+                {"to": to + 1, "fr": fr + 1, "rexmit": rx + 1, "goodput": gp + 0.1}]
+
+    row = {"kind": "ssthresh", "label": "64 kbps BER 3e-5 rfc6675+lt", "dupack": runs(602, 263, 1238, 13.7),
+           "dupack_pipe": runs(581, 194, 1052, 12.4), "ns3": runs(571, 199, 1042, 12.4)}
+    (text,) = report.ssthresh_controls([{"kind": "prr"}, row])
+    assert "means over seeds 1–2" in text and "602 timeouts, 263 fast retransmits" in text
+    assert "without ns-3's ssthresh timeouts (1 of 4)" in text
+    assert "with ns-3's ssthresh timeouts, fast retransmits, retransmitted segments, goodput (4 of 4)" in text
+    assert "accounts for the fast-retransmit gap" in text
+    # When ns-3's ssthresh does not close the fast-retransmit gap, nothing is said to account for it.
+    row["dupack_pipe"] = runs(581, 250, 1052, 12.4)
+    (text,) = report.ssthresh_controls([row])
+    assert "accounts for" not in text and "(3 of 4)" in text
+
+
+def test_the_ssthresh_control_goes_to_the_slow_links_rfc6675_case_only(monkeypatch) -> None:
+    res = [{"case": c, "ns3": {"x": 1} if c.ns3 else None} for c in CASES]
+    calls: list[list[str]] = []
+
+    def fake_timed(cmd: list[str], timeout: float):
+        calls.append(cmd)
+        raise TimeoutError  # stop at the first run: only which case is asked matters here
+
+    monkeypatch.setattr(bench_run, "timed", fake_timed)
+    assert bench_run.ns3_ssthresh_controls(res, mirror.ROOT / "exe", mirror.ROOT / "ns3", 1.0, None) == []
+    (cmd,) = calls
+    assert "tcp.variant=\"rfc6675+lt\"" in cmd and "run.seed=1" in cmd and any("rpld.toml" in a for a in cmd)
