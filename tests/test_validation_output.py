@@ -156,3 +156,38 @@ def test_a_second_run_is_given_ns2s_runs_back_and_says_so(tmp_path: Path, kept_r
     assert repr(first["results"]) == repr(second["results"]) == repr(fresh["results"])
     text = (tmp_path / "run1.md").read_text()
     assert f"rather than run again: this run, ns-2 {n} of {n}" in text
+
+
+def test_seeds_side_by_side_give_the_results_of_one_after_the_other(monkeypatch) -> None:
+    # greedy_runs with its seeds on threads (validation/run.py --jobs): the
+    # same flows and window statistics, in seed order, as one at a time.
+    from validation import common, s2_lossy
+
+    doc = s2_lossy.doc("newreno+cc=cubic", 0.01, 20, 20.0)
+    out = []
+    for threads in (1, 3):
+        monkeypatch.setattr(common, "THREADS", threads)
+        out.append(s2_lossy.greedy_runs("dupack", PEERS["dupack"], doc, 4, window=True))
+    assert repr(out[0]) == repr(out[1])
+    flows, stats = out[0]
+    assert len(flows) == len(stats) == 4 and len({repr(f) for f in flows}) == 4  # four different seeds
+
+
+def test_parallel_map_keeps_order_and_raises_the_first_failure(monkeypatch) -> None:
+    import threading
+
+    from validation import common
+
+    monkeypatch.setattr(common, "THREADS", 4)
+    names = set()
+
+    def f(x: int) -> int:
+        names.add(threading.current_thread().name)
+        if x in (5, 7):
+            raise ValueError(x)
+        return x * x
+
+    assert common.parallel_map(f, range(5)) == [0, 1, 4, 9, 16]
+    assert any(n.startswith("validation-run") for n in names)
+    with pytest.raises(ValueError, match="5"):
+        common.parallel_map(f, range(10))

@@ -14,9 +14,10 @@ import os
 import shutil
 import statistics
 import subprocess
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bench import measure, mirror
 from dupack.stats import t95
@@ -27,6 +28,25 @@ VALIDATION = ROOT / "validation"
 SCENARIOS = VALIDATION / "scenarios"
 NS2_DIR = VALIDATION / "ns2"
 HEADER_BYTES = mirror.HEADER_BYTES  # IPv4 20 + TCP 20 on every data packet, both tools
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+#: How many runs of one case go side by side (validation/run.py --jobs): the
+#: peers' runs are processes of their own and dupack's release the GIL.
+THREADS = 1
+
+
+def parallel_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """[fn(x) for x in items], up to THREADS at a time, in the items' order;
+    the first exception (in that order) is raised."""
+    items = list(items)
+    if THREADS <= 1 or len(items) <= 1:
+        return [fn(x) for x in items]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(THREADS, len(items)), thread_name_prefix="validation-run") as pool:
+        return list(pool.map(fn, items))
 
 
 def load_toml(path: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -6,7 +6,7 @@
     python3 validation/run.py --only 1        # one scenario (1, 2, 3, 4, 5, 6)
     python3 validation/run.py --full --seeds 20
     python3 validation/run.py --peers ns3 --only 2 --only 3   # dupack and ns-3 only
-    python3 validation/run.py --full --jobs 2  # scenarios side by side in 2 processes
+    python3 validation/run.py --full --jobs 2  # scenarios side by side in 2 processes, 2 seeds at a time in each
     python3 validation/run.py --full --only 3 --merge FILE   # rerun scenario 3 into a saved full run
     python3 validation/run.py --full --fresh   # run ns-2 and ns-3 again even where an identical run is kept
 
@@ -43,7 +43,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import measure  # noqa: E402
-from validation import report, runcache, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
+from validation import common, report, runcache, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
 from validation.common import ROOT, Ns2Error  # noqa: E402
 from validation.peerapi import Peer  # noqa: E402
 from validation.peers import PEERS  # noqa: E402
@@ -116,8 +116,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                     help="the report to write (default: docs/validation.md after a full run of everything, "
                     "else target/validation/partial.md)")
     ap.add_argument("--jobs", type=positive, default=1,
-                    help="run up to this many scenarios at once, each in its own process (default 1); "
-                    "the results do not depend on it")
+                    help="run up to this many scenarios at once, each in its own process, and up to this many "
+                    "seeds of one case at once (default 1); the results do not depend on it")
     ap.add_argument("--save", type=Path, metavar="FILE", help="also keep the raw results (pickle) in FILE")
     ap.add_argument("--render", type=Path, metavar="FILE",
                     help="write the report from results saved with --save, without running anything")
@@ -133,13 +133,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse(argv)
-    # Peer runs are kept and given back for the length of this run only.
-    saved = runcache.DIR, runcache.FRESH
-    runcache.DIR, runcache.FRESH = KEPT_RUNS, args.fresh
+    # Peer runs are kept and given back, and seeds run side by side, for the length of this run only.
+    saved = runcache.DIR, runcache.FRESH, common.THREADS
+    runcache.DIR, runcache.FRESH, common.THREADS = KEPT_RUNS, args.fresh, args.jobs
     try:
         return run(args, argv)
     finally:
-        runcache.DIR, runcache.FRESH = saved
+        runcache.DIR, runcache.FRESH, common.THREADS = saved
 
 
 def run(args: argparse.Namespace, argv: list[str]) -> int:

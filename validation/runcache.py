@@ -28,6 +28,7 @@ import hashlib
 import os
 import pickle
 import tempfile
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -40,6 +41,12 @@ FRESH = False
 counts: Counter[tuple[str, str]] = Counter()
 
 _digests: dict[tuple[str, int, int], str] = {}
+_lock = threading.Lock()  # runs of one case go side by side on threads (common.parallel_map)
+
+
+def _count(program: str, how: str) -> None:
+    with _lock:
+        counts[program, how] += 1
 
 
 def file_digest(path: str | os.PathLike) -> str:
@@ -87,7 +94,7 @@ def run(ident: list[str], args: Mapping[str, object], execute: Callable[[], str]
     outputs = list(outputs)
     program = ident[0]
     if DIR is None:
-        counts[program, "ran"] += 1
+        _count(program, "ran")
         return execute()
     k = key(ident, args, inputs, outputs)
     path = DIR / k[:2] / f"{k}.pkl"
@@ -100,12 +107,12 @@ def run(ident: list[str], args: Mapping[str, object], execute: Callable[[], str]
     if kept is not None:
         for name in outputs:
             Path(str(args[name])).write_bytes(kept["files"][name])
-        counts[program, "reused"] += 1
+        _count(program, "reused")
         return kept["stdout"]
     out = execute()
     files = {name: Path(str(args[name])).read_bytes() for name in outputs}
     _keep(path, pickle.dumps({"stdout": out, "files": files, "ident": ident}))
-    counts[program, "ran"] += 1
+    _count(program, "ran")
     return out
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from bench import mirror
 from validation import models
-from validation.common import SCENARIOS, Estimate, estimate, load_toml, rel
+from validation.common import SCENARIOS, Estimate, estimate, load_toml, parallel_map, rel
 from validation.ns3peer import WindowTrace
 from validation.peerapi import Peer, Unsupported, supports
 
@@ -162,20 +162,22 @@ def dupack_window(doc: dict[str, Any], seed: int) -> WindowTrace:
 
 def greedy_runs(name: str, peer: Peer, d: dict[str, Any], seeds: int, window: bool):
     """A peer's per-seed flows, and per-seed WINDOW statistics of the first
-    flow when `window` (None where the peer gives no window trace)."""
+    flow when `window` (None where the peer gives no window trace). The
+    seeds run side by side (common.parallel_map); each run is seeded, so
+    the results are those of one seed after the other."""
     dur = mirror.seconds(d["run"]["duration"])
-    flows, stats = [], []
-    for seed in range(1, seeds + 1):
+
+    def one(seed: int) -> tuple[list, dict[str, float] | None]:
         if window and name == "dupack":
-            flows.append(peer.greedy(d, seed))
-            stats.append(window_stats(dupack_window(d, seed), dur))
-        elif window and supports(peer, "greedy_window"):
+            return peer.greedy(d, seed), window_stats(dupack_window(d, seed), dur)
+        if window and supports(peer, "greedy_window"):
             fl, w = peer.greedy_window(d, seed)
-            flows.append(fl)
-            stats.append(window_stats(w, dur))
-        else:
-            flows.append(peer.greedy(d, seed))
-    return flows, (stats or None)
+            return fl, window_stats(w, dur)
+        return peer.greedy(d, seed), None
+
+    done = parallel_map(one, range(1, seeds + 1))
+    stats = [s for _, s in done if s is not None]
+    return [fl for fl, _ in done], (stats or None)
 
 
 def window_estimates(stats: list[dict[str, float]] | None) -> dict[str, Estimate]:
