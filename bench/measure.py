@@ -248,10 +248,7 @@ def build(log) -> Path:
         cwd=ROOT,
         check=True,
     )
-    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    if not target.is_absolute():
-        target = ROOT / target
-    exe = target / "release" / "examples" / "bench_scenario"
+    exe = ns3build.target_dir() / "release" / "examples" / "bench_scenario"
     if not exe.exists():
         sys.exit(f"bench/run.py: built, but {exe} is missing")
     return exe

@@ -19,7 +19,7 @@ From Python (bench/run.py, validation/):
 
 Executables are cached under $DUPACK_NS3_CACHE, else $CARGO_TARGET_DIR/ns3,
 else <repo>/target/ns3, named by a hash of the source, bench/ns3/*.h, the compiler command
-and the ns-3 directory: a program is compiled once (about a minute on two
+and the ns-3 directory (not the checkout's path): a program is compiled once (about a minute on two
 cores) and rebuilt only when one of those changes.
 
 Where the wheel is looked for: $DUPACK_NS3_DIR (the `ns3` directory that
@@ -99,13 +99,17 @@ def install(python: str = sys.executable) -> None:
     subprocess.run([python, "-m", "pip", "install", "--no-deps", WHEEL], check=True)
 
 
+def target_dir() -> Path:
+    """Where builds and kept results go: $CARGO_TARGET_DIR (relative to the
+    repository if not absolute), else <repo>/target."""
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    return target if target.is_absolute() else ROOT / target
+
+
 def cache_dir() -> Path:
     if os.environ.get("DUPACK_NS3_CACHE"):
         return Path(os.environ["DUPACK_NS3_CACHE"])
-    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    if not target.is_absolute():
-        target = ROOT / target
-    return target / "ns3"
+    return target_dir() / "ns3"
 
 
 def compile_cmd(src: Path, exe: Path, ns3dir: Path) -> list[str]:
@@ -121,11 +125,13 @@ def compile_cmd(src: Path, exe: Path, ns3dir: Path) -> list[str]:
     )
 
 
-def build(src: str | os.PathLike, log=sys.stderr) -> Path:
-    """Compile `src` (cached by content) and return the executable's path."""
+def exe_path(src: str | os.PathLike, ns3dir: Path) -> Path:
+    """Where the build of `src` is cached: named by a digest of the source,
+    our headers, the compiler's version and its command. The headers'
+    directory is named by the headers' contents, not by its path, so that
+    checkouts elsewhere sharing a target directory share the programs too."""
     src = Path(src).resolve()
-    ns3dir = find()
-    cmd_key = compile_cmd(Path("SRC"), Path("EXE"), ns3dir)
+    cmd_key = [a.replace(str(COMMON), "COMMON") for a in compile_cmd(Path("SRC"), Path("EXE"), ns3dir)]
     cxx_ver = subprocess.run([cmd_key[0], "--version"], capture_output=True, text=True).stdout
     h = hashlib.sha256()
     h.update(src.read_bytes())
@@ -133,7 +139,14 @@ def build(src: str | os.PathLike, log=sys.stderr) -> Path:
         h.update(header.read_bytes())
     h.update("\0".join(cmd_key).encode())
     h.update(cxx_ver.encode())
-    exe = cache_dir() / f"{src.stem}-{h.hexdigest()[:16]}"
+    return cache_dir() / f"{src.stem}-{h.hexdigest()[:16]}"
+
+
+def build(src: str | os.PathLike, log=sys.stderr) -> Path:
+    """Compile `src` (cached by content) and return the executable's path."""
+    src = Path(src).resolve()
+    ns3dir = find()
+    exe = exe_path(src, ns3dir)
     if exe.exists():
         return exe
     exe.parent.mkdir(parents=True, exist_ok=True)

@@ -44,7 +44,6 @@ import argparse
 import json
 import math
 import statistics
-import os
 import shutil
 import subprocess
 import sys
@@ -52,6 +51,11 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import ns3build  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"
@@ -95,10 +99,7 @@ def build(log=sys.stderr) -> Path:
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "-p", "dupack-sim", "--example", "sweep_grid"], cwd=ROOT, check=True
     )
-    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    if not target.is_absolute():
-        target = ROOT / target
-    return target / "release" / "examples" / "sweep_grid"
+    return ns3build.target_dir() / "release" / "examples" / "sweep_grid"
 
 
 def run_rust(exe: Path, duration: str, runs: int, workers: int) -> float:

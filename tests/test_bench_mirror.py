@@ -221,3 +221,25 @@ def test_the_ssthresh_control_goes_to_the_slow_links_rfc6675_case_only(monkeypat
     assert bench_run.ns3_ssthresh_controls(res, mirror.ROOT / "exe", mirror.ROOT / "ns3", 1.0, None) == []
     (cmd,) = calls
     assert "tcp.variant=\"rfc6675+lt\"" in cmd and "run.seed=1" in cmd and any("rpld.toml" in a for a in cmd)
+
+
+@pytest.mark.skipif(__import__("shutil").which(__import__("os").environ.get("CXX", "g++")) is None,
+                    reason="no C++ compiler: the build's name includes its version")
+def test_an_ns3_programs_build_is_named_by_contents_not_by_the_checkouts_path(tmp_path, monkeypatch) -> None:
+    # Two checkouts sharing a target directory share the compiled programs,
+    # and validation's kept runs of them (validation/runcache.py); a change to
+    # the source or to our headers is another build.
+    import shutil
+
+    from bench import ns3build
+
+    wheel = tmp_path / "ns3"  # the wheel's directory only appears in the compiler's command
+    src = ns3build.ROOT / "validation" / "ns3" / "lossy_flow.cc"
+    here = ns3build.exe_path(src, wheel)
+    other = tmp_path / "elsewhere"
+    shutil.copytree(ns3build.COMMON, other / "bench" / "ns3")
+    shutil.copy(src, other / "lossy_flow.cc")
+    monkeypatch.setattr(ns3build, "COMMON", other / "bench" / "ns3")
+    assert ns3build.exe_path(other / "lossy_flow.cc", wheel) == here
+    (other / "bench" / "ns3" / "common.h").write_text((other / "bench" / "ns3" / "common.h").read_text() + "\n// changed\n")
+    assert ns3build.exe_path(other / "lossy_flow.cc", wheel) != here

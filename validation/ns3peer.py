@@ -84,10 +84,13 @@ class Ns3:
 
     def identity(self, exe: Path) -> list[str]:
         """A built program as validation/runcache.py keys it: the wheel's
-        version and the executable's digest."""
+        version and the executable's name, which bench/ns3build.py derives
+        from everything the build reads (the source, our headers, the
+        compiler and its command, the wheel's directory) but not from the
+        checkout's path."""
         if self._version is None:
             self._version = self.version()
-        return runcache.identity("ns-3", self._version, [exe])
+        return ["ns-3", self._version, exe.name]
 
     def build(self, src: Path) -> Path:
         if src not in self._exe:

@@ -42,7 +42,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import measure  # noqa: E402
+from bench import measure, ns3build  # noqa: E402
 from validation import common, report, runcache, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
 from validation.common import ROOT, Ns2Error  # noqa: E402
 from validation.peerapi import Peer  # noqa: E402
@@ -54,7 +54,7 @@ FULL_REPORT = ROOT / "docs" / "validation.md"
 #: Where a partial run's report goes by default.
 PARTIAL_REPORT = ROOT / "target" / "validation" / "partial.md"
 #: Where the peers' runs are kept (validation/runcache.py).
-KEPT_RUNS = ROOT / "target" / "validation" / "peer-runs"
+KEPT_RUNS = ns3build.target_dir() / "validation" / "peer-runs"
 
 
 def report_path(out: Path | None, full: bool, only: Iterable[str] | None, peers: Iterable[str] | None = None) -> Path:

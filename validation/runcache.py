@@ -7,8 +7,10 @@ validation spends most of its hours in them, while the change being
 validated is nearly always dupack's. So every peer run goes through `run`:
 its output and the files it wrote are kept under a key made of
 
-- the program: the digest of its executable, and of every script it may
-  source (ns-2's OTcl mirrors), and its version string;
+- the program: its version string and the digests of its executable and of
+  every script it may source (ns-2 and its OTcl mirrors), or for a program
+  we compile (ns-3's), the name bench/ns3build.py gives the build, a digest
+  of everything the build reads;
 - its arguments in order, with the paths of files it writes replaced by
   their names only, and the paths of files it reads by their contents' digest;
 
