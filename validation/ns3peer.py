@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,7 @@ class Ns3:
     def __init__(self) -> None:
         self._exe: dict[Path, Path] = {}
         self._version: str | None = None
+        self._lock = threading.Lock()
 
     def available(self) -> str | None:
         try:
@@ -93,9 +95,11 @@ class Ns3:
         return ["ns-3", self._version, exe.name]
 
     def build(self, src: Path) -> Path:
-        if src not in self._exe:
-            self._exe[src] = ns3build.build(src)
-        return self._exe[src]
+        # Seeds run side by side on threads (common.parallel_map): one compiles, the others wait for it.
+        with self._lock:
+            if src not in self._exe:
+                self._exe[src] = ns3build.build(src)
+            return self._exe[src]
 
     def greedy(self, doc: dict[str, Any], seed: int) -> list[FlowStats]:
         return self.run(doc, seed, None)
