@@ -157,3 +157,17 @@ def test_ns2_runs_are_given_back_identical(kept: Path) -> None:
     assert runcache.summary(runcache.counts) == {"ns-2": [1, 1]}
     PEERS["ns2"].greedy(doc, 4)  # another seed is another run
     assert runcache.summary(runcache.counts) == {"ns-2": [1, 2]}
+
+
+def test_entries_are_compressed_and_uncompressed_ones_still_read(kept: Path, tmp_path: Path) -> None:
+    import pickle
+    import zlib
+
+    fake = Fake(tmp_path)
+    fake(tmp_path / "o", n="1")
+    (entry,) = kept.rglob("*.pkl")
+    raw = zlib.decompress(entry.read_bytes())
+    assert pickle.loads(raw)["stdout"].startswith("ran with n=1")
+    entry.write_bytes(raw)  # as the first entries were kept
+    fake(tmp_path / "o", n="1")
+    assert fake.runs() == 1

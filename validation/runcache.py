@@ -31,6 +31,7 @@ import os
 import pickle
 import tempfile
 import threading
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -100,22 +101,36 @@ def run(ident: list[str], args: Mapping[str, object], execute: Callable[[], str]
         return execute()
     k = key(ident, args, inputs, outputs)
     path = DIR / k[:2] / f"{k}.pkl"
-    kept = None
-    if not FRESH:
-        try:
-            kept = pickle.loads(path.read_bytes())
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
-            kept = None  # none, or half-written by a run stopped before this module renamed it
-    if kept is not None:
+    kept = None if FRESH else _load(path)
+    if kept is not None and all(name in kept["files"] for name in outputs):
         for name in outputs:
             Path(str(args[name])).write_bytes(kept["files"][name])
         _count(program, "reused")
         return kept["stdout"]
     out = execute()
     files = {name: Path(str(args[name])).read_bytes() for name in outputs}
-    _keep(path, pickle.dumps({"stdout": out, "files": files, "ident": ident}))
+    # Compressed: the traces some runs write (ns-2's queue, ns-3's window) are text, about 6 times smaller so.
+    _keep(path, zlib.compress(pickle.dumps({"stdout": out, "files": files, "ident": ident}), 6))
     _count(program, "ran")
     return out
+
+
+def _load(path: Path) -> dict | None:
+    """A kept run, or None: there is none, or it is damaged (an entry is
+    renamed into place only once written, so damage is outside interference)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        data = zlib.decompress(data)
+    except zlib.error:
+        pass  # kept uncompressed (the first entries were)
+    try:
+        kept = pickle.loads(data)
+    except (pickle.UnpicklingError, EOFError, AttributeError, ValueError, IndexError, TypeError):
+        return None
+    return kept if isinstance(kept, dict) and "stdout" in kept and "files" in kept else None
 
 
 def _keep(path: Path, data: bytes) -> None:
