@@ -235,11 +235,11 @@ def cases(quick: bool) -> list[Case]:
         for p in (0.0, 0.01, 0.05):
             for v in VARIANTS:
                 ov = {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": v, "run.duration": dur,
-                      **mirror.ns3_rto_overrides(v)}
+                      **mirror.mirror_overrides(v)}
                 out.append(Case("a", f"N={n} p={p:g} {v}", "unfairness.toml", ov, ns2=v in NS2_VARIANTS,
                                 ns3=v in NS3_VARIANTS))
     for v in VARIANTS:
-        ov = {"tcp.variant": v, **mirror.ns3_rto_overrides(v)}
+        ov = {"tcp.variant": v, **mirror.mirror_overrides(v)}
         if quick:
             ov["run.duration"] = "500s"
         out.append(Case("b", f"64 kbps BER 3e-5 {v}", "rpld.toml", ov, ns2=v in NS2_VARIANTS,

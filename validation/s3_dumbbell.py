@@ -76,7 +76,7 @@ def doc(n: int, p: float, variant: str, duration: float, overhead: float = 0.0, 
     return load_toml(
         SCENARIO,
         {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": variant, "run.duration": f"{duration:g}s",
-         **over, **(NS2_ARITH if arith else {}), **(NS3_ARITH if ns3_arith else {}), **mirror.ns3_rto_overrides(variant)},
+         **over, **(NS2_ARITH if arith else {}), **(NS3_ARITH if ns3_arith else {}), **mirror.mirror_overrides(variant)},
     )
 
 

@@ -1339,6 +1339,16 @@ fn timeout_exit_growth_is_read_and_checked() {
 }
 
 #[test]
+fn sack_recover_after_exit_is_read_and_checked() {
+    use dupack_sim::scenario::model::SackRecoverAfterExit;
+    let cleared = tcp_with("sack_recover_after_exit = \"cleared\"");
+    assert_eq!(cleared.sack_recover_after_exit, SackRecoverAfterExit::Cleared);
+    assert_eq!(tcp_with("").sack_recover_after_exit, SackRecoverAfterExit::Kept, "the default: RFC 6582 §3.2");
+    let words = ["reset", "kept", "cleared"];
+    assert_tcp_value_refused("sack_recover_after_exit = \"reset\"", "tcp.sack_recover_after_exit", &words);
+}
+
+#[test]
 fn gilbert_elliott_tables_parse_both_ways() {
     let with = |e: &str| {
         let s = ok(&format!(

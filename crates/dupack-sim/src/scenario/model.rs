@@ -507,6 +507,9 @@ pub struct TcpConfig {
     /// ACK of a recovery only (`TcpSocketBase::ProcessAck` calls
     /// `NewAck(ackNumber, m_isFirstPartialAck)` in `CA_RECOVERY`).
     pub rfc6675_rto_reset: PartialAckRtoReset,
+    /// Fall & Floyd's SACK (`sack`): whether the guard against a second fast
+    /// retransmit stays after a recovery ends.
+    pub sack_recover_after_exit: SackRecoverAfterExit,
     /// A random processing delay before each data segment leaves the
     /// sender's host, uniform in [0, overhead] and never reordering (ns-2's
     /// `overhead_`): a remedy for phase effects. Zero: none.
@@ -624,6 +627,26 @@ pub enum TimeoutExitGrowth {
     /// usually ends at the point, each timeout costs one more round trip
     /// at one segment.
     AboveRecover,
+}
+
+/// `tcp.sack_recover_after_exit`: Fall & Floyd's SACK (the `sack` variant)
+/// guards its entry to fast recovery with `recover`, the highest sequence
+/// sent when the last recovery or timeout began (RFC 6582 §3.2 step 2: a
+/// new fast retransmit only once the cumulative ACK covers more than it).
+/// The papers leave open what happens to the guard when a recovery ends
+/// (unfairness §IV, FF96 §3); ns-2's `Sack1` clears it there.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SackRecoverAfterExit {
+    /// It stays, as NewReno's (RFC 6582): after a recovery that ends on an
+    /// ACK of exactly `recover`, the next loss (of data sent during that
+    /// recovery) cannot be repaired by a fast retransmit until one more
+    /// segment is acknowledged; with a small window that is a timeout.
+    Kept,
+    /// It is cleared when the recovery ends, so the next three duplicate
+    /// ACKs start a new one (ns-2: `Sack1TcpAgent::recv` sets `recover_ = 0`
+    /// on the ACK that ends fast recovery, tcp-sack1.cc; RFC 6675 §5's guard,
+    /// `HighACK ≥ RecoveryPoint`, allows the same). A timeout still sets it.
+    Cleared,
 }
 
 /// `tcp.rto.backoff_reset`: what clears the backoff factor 2^k that
@@ -753,6 +776,7 @@ impl Default for TcpConfig {
             loss_ssthresh: LossSsthresh::FlightSize,
             newreno_rto_reset: PartialAckRtoReset::First,
             rfc6675_rto_reset: PartialAckRtoReset::Every,
+            sack_recover_after_exit: SackRecoverAfterExit::Kept,
             timeout_exit_growth: TimeoutExitGrowth::Acked,
             overhead: SimDuration::ZERO,
         }

@@ -49,7 +49,7 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         // `+rpld` on `sack` swaps in the authors' SACK TCP as well (rpld §2.3): the same as sack-cautious+rpld.
         Base::Sack | Base::SackCautious if variant.has(Ext::Rpld) => Box::new(rpld::Rpld::with_rpld()),
         Base::SackCautious => Box::new(rpld::Rpld::authors_sack()),
-        Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding)),
+        Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding, cfg.sack_recover_after_exit)),
         Base::Fack => Box::new(fack::Fack::new()),
         Base::Rfc6675 => Box::new(rfc6675::Rfc6675::new(cfg.rfc6675_rto_reset)),
         Base::Vegas => Box::new(vegas::Vegas::new()),

@@ -19,10 +19,14 @@
 //!   retransmitted, otherwise new data within the receive window.
 //! - The initial fast retransmission is not counted in `pipe` (as in ns-2).
 //! - An ACK at or above `recover` ends recovery; `cwnd` stays at `ssthresh`.
+//!   The papers do not say whether `recover` still guards the next entry
+//!   then: by default it does, as NewReno's; `tcp.sack_recover_after_exit =
+//!   "cleared"` forgets it, as ns-2's `Sack1` does ([`SackRecoverAfterExit`]).
 //! - On a timeout the scoreboard is cleared (RFC 2018 §8: SACK information
 //!   may be reneged) and recovery ends.
 
 use super::{may_enter, window_allows, LossRecovery, Response, View};
+use crate::scenario::model::SackRecoverAfterExit;
 use crate::tcp::scoreboard::Scoreboard;
 
 /// How `pipe` is initialised on entering recovery.
@@ -37,6 +41,7 @@ pub enum PipeInit {
 #[derive(Clone, Debug)]
 pub struct SackFf96 {
     pipe_init: PipeInit,
+    after_exit: SackRecoverAfterExit,
     in_recovery: bool,
     recover: Option<u64>,
     /// Bytes estimated in flight, a multiple of SMSS (can go negative).
@@ -44,8 +49,8 @@ pub struct SackFf96 {
 }
 
 impl SackFf96 {
-    pub fn new(pipe_init: PipeInit) -> Self {
-        SackFf96 { pipe_init, in_recovery: false, recover: None, pipe: 0 }
+    pub fn new(pipe_init: PipeInit, after_exit: SackRecoverAfterExit) -> Self {
+        SackFf96 { pipe_init, after_exit, in_recovery: false, recover: None, pipe: 0 }
     }
     pub fn pipe(&self) -> i64 {
         self.pipe
@@ -84,6 +89,9 @@ impl LossRecovery for SackFf96 {
         self.pipe -= v.mss as i64;
         if v.snd_una >= self.recover.unwrap_or(0) {
             self.in_recovery = false;
+            if self.after_exit == SackRecoverAfterExit::Cleared {
+                self.recover = None;
+            }
             return Response { cwnd: Some(v.ssthresh), ..Response::default() };
         }
         // Partial ACK: the retransmission and the original both left.

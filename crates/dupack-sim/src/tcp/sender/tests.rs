@@ -3,7 +3,8 @@
 
 use super::{Sender, SenderEvent};
 use crate::scenario::model::{
-    BackoffReset, LossSsthresh, PartialAckRtoReset, RtoConfig, RtoOnFastRetransmit, TcpConfig, TimeoutExitGrowth,
+    BackoffReset, LossSsthresh, PartialAckRtoReset, RtoConfig, RtoOnFastRetransmit, SackRecoverAfterExit, TcpConfig,
+    TimeoutExitGrowth,
 };
 use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
 use crate::tcp::variant::parse_variant;
@@ -198,6 +199,47 @@ fn ff96_sack_retransmits_every_reported_hole_while_pipe_is_below_cwnd() {
     assert!(!h.s.in_recovery());
     assert_eq!(h.s.stats().timeouts, 0);
     assert_eq!(h.s.stats().retransmitted_segments, 3);
+}
+
+/// `tcp.sack_recover_after_exit`: a recovery ends on the ACK of exactly
+/// `recover`; the first segment sent during it is lost, and three SACKs of
+/// the segments after it follow. With the guard kept (RFC 6582 §3.2 step 2,
+/// as NewReno) the cumulative ACK does not cover more than `recover`, so no
+/// fast retransmit: the timer will have to repair it. Cleared, as ns-2's
+/// `Sack1` does (`recover_ = 0` when fast recovery ends), it is a second
+/// fast retransmit.
+#[test]
+fn ff96_sack_a_loss_just_after_a_recovery_is_a_fast_retransmit_only_with_the_guard_cleared() {
+    for (rule, again) in [(SackRecoverAfterExit::Kept, false), (SackRecoverAfterExit::Cleared, true)] {
+        let cfg = TcpConfig { sack_recover_after_exit: rule, ..tcp(8) };
+        let mut h = Harness::with("sack", cfg, None);
+        assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+        // 0 lost: the third SACK starts a recovery with recover = 8 segments.
+        h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+        assert!(h.s.in_recovery());
+        assert_eq!(h.tx(), vec![rexmit(0)]);
+        // 4..7 arrive: pipe (5 at the entry) falls below cwnd (4): 8, 9, 10 go out.
+        h.ack(0, &[(1, 5)]).ack(0, &[(1, 6)]).ack(0, &[(1, 7)]).ack(0, &[(1, 8)]);
+        assert_eq!(h.tx(), new(&[8, 9, 10]));
+        // The retransmission arrives: the ACK of exactly recover ends the recovery.
+        h.ack(8, &[]);
+        assert!(!h.s.in_recovery());
+        assert_eq!(h.tx(), new(&[11]), "{rule:?}: cwnd 4 with 8, 9, 10 outstanding");
+        // 8 lost; 9, 10 and 11 are SACKed.
+        h.ack(8, &[(9, 10)]).ack(8, &[(9, 11)]).ack(8, &[(9, 12)]);
+        assert_eq!(h.s.in_recovery(), again, "{rule:?}");
+        // Entered again: cwnd = 2 (half of 4 outstanding), pipe = 4 − 3 = 1, so one new segment follows.
+        assert_eq!(h.tx(), if again { vec![rexmit(8), (12, false)] } else { vec![] }, "{rule:?}");
+        assert_eq!(h.s.stats().fast_retransmits, if again { 2 } else { 1 }, "{rule:?}");
+        // A timeout sets the guard under both rules: after it, three SACKs below recover start nothing.
+        let deadline = h.s.poll_timeout().unwrap();
+        h.at(deadline);
+        h.s.on_timer(deadline);
+        assert_eq!(h.s.stats().timeouts, 1, "{rule:?}");
+        assert_eq!(h.tx().first(), Some(&rexmit(8)), "{rule:?}");
+        h.ack(8, &[(9, 10)]).ack(8, &[(9, 11)]).ack(8, &[(9, 12)]);
+        assert!(!h.s.in_recovery(), "{rule:?}");
+    }
 }
 
 #[test]
