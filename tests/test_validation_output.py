@@ -191,3 +191,9 @@ def test_parallel_map_keeps_order_and_raises_the_first_failure(monkeypatch) -> N
     assert any(n.startswith("validation-run") for n in names)
     with pytest.raises(ValueError, match="5"):
         common.parallel_map(f, range(10))
+
+
+def test_the_peers_can_go_to_worker_processes() -> None:
+    # --jobs hands the peers to worker processes, which pickles them.
+    again = pickle.loads(pickle.dumps(PEERS))
+    assert set(again) == set(PEERS)

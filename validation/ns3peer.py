@@ -62,13 +62,17 @@ def mirror(variant: str) -> tuple[str, str, str] | None:
     return (*MIRROR[base], cc)
 
 
+# One build at a time in a process; a module global, not an attribute, so that the peer stays picklable
+# (validation/run.py --jobs hands the peers to worker processes).
+_BUILD_LOCK = threading.Lock()
+
+
 class Ns3:
     name = "ns-3"
 
     def __init__(self) -> None:
         self._exe: dict[Path, Path] = {}
         self._version: str | None = None
-        self._lock = threading.Lock()
 
     def available(self) -> str | None:
         try:
@@ -96,7 +100,7 @@ class Ns3:
 
     def build(self, src: Path) -> Path:
         # Seeds run side by side on threads (common.parallel_map): one compiles, the others wait for it.
-        with self._lock:
+        with _BUILD_LOCK:
             if src not in self._exe:
                 self._exe[src] = ns3build.build(src)
             return self._exe[src]
