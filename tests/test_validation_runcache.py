@@ -171,3 +171,31 @@ def test_entries_are_compressed_and_uncompressed_ones_still_read(kept: Path, tmp
     entry.write_bytes(raw)  # as the first entries were kept
     fake(tmp_path / "o", n="1")
     assert fake.runs() == 1
+
+
+def test_a_program_is_the_same_in_another_directory(tmp_path: Path) -> None:
+    # A checkout elsewhere (a worktree, CI) keys its peers' runs alike: names and contents, not paths.
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "mirror.tcl").write_text("set x 1\n")
+        (tmp_path / d / "ns").write_bytes(b"\x7fELF")
+    one = runcache.identity("ns-2", "2.35", [tmp_path / "a" / "mirror.tcl", tmp_path / "a" / "ns"])
+    assert one == runcache.identity("ns-2", "2.35", [tmp_path / "b" / "mirror.tcl", tmp_path / "b" / "ns"])
+    (tmp_path / "b" / "mirror.tcl").write_text("set x 2\n")
+    assert one != runcache.identity("ns-2", "2.35", [tmp_path / "b" / "mirror.tcl", tmp_path / "b" / "ns"])
+
+
+def test_ns2_is_keyed_by_its_scripts_and_executable() -> None:
+    from validation import common
+
+    common.ns2_identity.cache_clear()
+    ident = common.ns2_identity()
+    # Threads that ask at once get the same identity (it was once built twice into one list).
+    from concurrent.futures import ThreadPoolExecutor
+
+    common.ns2_identity.cache_clear()
+    with ThreadPoolExecutor(4) as pool:
+        assert set(pool.map(lambda _: common.ns2_identity(), range(8))) == {ident}
+    names = [part.split(":")[0] for part in ident[2:]]
+    assert ident[0] == "ns-2" and names[-1] in ("ns", "null")
+    assert names[:-1] == ["tcp_bench.tcl", "fall_floyd.tcl", "mirror.tcl", "snoop.tcl"]

@@ -9,6 +9,7 @@ same way.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import shutil
@@ -123,18 +124,16 @@ def run_ns(script: Path, args: dict[str, Any], timeout: float = 600, *, inputs: 
     return runcache.run([*ns2_identity(), script.name], args, execute, inputs=inputs, outputs=outputs)
 
 
-_NS2: list[str] = []
-
-
-def ns2_identity() -> list[str]:
+@functools.cache
+def ns2_identity() -> tuple[str, ...]:
     """ns-2 as validation/runcache.py keys it: the `ns` executable, its
-    Debian version, and every OTcl mirror a script may source."""
-    if not _NS2:
-        ns = shutil.which("ns")
-        version = ns2_package_version()
-        scripts = [*NS2_DIR.glob("*.tcl"), *(ROOT / "bench" / "ns2").glob("*.tcl")]
-        _NS2.extend(runcache.identity("ns-2", version, [os.path.realpath(ns) if ns else "/dev/null", *scripts]))
-    return _NS2
+    Debian version, and every OTcl mirror a script may source. Computed once
+    (functools.cache: threads that race here compute the same value)."""
+    ns = shutil.which("ns")
+    version = ns2_package_version()
+    # In the order of their paths in the repository, then the executable.
+    scripts = sorted([*NS2_DIR.glob("*.tcl"), *(ROOT / "bench" / "ns2").glob("*.tcl")], key=lambda f: f.relative_to(ROOT))
+    return tuple(runcache.identity("ns-2", version, [*scripts, os.path.realpath(ns) if ns else "/dev/null"]))
 
 
 def ns2_package_version() -> str:

@@ -66,9 +66,10 @@ def file_digest(path: str | os.PathLike) -> str:
 
 
 def identity(program: str, version: str, files: Iterable[str | os.PathLike]) -> list[str]:
-    """What a program is: its name, its version string, and the digests of
-    the files it consists of (executable, scripts), in a fixed order."""
-    return [program, version, *(f"{Path(f).name}:{file_digest(f)}" for f in sorted(map(os.fspath, files)))]
+    """What a program is: its name, its version string, and the names and
+    digests of the files it consists of (executable, scripts), in the order
+    given. Not their directories: a checkout elsewhere is the same program."""
+    return [program, version, *(f"{Path(f).name}:{file_digest(f)}" for f in files)]
 
 
 def key(ident: list[str], args: Mapping[str, object], inputs: Iterable[str] = (), outputs: Iterable[str] = ()) -> str:
