@@ -1428,3 +1428,16 @@ fn run_tie_break_is_shuffled_unless_asked() {
     assert_eq!(e.path, "run.tie_break");
     assert!(e.to_string().contains("shuffled") && e.to_string().contains("identity"), "{e}");
 }
+
+#[test]
+fn a_misspelt_key_of_a_long_table_gets_its_suggestion_and_a_short_list() {
+    // [tcp] has thirty-odd keys: with a suggestion the message names a dozen and the count, on one line.
+    let e = dupack_sim::parse_scenario_toml(&one_flow_with_tcp("varient = \"sack\"")).unwrap_err();
+    assert_eq!(e.path, "tcp.varient", "{e}");
+    assert!(e.message.contains("did you mean 'variant'?"), "{e}");
+    assert!(e.message.contains("allowed keys here: variant, ") && e.message.contains(" in all)"), "{e}");
+    assert!(e.message.len() < 300, "{e}");
+    // Without a suggestion every key is named.
+    let e = dupack_sim::parse_scenario_toml(&one_flow_with_tcp("zzzzzz = 1")).unwrap_err();
+    assert!(!e.message.contains("in all)") && e.message.contains("sack_recover_after_exit"), "{e}");
+}

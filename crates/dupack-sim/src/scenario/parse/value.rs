@@ -234,10 +234,11 @@ impl<'a> Table<'a> {
         for k in keys {
             if !allowed.contains(&k.as_str()) {
                 let head = explain(k).unwrap_or_else(|| format!("unknown key {}", sq(k)));
-                return fail(
-                    &self.at(k),
-                    format!("{head}{}; allowed keys here: {}", did_you_mean(k, allowed), allowed.join(", ")),
-                );
+                let hint = did_you_mean(k, allowed);
+                // With a suggestion, a long list (the 30-odd keys of [tcp]) is cut short so that the
+                // message stays one readable line; without one, every allowed key is named.
+                let keys = if hint.is_empty() { allowed.join(", ") } else { list(allowed) };
+                return fail(&self.at(k), format!("{head}{hint}; allowed keys here: {keys}"));
             }
         }
         Ok(())
