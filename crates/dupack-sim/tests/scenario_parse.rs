@@ -1294,58 +1294,77 @@ fn assert_tcp_value_refused(line: &str, path: &str, words: &[&str]) {
     assert!(words.iter().all(|w| e.message.contains(w)), "{e}");
 }
 
+/// A string-valued key of `[tcp]` (`"rto.KEY"` for `[tcp.rto]`): `word` sets
+/// it to `value`, a flow without it gets `default`, and `bad` is refused at
+/// `tcp.KEY` with a message that quotes it and every word in `allowed`.
+fn assert_word_key<T: PartialEq + std::fmt::Debug>(
+    key: &str,
+    get: impl Fn(&dupack_sim::scenario::model::TcpConfig) -> T,
+    (word, value): (&str, T),
+    default: T,
+    bad: &str,
+    allowed: &[&str],
+) {
+    let line = |w: &str| match key.strip_prefix("rto.") {
+        Some(k) => format!("rto = {{ {k} = \"{w}\" }}"),
+        None => format!("{key} = \"{w}\""),
+    };
+    assert_eq!(get(&tcp_with(&line(word))), value, "{key} = {word:?}");
+    assert_eq!(get(&tcp_with("")), default, "the default of {key}");
+    let words: Vec<&str> = std::iter::once(bad).chain(allowed.iter().copied()).collect();
+    assert_tcp_value_refused(&line(bad), &format!("tcp.{key}"), &words);
+}
+
 #[test]
 fn rto_on_fast_retransmit_is_read_per_flow_and_checked() {
-    use dupack_sim::scenario::model::RtoOnFastRetransmit;
-    assert_eq!(tcp_with("rto = { on_fast_retransmit = \"keep\" }").rto.on_fast_retransmit, RtoOnFastRetransmit::Keep);
-    let words = ["never", "restart", "keep"];
-    assert_tcp_value_refused("rto = { on_fast_retransmit = \"never\" }", "tcp.rto.on_fast_retransmit", &words);
+    use dupack_sim::scenario::model::RtoOnFastRetransmit as R;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.rto.on_fast_retransmit;
+    assert_word_key("rto.on_fast_retransmit", get, ("keep", R::Keep), R::Restart, "never", &["restart", "keep"]);
 }
 
 #[test]
 fn rto_sampling_is_read_per_flow_and_checked() {
-    use dupack_sim::scenario::model::RttSampling;
-    assert_eq!(tcp_with("rto = { sampling = \"per_segment\" }").rto.sampling, RttSampling::PerSegment);
-    assert_eq!(tcp_with("").rto.sampling, RttSampling::Timed, "the default");
-    let words = ["every", "timed", "per_segment"];
-    assert_tcp_value_refused("rto = { sampling = \"every\" }", "tcp.rto.sampling", &words);
+    use dupack_sim::scenario::model::RttSampling as S;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.rto.sampling;
+    assert_word_key("rto.sampling", get, ("per_segment", S::PerSegment), S::Timed, "every", &["timed", "per_segment"]);
 }
 
 #[test]
 fn rto_backoff_reset_is_read_per_flow_and_checked() {
-    use dupack_sim::scenario::model::BackoffReset;
-    assert_eq!(tcp_with("rto = { backoff_reset = \"new_ack\" }").rto.backoff_reset, BackoffReset::NewAck);
-    assert_eq!(tcp_with("").rto.backoff_reset, BackoffReset::Sample, "the default");
-    let words = ["ack", "sample", "new_ack"];
-    assert_tcp_value_refused("rto = { backoff_reset = \"ack\" }", "tcp.rto.backoff_reset", &words);
+    use dupack_sim::scenario::model::BackoffReset as B;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.rto.backoff_reset;
+    assert_word_key("rto.backoff_reset", get, ("new_ack", B::NewAck), B::Sample, "ack", &["sample", "new_ack"]);
 }
 
 #[test]
 fn rfc6675_rto_reset_is_read_and_checked() {
-    use dupack_sim::scenario::model::PartialAckRtoReset;
-    assert_eq!(tcp_with("rfc6675_rto_reset = \"first\"").rfc6675_rto_reset, PartialAckRtoReset::First);
-    assert_eq!(tcp_with("").rfc6675_rto_reset, PartialAckRtoReset::Every, "the default: RFC 6298 §5.3");
-    assert_tcp_value_refused("rfc6675_rto_reset = \"last\"", "tcp.rfc6675_rto_reset", &["last", "first", "every"]);
+    // The default: RFC 6298 §5.3 restarts the timer at every ACK of new data.
+    use dupack_sim::scenario::model::PartialAckRtoReset as P;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.rfc6675_rto_reset;
+    assert_word_key("rfc6675_rto_reset", get, ("first", P::First), P::Every, "last", &["first", "every"]);
 }
 
 #[test]
 fn timeout_exit_growth_is_read_and_checked() {
-    use dupack_sim::scenario::model::TimeoutExitGrowth;
-    let above = tcp_with("timeout_exit_growth = \"above_recover\"");
-    assert_eq!(above.timeout_exit_growth, TimeoutExitGrowth::AboveRecover);
-    assert_eq!(tcp_with("").timeout_exit_growth, TimeoutExitGrowth::Acked, "the default: RFC 5681 §3.1");
-    let words = ["never", "acked", "above_recover"];
-    assert_tcp_value_refused("timeout_exit_growth = \"never\"", "tcp.timeout_exit_growth", &words);
+    // The default: RFC 5681 §3.1 grows the window on every ACK of new data.
+    use dupack_sim::scenario::model::TimeoutExitGrowth as G;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.timeout_exit_growth;
+    assert_word_key(
+        "timeout_exit_growth",
+        get,
+        ("above_recover", G::AboveRecover),
+        G::Acked,
+        "never",
+        &["acked", "above_recover"],
+    );
 }
 
 #[test]
 fn sack_recover_after_exit_is_read_and_checked() {
-    use dupack_sim::scenario::model::SackRecoverAfterExit;
-    let cleared = tcp_with("sack_recover_after_exit = \"cleared\"");
-    assert_eq!(cleared.sack_recover_after_exit, SackRecoverAfterExit::Cleared);
-    assert_eq!(tcp_with("").sack_recover_after_exit, SackRecoverAfterExit::Kept, "the default: RFC 6582 §3.2");
-    let words = ["reset", "kept", "cleared"];
-    assert_tcp_value_refused("sack_recover_after_exit = \"reset\"", "tcp.sack_recover_after_exit", &words);
+    // The default: RFC 6582 §3.2's guard outlives the recovery.
+    use dupack_sim::scenario::model::SackRecoverAfterExit as S;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.sack_recover_after_exit;
+    assert_word_key("sack_recover_after_exit", get, ("cleared", S::Cleared), S::Kept, "reset", &["kept", "cleared"]);
 }
 
 #[test]
