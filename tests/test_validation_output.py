@@ -115,6 +115,43 @@ def test_merge_reruns_scenarios_into_a_saved_run_and_names_both(tmp_path: Path, 
     assert vrun.main(["--only", "1", "--merge", str(base)]) == 2  # not a run of every scenario
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failed_scenario_keeps_the_others_results_for_a_merge(tmp_path: Path, monkeypatch, capsys, jobs: str) -> None:
+    # Scenario 6 fails (a check of the suite's own: no peer's fault); scenario
+    # 1 finishes all the same, its results are saved and no report is written.
+    # With --jobs 2 the failure happens in a worker process.
+    unfinished = tmp_path / "unfinished.pickle"
+    monkeypatch.setattr(vrun, "UNFINISHED", unfinished)
+    vegas = vrun.s6_vegas.run
+
+    def broken(*a, **k):
+        raise AssertionError("a check that failed")
+
+    monkeypatch.setattr(vrun.s6_vegas, "run", broken)
+    report = tmp_path / "report.md"
+    assert vrun.main(["--only", "6", "--only", "1", "--jobs", jobs, "--out", str(report)]) == 3
+    assert not report.exists()
+    saved = pickle.loads(unfinished.read_bytes())
+    assert set(saved["results"]) == {"1"} and set(saved["settings"]["failed"]) == {"6"}
+    assert "AssertionError: a check that failed" in saved["settings"]["failed"]["6"]
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "scenario 6 failed: AssertionError: a check that failed" in err
+    resume = f"--only 6 --merge {unfinished} --out {report}"
+    assert resume in err
+    # Not rendered as it is, nor merged into by a run that leaves scenario 6 out.
+    assert vrun.main(["--render", str(unfinished)]) == 2
+    assert vrun.main(["--only", "1", "--merge", str(unfinished)]) == 2
+    assert "--only 6" in capsys.readouterr().err
+    # Once fixed, the command it gave finishes the run: both scenarios in the report.
+    monkeypatch.setattr(vrun.s6_vegas, "run", vegas)
+    given: dict = {}
+    monkeypatch.setattr(vrun.report, "render", lambda results, *a, **k: given.update(results=results, **k) or "page\n")
+    assert vrun.main(resume.split()) == 0
+    assert report.read_text() == "page\n"
+    assert set(given["results"]) == {"1", "6"} and "failed" not in given and given["only"] == {"1", "6"}
+    assert repr(given["results"]["1"]) == repr(saved["results"]["1"])
+
+
 def test_the_ns3_ssthresh_control_sits_beside_its_row() -> None:
     # Scenario 2's control rows (dupack alone with loss_ssthresh = "pipe")
     # are read against the ns-3 column of the row they repeat, and kept out

@@ -25,6 +25,12 @@ very same run: after a change to dupack alone, only dupack runs again.
 Only a full run of every scenario with every peer replaces the committed
 docs/validation.md; a partial one (the quick subset, --only, --peers) writes
 target/validation/partial.md unless --out names the file.
+
+A scenario that fails (a peer crashed, a check of the suite's own failed)
+does not stop the others. Their results are saved (in the --save file, else
+target/validation/unfinished.pickle) and the run exits with status 3 without
+writing a report; `--only K --merge FILE` then runs the failed scenarios
+into the saved results and writes the report.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import multiprocessing
 import pickle
 import sys
 import time
+import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Iterable
@@ -55,6 +62,8 @@ FULL_REPORT = ROOT / "docs" / "validation.md"
 PARTIAL_REPORT = ROOT / "target" / "validation" / "partial.md"
 #: Where the peers' runs are kept (validation/runcache.py).
 KEPT_RUNS = ns3build.target_dir() / "validation" / "peer-runs"
+#: Where the results of a run that did not finish every scenario are saved when --save names no file.
+UNFINISHED = ROOT / "target" / "validation" / "unfinished.pickle"
 
 
 def report_path(out: Path | None, full: bool, only: Iterable[str] | None, peers: Iterable[str] | None = None) -> Path:
@@ -159,13 +168,24 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
             return 2
     t0 = time.perf_counter()
     results: dict[str, object] = {}
+    failed: dict[str, str] = {}
     kept: Counter[tuple[str, str]] = Counter()
     keys = [k for k in SCENARIOS if k in only]
+
+    def finished(key: str, step) -> None:
+        """Take scenario `key`'s outcome (``step()`` returns it or raises):
+        a failure is recorded and said, and the other scenarios go on."""
+        nonlocal kept
+        try:
+            results[key], n = step()
+            kept += n
+        except Exception as e:  # noqa: BLE001 - any failure of one scenario; the others' results are kept
+            failed[key] = failure_text(key, e, log)
+
     try:
         if args.jobs == 1 or len(keys) == 1:
             for key in keys:
-                results[key], n = timed_step(key, peers, quick, seeds, log)
-                kept += n
+                finished(key, lambda key=key: timed_step(key, peers, quick, seeds, log))
         else:
             # Each scenario in its own process, the longest first so that the
             # rest fill in around them; every run is seeded, so the results
@@ -175,13 +195,10 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
             with ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
                 futures = {k: pool.submit(timed_step, k, peers, quick, seeds, None) for k in order}
                 for key in keys:
-                    results[key], n = futures[key].result()
-                    kept += n
-    except (Ns2Error, RuntimeError, OSError) as e:
-        # A peer failed (ns-2 crashed or timed out, the simulator refused a
-        # scenario): one line, not a traceback.
-        print(f"validation: {e}", file=log)
-        return 3
+                    finished(key, futures[key].result)
+    except KeyboardInterrupt:
+        failed.update({k: f"scenario {k} did not run: interrupted" for k in keys if k not in results and k not in failed})
+        print("validation: interrupted", file=log, flush=True)
     elapsed = time.perf_counter() - t0
     settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv,
                 "reused": runcache.summary(kept)}
@@ -192,24 +209,71 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
         again = {"scenarios": sorted(only), "elapsed": elapsed, "argv": argv, "machine": machine,
                  "reused": settings["reused"]}
         settings = {**base["settings"], "rerun": [*report.reruns(base["settings"].get("rerun")), again],
-                    "base_machine": base["machine"]}
+                    "base_machine": base["machine"], "only": set(base["settings"]["only"]) | only}
         machine = base["machine"]
-    if args.save:
-        args.save.write_bytes(pickle.dumps({"results": results, "missing": missing, "settings": settings,
-                                            "peers": list(peers), "machine": machine}))
+    unfinished = {**settings.get("failed", {}), **failed}
+    for key in results:
+        unfinished.pop(key, None)  # failed before, run again now
+    if unfinished:
+        settings["failed"] = unfinished
+    else:
+        settings.pop("failed", None)
+    if args.save or unfinished:
+        save = args.save or UNFINISHED
+        save.parent.mkdir(parents=True, exist_ok=True)
+        save.write_bytes(pickle.dumps({"results": results, "missing": missing, "settings": settings,
+                                       "peers": list(peers), "machine": machine}))
+    if unfinished:
+        keys = sorted(unfinished)
+        print(f"validation: scenario {', '.join(keys)} did not finish; the results of the others are saved in "
+              f"{save} (no report written). Once fixed, run the rest into them: "
+              f"python3 validation/run.py {resume_argv(args, keys, save)}", file=log)
+        return 3
     text = report.render(results, peers, missing, **settings)
-    merged_only = None if base is not None else args.only
-    out = report_path(args.out, not quick, merged_only, args.peers)
+    # A merge reports what its saved run was of (every scenario, usually).
+    out = report_path(args.out, not quick, settings["only"], args.peers)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
     print(f"validation: wrote {out} ({elapsed / 60:.1f} min)", file=log)
     return 0
 
 
+def failure_text(key: str, e: BaseException, log) -> str:
+    """One line on why scenario `key` failed, said on `log`; a failure that is not
+    a peer's or the simulator's (a bug in the suite) also gets its traceback there."""
+    if isinstance(e, RuntimeError) and str(e).startswith(f"scenario {key} failed"):
+        text = str(e)  # timed_step's line for a peer's or the simulator's failure
+    else:
+        traceback.print_exception(e, file=log)
+        text = f"scenario {key} failed: {type(e).__name__}: {e}"
+    print(f"validation: {text}", file=log, flush=True)
+    return text
+
+
+def resume_argv(args: argparse.Namespace, keys: list[str], save: Path) -> str:
+    """The command line that runs scenarios `keys` into the results saved in `save`."""
+    argv = ["--full"] if args.full else []
+    if args.seeds:
+        argv += ["--seeds", str(args.seeds)]
+    if args.peers:
+        argv += ["--peers", ",".join(args.peers)]
+    if args.jobs > 1:
+        argv += ["--jobs", str(args.jobs)]
+    for k in keys:
+        argv += ["--only", k]
+    argv += ["--merge", str(save)]
+    if args.out:
+        argv += ["--out", str(args.out)]
+    if args.save:
+        argv += ["--save", str(args.save)]
+    return " ".join(argv)
+
+
 def merge_base(args: argparse.Namespace, quick: bool, seeds: int, peers: dict[str, Peer]) -> dict | None:
-    """The saved full run that --merge names, with the date and commit it ran at; None (and a
-    message) if it cannot take this run's scenarios: another mode, other seeds or peers, or no
-    record of its commit."""
+    """The saved run that --merge names, with the date and commit it ran at; None (and a
+    message) if it cannot take this run's scenarios: another mode, other seeds or peers, no
+    record of its commit, a run of only some scenarios (unless it is a run that did not finish
+    them all), or a run that did not finish scenarios this run leaves out."""
     def refuse(why: str) -> None:
         print(f"validation: --merge {args.merge}: {why}", file=sys.stderr)
 
@@ -222,7 +286,14 @@ def merge_base(args: argparse.Namespace, quick: bool, seeds: int, peers: dict[st
         refuse(f"cannot read saved results ({e})")
         return None
     s = saved.get("settings", {})
-    if s.get("quick") != quick or s.get("seeds") != seeds or set(s.get("only", ())) != set(SCENARIOS):
+    unfinished = set(s.get("failed", ()))
+    if unfinished - set(args.only):
+        refuse(f"scenario {', '.join(sorted(unfinished))} did not finish in it: run {'it' if len(unfinished) == 1 else 'them'} "
+               f"with {' '.join('--only ' + k for k in sorted(unfinished))}")
+        return None
+    # A run of every scenario takes any of them; an unfinished run, those it did not finish.
+    every = set(s.get("only", ())) == set(SCENARIOS)
+    if s.get("quick") != quick or s.get("seeds") != seeds or not (every or unfinished):
         refuse(f"it holds {'the quick subset' if s.get('quick') else 'a full run'} of scenarios "
                f"{', '.join(sorted(s.get('only', ())))} with {s.get('seeds')} seeds; this run is "
                f"{'the quick subset' if quick else 'a full run'} with {seeds} seeds, and only a run of every scenario "
@@ -295,6 +366,12 @@ def render_saved(args: argparse.Namespace) -> int:
     ran = saved.get("peers") or [n for n in PEERS if n not in saved["missing"]]
     peers = {n: p for n, p in PEERS.items() if n in ran}
     settings = saved["settings"]
+    if settings.get("failed"):
+        keys = sorted(settings["failed"])
+        print(f"validation: --render {args.render}: scenario {', '.join(keys)} did not finish in it; run "
+              f"{'it' if len(keys) == 1 else 'them'} into it with {' '.join('--only ' + k for k in keys)} "
+              f"--merge {args.render}", file=sys.stderr)
+        return 2
     out = report_path(args.out, not settings.get("quick", True), settings.get("only"), saved.get("peers"))
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(report.render(saved["results"], peers, saved["missing"], **settings))
