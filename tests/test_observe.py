@@ -145,6 +145,38 @@ def test_series_keep_their_invariants_and_count_the_events() -> None:
     assert not s.attrs["truncated"]
 
 
+def test_series_variables_keep_those_rows_of_the_whole_series() -> None:
+    # The chosen variables' rows are exactly those of the whole series; the
+    # record limit counts only them (the limit that cuts every variable
+    # short leaves the cwnd alone whole).
+    whole = dupack.run(QUICKSTART, series=["*"]).series
+    chosen = dupack.run(QUICKSTART, series=["*"], series_variables=["cwnd", "queue", "timeout"])
+    some = whole[whole.variable.isin(["cwnd", "queue", "timeout"])].reset_index(drop=True)
+    got = chosen.series
+    assert set(got.variable) == {"cwnd", "queue", "timeout"} and len(got) == len(some) < len(whole)
+    pd.testing.assert_frame_equal(got[["time_s", "value"]], some[["time_s", "value"]])
+    assert (got.entity.astype(str) == some.entity.astype(str)).all()
+    assert (got.variable.astype(str) == some.variable.astype(str)).all()
+    pd.testing.assert_frame_equal(chosen.flows, dupack.run(QUICKSTART).flows)
+    cwnd = whole[whole.variable == "cwnd"]
+    cut = dupack.run(QUICKSTART, series=["*"], series_max=len(cwnd), series_variables=["cwnd"]).series
+    assert len(cut) == len(cwnd) and not cut.attrs["truncated"]
+    assert dupack.run(QUICKSTART, series=["*"], series_max=len(cwnd)).series.attrs["truncated"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "fragment"),
+    [
+        ({"series": ["*"], "series_variables": ["cwnd", "window"]}, dupack.ScenarioError, 'no variable named "window"'),
+        ({"series_variables": ["cwnd"]}, ValueError, "name the flows and links whose series to keep with series="),
+        ({"series": ["*"], "series_variables": "cwnd"}, TypeError, "series_variables must be a list of names"),
+    ],
+)
+def test_bad_series_variables(kwargs: dict, error: type, fragment: str) -> None:
+    with pytest.raises(error, match=fragment):
+        dupack.run(QUICKSTART, **kwargs)
+
+
 def test_observing_changes_no_result() -> None:
     plain = dupack.run(QUICKSTART)
     seen = dupack.run(QUICKSTART, series=["*"], trace=["f0", "f3"])
@@ -163,6 +195,13 @@ def test_the_cli_saves_series_trace_and_captures_beside_the_results(tmp_path: Pa
     assert set(s.entity.unique()) == {"f3", "bottleneck:fwd", "bottleneck:rev"}
     assert set(pd.read_parquet(out / "trace.parquet").flow.unique()) == {"f3"}
     assert "series" not in (out / "result.json").read_text()
+    few = tmp_path / "few"
+    p = run_subprocess("run", str(QUICKSTART), "--trace", "f3,bottleneck", "--series-vars", "cwnd",
+                       "--series-vars", "queue", "-o", str(few), "-q")
+    assert p.returncode == 0, p.stderr
+    kept = pd.read_parquet(few / "series.parquet")
+    assert set(kept.variable.astype(str)) == {"cwnd", "queue"}
+    assert len(kept) == s.variable.isin(["cwnd", "queue"]).sum()
     # The bottleneck's fwd capture holds data only, of every flow (besides
     # the synthesised SYN-ACKs that tell Wireshark each flow's options).
     import dpkt
@@ -181,6 +220,9 @@ def test_the_cli_saves_series_trace_and_captures_beside_the_results(tmp_path: Pa
         (["--pcap", "nolink"], "--pcap: no link named"),
         (["--pcap", "access0:sideways"], "--pcap: no link named \"access0:sideways\""),
         (["--pcap", "../x"], "--pcap needs LINK"),
+        (["--trace", "f0", "--series-vars", "cwnd,wnd"], '--series-vars: no variable named "wnd"; a flow\'s are cwnd,'),
+        (["--series-vars", "cwnd"], "--series-vars chooses among the variables of the time series"),
+        (["--trace", "f0", "--series-vars", "cwnd,"], "--series-vars needs comma-separated variable names"),
     ],
 )
 def test_bad_observation_options_get_one_line_and_exit_2(args: list[str], fragment: str, tmp_path: Path) -> None:

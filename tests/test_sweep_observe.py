@@ -97,6 +97,8 @@ def test_a_series_cut_at_its_limit_is_said(tmp_path: Path) -> None:
         ({"series": []}, "series must be a list of flow or link names"),
         ({"trace": [""]}, "trace must be a list of flow or link names"),
         ({"series": ["*"], "series_max": 0}, "series_max must be an integer >= 1"),
+        ({"series_variables": ["cwnd"]}, "name the flows and links whose series to keep with series="),
+        ({"series": ["*"], "series_variables": []}, "series_variables must be a list of variable names"),
     ],
 )
 def test_bad_arguments(kwargs: dict, fragment: str) -> None:
@@ -109,6 +111,23 @@ def test_an_unknown_name_is_a_scenario_error() -> None:
         dupack.sweep(base(), GRID, SEEDS, progress=False, series=["nope"])
     with pytest.raises(dupack.ScenarioError, match="no flow named \"bottleneck\""):
         dupack.sweep(base(), GRID, SEEDS, progress=False, trace=["bottleneck"])
+    with pytest.raises(dupack.ScenarioError, match="no variable named \"wnd\""):
+        dupack.sweep(base(), GRID, SEEDS, progress=False, series=["*"], series_variables=["wnd"])
+
+
+def test_series_variables_keep_those_rows_and_are_remembered(watched: dupack.SweepResult, tmp_path: Path) -> None:
+    out = tmp_path / "few"
+    few = dupack.sweep(base(), GRID, SEEDS, progress=False, out=out, **WATCH, series_variables=["cwnd", "queue"])
+    whole = watched.series
+    want = whole[whole.variable.isin(["cwnd", "queue"])].reset_index(drop=True)
+    got = few.series
+    assert set(got.variable.astype(str)) == {"cwnd", "queue"} and len(got) == len(want)
+    pd.testing.assert_frame_equal(got[["job", "time_s", "value"]], want[["job", "time_s", "value"]])
+    back = dupack.SweepResult.load(out)
+    assert len(back.series) == len(got)
+    # Resuming with other variables would mix two recordings in one dataset.
+    with pytest.raises(dupack.SweepError, match="recording"):
+        dupack.sweep(base(), GRID, SEEDS, progress=False, out=out, **WATCH)
 
 
 def test_cli_sweep_trace(tmp_path: Path) -> None:
@@ -125,3 +144,11 @@ def test_cli_sweep_trace(tmp_path: Path) -> None:
     assert r.stderr.count("\n") == 1
     r = run_cli(*args, "-o", str(out))
     assert r.exit_code == 2 and "recording (series and trace) differs" in r.stderr
+    few = tmp_path / "few"
+    r = run_cli(*args, "--trace", "f3,bottleneck", "--series-vars", "cwnd,queue", "-o", str(few), "-q")
+    assert (r.exit_code, r.stderr) == (0, ""), r.stderr
+    kept = dupack.SweepResult.load(few).series
+    assert set(kept["variable"].astype(str)) == {"cwnd", "queue"}
+    assert len(kept) == back.series["variable"].isin(["cwnd", "queue"]).sum()
+    r = run_cli(*args, "--trace", "f3", "--series-vars", "cwnd,wnd", "-o", str(tmp_path / "bad2"))
+    assert r.exit_code == 2 and r.stderr.startswith('error: --series-vars: no variable named "wnd"'), r.stderr

@@ -27,11 +27,14 @@ def run(
     max_wall: float | None = None,
     partial_on_interrupt: bool = False,
     estimated: Callable[[float, float, float], object] | None = None,
+    series_variables: list[str] | None = None,
 ) -> str:
     """Validate and run a scenario given as JSON text; return the result as JSON text.
 
     ``trace`` names flows whose packet-level trace is added as the result's
-    ``trace`` list.
+    ``trace`` list. ``series`` names flows and links whose time series is
+    added (at most ``series_max`` records, of the variables
+    ``series_variables`` names; None: all).
 
     ``seed=None`` uses the scenario's ``run.seed``. The GIL is released while
     the simulation runs.
@@ -89,6 +92,7 @@ def sweep(
     series: list[str] | None = None,
     trace: list[str] | None = None,
     series_max: int | None = None,
+    series_variables: list[str] | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """Run many jobs on ``workers`` OS threads without the GIL; return how
     many finished and the tables of them all.
@@ -108,8 +112,9 @@ def sweep(
 
     ``series`` and ``trace`` (names, as in :func:`run`) make every run
     record its time series and packet trace into the ``series`` and
-    ``trace`` tables, at most ``series_max`` series records a run; the
-    returned tables' ``series_truncated`` counts the runs that reached it.
+    ``trace`` tables, at most ``series_max`` series records a run (of the
+    variables ``series_variables`` names; None: all); the returned tables'
+    ``series_truncated`` counts the runs that reached it.
 
     ``kind`` is ``"u64"``, ``"i64"``, ``"f64"`` (little-endian values),
     ``"bool"`` (a byte each), ``"str"`` (``data = (i64 offsets, UTF-8

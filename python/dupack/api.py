@@ -111,6 +111,7 @@ def run(
     series_max: int | None = None,
     max_wall: float | None = None,
     progress: Callable[[float, float, int, float], object] | None = None,
+    series_variables: list[str] | None = None,
 ) -> RunResult:
     """Validate and run one scenario.
 
@@ -124,7 +125,8 @@ def run(
     (:attr:`RunResult.trace`); ``series`` names flows and links (``NAME``,
     ``flow:NAME``, ``link:NAME``, or ``"*"`` for all) whose time series is
     kept (:attr:`RunResult.series`), at most ``series_max`` records
-    (default 10 million); ``pcap`` maps ``"LINK"``, ``"LINK:fwd"`` or
+    (default 10 million), of the variables ``series_variables`` names
+    (``["cwnd", "queue"]``, say; default all: see docs/results.md); ``pcap`` maps ``"LINK"``, ``"LINK:fwd"`` or
     ``"LINK:rev"`` to a pcapng file written during the run (Wireshark opens
     it; see docs/results.md for what the headers hold).
 
@@ -144,6 +146,7 @@ def run(
     seed = check_seed(seed)
     names = check_trace(trace)
     entities = check_names("series", series)
+    variables = check_series_variables(entities, series_variables)
     captures = check_pcap(pcap)
     if series_max is not None and (isinstance(series_max, bool) or not isinstance(series_max, int) or series_max < 0):
         raise TypeError(f"series_max must be a non-negative integer, not {series_max!r}")
@@ -151,7 +154,9 @@ def run(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, not {type(progress).__name__}")
     sc = as_scenario(scenario).with_overrides(overrides)
-    return run_checked(sc, seed, names, entities, series_max, captures, max_wall=limit, progress=progress)
+    return run_checked(
+        sc, seed, names, entities, series_max, captures, max_wall=limit, progress=progress, series_variables=variables
+    )
 
 
 def run_checked(
@@ -166,6 +171,7 @@ def run_checked(
     progress: Callable[[float, float, int, float], object] | None = None,
     partial_on_interrupt: bool = False,
     estimated: Callable[[float, float, float], object] | None = None,
+    series_variables: list[str] | None = None,
 ) -> RunResult:
     """:func:`run` once its arguments are checked (``dupack run`` calls it
     too). ``partial_on_interrupt``: Ctrl-C ends the run as ``max_wall``
@@ -173,7 +179,8 @@ def run_checked(
     KeyboardInterrupt. ``estimated(wall_s, events, packets)`` is called
     with the run's :func:`estimate` before it starts."""
     text = _core.run(
-        sc.canonical_json(), seed, trace, series, series_max, pcap, progress, max_wall, partial_on_interrupt, estimated
+        sc.canonical_json(), seed, trace, series, series_max, pcap, progress, max_wall, partial_on_interrupt, estimated,
+        series_variables,
     )
     return RunResult.from_json(text, sc)
 
@@ -185,6 +192,18 @@ def check_names(what: str, names: object) -> list[str] | None:
     if isinstance(names, str) or not isinstance(names, list | tuple) or not all(isinstance(t, str) for t in names):
         raise TypeError(f"{what} must be a list of names, not {names!r}")
     return list(names)
+
+
+def check_series_variables(series: list[str] | None, variables: object) -> list[str] | None:
+    """``variables`` is ``None`` or a list of variable names (the core checks
+    them), and only with a series to choose them from."""
+    names = check_names("series_variables", variables)
+    if names is not None and series is None:
+        raise ValueError(
+            "series_variables chooses among the variables of the time series; "
+            "name the flows and links whose series to keep with series= (or ['*'])"
+        )
+    return names
 
 
 def parse_pcap_spec(spec: str) -> tuple[str, str]:

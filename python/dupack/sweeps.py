@@ -71,6 +71,7 @@ def _sweep(
     series: Iterable[str] | None = None,
     trace: Iterable[str] | None = None,
     series_max: int | None = None,
+    series_variables: Iterable[str] | None = None,
     _fail_job: int | None = None,
     _discard_results: bool = False,
 ) -> SweepResult:
@@ -113,7 +114,8 @@ def _sweep(
     ``series`` and ``trace`` make every run record what :func:`dupack.run`
     records with the same arguments: the time series of these flows and
     links (``"*"``: all) and the packet trace of these flows, at most
-    ``series_max`` series records a run. They fill the ``series`` and
+    ``series_max`` series records a run, of the variables
+    ``series_variables`` names (default all). They fill the ``series`` and
     ``trace`` tables (long format, as a run's ``series.parquet`` and
     ``trace.parquet``, with the job, grid and seed columns in front);
     without them those tables are empty and cost nothing. A stored sweep
@@ -137,7 +139,7 @@ def _sweep(
     if client is not None and _discard_results:
         raise ValueError("_discard_results is for the local executor only")
     nworkers = _check_workers(workers)
-    observe = _check_observe(series, trace, series_max)
+    observe = _check_observe(series, trace, series_max, series_variables)
     if not (isinstance(chunk_seconds, int | float) and 0 <= chunk_seconds < float("inf")):
         raise ValueError(f"chunk_seconds must be a number >= 0, got {chunk_seconds!r}")
     points = list(itertools.product(*values))
@@ -780,11 +782,29 @@ def _names(what: str, names: Iterable[str] | None) -> list[str] | None:
     return out
 
 
-def _check_observe(series: Iterable[str] | None, trace: Iterable[str] | None, series_max: int | None) -> dict[str, Any]:
-    """The sweep's ``series``, ``trace`` and ``series_max`` as keyword arguments of the core's sweep."""
+def _check_observe(
+    series: Iterable[str] | None,
+    trace: Iterable[str] | None,
+    series_max: int | None,
+    series_variables: Iterable[str] | None = None,
+) -> dict[str, Any]:
+    """The sweep's ``series``, ``trace``, ``series_max`` and ``series_variables`` as keyword arguments
+    of the core's sweep (the core checks the names)."""
     out: dict[str, Any] = {}
     if (s := _names("series", series)) is not None:
         out["series"] = s
+    if series_variables is not None:
+        if isinstance(series_variables, str):
+            series_variables = [series_variables]
+        variables = list(series_variables)
+        if not variables or not all(isinstance(v, str) and v for v in variables):
+            raise ValueError(f"series_variables must be a list of variable names, got {variables!r}")
+        if s is None:
+            raise ValueError(
+                "series_variables chooses among the variables of the time series; "
+                "name the flows and links whose series to keep with series= (or ['*'])"
+            )
+        out["series_variables"] = variables
     if (t := _names("trace", trace)) is not None:
         out["trace"] = t
     if series_max is not None:

@@ -1,38 +1,59 @@
 //! What to observe in a scenario's runs, by the names of its flows and links.
 
+use dupack_sim::observe::{variable_set, ALL_VARIABLES};
 use dupack_sim::{Observe, Scenario, ScenarioError};
 
 /// What every run of one scenario observes: its time series and packet
 /// trace (see `dupack_sim::Observe`). The default observes nothing.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Watch {
     pub series_flows: Vec<usize>,
     pub series_links: Vec<usize>,
     pub trace_flows: Vec<usize>,
     /// At most this many series records a run (None: the core's default).
     pub series_max: Option<usize>,
+    /// The series' variables, a bit per number (`dupack_sim::observe::variable_set`).
+    pub series_variables: u32,
+}
+
+impl Default for Watch {
+    fn default() -> Watch {
+        Watch {
+            series_flows: Vec::new(),
+            series_links: Vec::new(),
+            trace_flows: Vec::new(),
+            series_max: None,
+            series_variables: ALL_VARIABLES,
+        }
+    }
 }
 
 impl Watch {
     /// The time series of the flows and links `series` names (see
     /// [`series_entities`]) and the trace of the flows `trace` names, in
-    /// `scenario`. An unknown name is a ScenarioError at `series` or
-    /// `trace` (the series are checked first).
+    /// `scenario`; of the series, the variables `series_variables` names
+    /// (None: all). An unknown name is a ScenarioError at `series`,
+    /// `series_variables` or `trace` (checked in that order).
     pub fn resolve(
         scenario: &Scenario,
         series: Option<&[String]>,
         trace: Option<&[String]>,
         series_max: Option<usize>,
+        series_variables: Option<&[String]>,
     ) -> Result<Watch, ScenarioError> {
         let (series_flows, series_links) = match series {
             Some(names) => series_entities(scenario, names).map_err(at("series"))?,
             None => Default::default(),
         };
+        let series_variables = match series_variables {
+            Some(names) => variable_set(names).map_err(at("series_variables"))?,
+            None => ALL_VARIABLES,
+        };
         let trace_flows = match trace {
             Some(names) => flow_indices(scenario, names).map_err(at("trace"))?,
             None => Vec::new(),
         };
-        Ok(Watch { series_flows, series_links, trace_flows, series_max })
+        Ok(Watch { series_flows, series_links, trace_flows, series_max, series_variables })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -44,6 +65,7 @@ impl Watch {
             series_flows: self.series_flows.clone(),
             series_links: self.series_links.clone(),
             trace_flows: self.trace_flows.clone(),
+            series_variables: self.series_variables,
             ..Observe::default()
         };
         if let Some(max) = self.series_max {

@@ -63,7 +63,7 @@ fn collect_jobs(chunks: &mut Vec<u64>) -> impl FnMut(Chunk) -> Result<(), String
 #[test]
 fn one_worker_and_two_make_the_same_tables() {
     let scenarios = [scenario("1s"), scenario("2s")];
-    let watches = [Watch::resolve(&scenarios[0], Some(&["*".into()]), Some(&["f1".into()]), Some(200)).unwrap()];
+    let watches = [Watch::resolve(&scenarios[0], Some(&["*".into()]), Some(&["f1".into()]), Some(200), None).unwrap()];
     let jobs: [Job; 3] = [(10, 0, None), (11, 1, Some(3)), (12, 0, Some(4))];
     let run = |workers| {
         let mut chunked = Vec::new();
@@ -142,9 +142,12 @@ fn no_worker_or_an_unknown_scenario_is_refused_before_anything_runs() {
 #[test]
 fn unknown_names_to_watch_are_scenario_errors_at_their_key() {
     let s = scenario("1s");
-    let e = Watch::resolve(&s, Some(&["nosuch".into()]), None, None).unwrap_err();
+    let e = Watch::resolve(&s, Some(&["nosuch".into()]), None, None, None).unwrap_err();
     assert_eq!(e.path, "series");
-    let e = Watch::resolve(&s, None, Some(&["bottleneck".into()]), None).unwrap_err();
+    let e = Watch::resolve(&s, None, Some(&["bottleneck".into()]), None, None).unwrap_err();
     assert_eq!(e.path, "trace", "a link has no packet trace");
-    assert!(Watch::resolve(&s, None, None, None).unwrap().is_empty());
+    assert!(Watch::resolve(&s, None, None, None, None).unwrap().is_empty());
+    let e = Watch::resolve(&s, Some(&["*".into()]), None, None, Some(&["window".into()])).unwrap_err();
+    assert_eq!(e.path, "series_variables");
+    assert!(e.message.starts_with("no variable named \"window\""), "{}", e.message);
 }

@@ -91,7 +91,8 @@ pub(crate) fn parse_plain(scenario_json: &str) -> Result<dupack_sim::Scenario, d
 /// `trace` names flows whose packet-level trace is added to the result as a
 /// `trace` list (see `trace_json`). `series` names flows and links (`NAME`,
 /// `flow:NAME`, `link:NAME`, or `*` for all) whose time series is added as
-/// `series` columns (see `series_json`), at most `series_max` records.
+/// `series` columns (see `series_json`), at most `series_max` records, of
+/// the variables `series_variables` names (None: all of them).
 /// `pcaps` is a list of `(link, direction, path)`: a pcapng capture of the
 /// link's `fwd`, `rev` or `both` directions written to `path`; the packets
 /// written are added as `pcap` (one entry per capture).
@@ -109,7 +110,7 @@ pub(crate) fn parse_plain(scenario_json: &str) -> Result<dupack_sim::Scenario, d
 #[pyfunction]
 #[pyo3(signature = (
     scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None,
-    progress=None, max_wall=None, partial_on_interrupt=false, estimated=None
+    progress=None, max_wall=None, partial_on_interrupt=false, estimated=None, series_variables=None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn run(
@@ -124,6 +125,7 @@ fn run(
     max_wall: Option<f64>,
     partial_on_interrupt: bool,
     estimated: Option<PyObject>,
+    series_variables: Option<Vec<String>>,
 ) -> PyResult<String> {
     let scenario = parse(py, scenario_json)?;
     if let Some(cb) = &estimated {
@@ -141,6 +143,11 @@ fn run(
     }
     if let Some(max) = series_max {
         obs.series_max_records = max;
+    }
+    if let Some(names) = &series_variables {
+        obs.series_variables = dupack_sim::observe::variable_set(names).map_err(|m| {
+            scenario_error(py, dupack_sim::ScenarioError { path: "series_variables".into(), message: m })
+        })?;
     }
     let mut pcap_paths = Vec::new();
     for (link, dir, path) in pcaps.iter().flatten() {

@@ -19,7 +19,7 @@ use crate::buffer::{Buffer, Owned};
 use crate::results::into_python;
 use crate::{parse_plain, run_error, scenario_error};
 
-/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False, parts=False, series=None, trace=None, series_max=None) -> (int, tables)
+/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False, parts=False, series=None, trace=None, series_max=None, series_variables=None) -> (int, tables)
 ///
 /// `scenarios`: scenario documents as JSON text; `jobs`: (job id, index
 /// into `scenarios`, seed or None for the scenario's `run.seed`). Runs
@@ -32,7 +32,8 @@ use crate::{parse_plain, run_error, scenario_error};
 /// the tables of them all. See `_core.pyi` for the layout of the tables.
 /// `series` and `trace` name what every run observes, as in `run`: its
 /// time series (flows and links) and its packet trace (flows), at most
-/// `series_max` series records a run; they fill the `series` and `trace`
+/// `series_max` series records a run of the variables `series_variables`
+/// names (None: all); they fill the `series` and `trace`
 /// tables, and the returned tables' `series_truncated` counts the runs
 /// whose series reached that limit.
 /// `fail_job` makes that job panic (for testing the error path). With
@@ -48,7 +49,7 @@ use crate::{parse_plain, run_error, scenario_error};
 /// In the first two cases, and after Ctrl-C, `on_chunk` is first called
 /// once more with every run that had finished, so nothing done is lost.
 #[pyfunction]
-#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=false, parts=false, series=None, trace=None, series_max=None))]
+#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=false, parts=false, series=None, trace=None, series_max=None, series_variables=None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn sweep(
     py: Python<'_>,
@@ -63,6 +64,7 @@ pub fn sweep(
     series: Option<Vec<String>>,
     trace: Option<Vec<String>>,
     series_max: Option<usize>,
+    series_variables: Option<Vec<String>>,
 ) -> PyResult<(usize, PyObject)> {
     check_workers(workers).map_err(PyValueError::new_err)?;
     if !chunk_seconds.is_finite() || chunk_seconds < 0.0 {
@@ -85,7 +87,7 @@ pub fn sweep(
     }
     let mut watches = Vec::with_capacity(models.len());
     for (i, m) in models.iter().enumerate() {
-        match Watch::resolve(m, series.as_deref(), trace.as_deref(), series_max) {
+        match Watch::resolve(m, series.as_deref(), trace.as_deref(), series_max, series_variables.as_deref()) {
             Ok(w) => watches.push(w),
             Err(e) => return Err(at_point(i, e)?),
         }

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def typer_names(trace_saved: str) -> dict[str, Any]:
     """``typer`` and the shared parameter types, for a module's globals:
-    ``ScenarioFile``, ``Overrides``, ``TraceNames`` and ``TraceAll``.
+    ``ScenarioFile``, ``Overrides``, ``TraceNames``, ``TraceAll`` and ``SeriesVars``.
     ``trace_saved`` ends the help of ``--trace``: where the command keeps
     what it records."""
     from pathlib import Path
@@ -65,6 +65,16 @@ def typer_names(trace_saved: str) -> dict[str, Any]:
         ),
     ]
     trace_all = Annotated[bool, typer.Option("--trace-all", help="--trace every flow and link.")]
+    series_vars = Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--series-vars",
+            metavar="NAMES",
+            help="Of the time series --trace records, keep only these variables (comma-separated, e.g. "
+            "cwnd,ssthresh,queue; default all: docs/results.md lists them). Repeatable.",
+            show_default=False,
+        ),
+    ]
     return {
         "typer": typer,
         # What else the commands' annotations may name, resolved by typer in the same globals.
@@ -75,6 +85,7 @@ def typer_names(trace_saved: str) -> dict[str, Any]:
         "Overrides": overrides,
         "TraceNames": trace_names,
         "TraceAll": trace_all,
+        "SeriesVars": series_vars,
     }
 
 
@@ -146,6 +157,19 @@ def parse_trace(items: list[str] | None, every: bool, scenario: Scenario) -> tup
         if is_flow:
             traced.append(bare)
     return series, (traced or None)
+
+
+def parse_series_vars(items: list[str] | None, series: list[str] | None) -> list[str] | None:
+    """--series-vars → the variable names for the core (which checks them), only with --trace or --trace-all."""
+    if not items:
+        return None
+    names = [n.strip() for item in items for n in item.split(",")]
+    if any(not n for n in names):
+        raise CliError(f"--series-vars needs comma-separated variable names, got {','.join(items)!r}")
+    if series is None:
+        raise CliError("--series-vars chooses among the variables of the time series: name the flows and links "
+                       "to record with --trace (or --trace-all)")
+    return names
 
 
 def listing(names: list[str], most: int = 12) -> str:

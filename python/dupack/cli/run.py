@@ -6,7 +6,15 @@ import sys
 
 from dupack._paths import path_join, path_name, path_stem, path_text
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_PARTIAL, EXIT_RUN, CliError, CliExit
-from dupack.cli.common import load_scenario, num, parse_out, parse_trace, typer_names, validation_error
+from dupack.cli.common import (
+    load_scenario,
+    num,
+    parse_out,
+    parse_series_vars,
+    parse_trace,
+    typer_names,
+    validation_error,
+)
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
@@ -25,6 +33,7 @@ if TYPE_CHECKING:
     Overrides = Optional[list[str]]  # noqa: UP045
     TraceNames = Optional[list[str]]  # noqa: UP045
     TraceAll = bool
+    SeriesVars = Optional[list[str]]  # noqa: UP045
 
 
 def _typer_names() -> None:
@@ -157,6 +166,7 @@ def run_cmd(
     ] = False,
     trace_text: TraceNames = None,
     trace_all: TraceAll = False,
+    series_vars: SeriesVars = None,
     pcap_specs: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Option(
@@ -199,7 +209,8 @@ def run_cmd(
     saves what it simulated so far, marked partial.
     """
     run_command(
-        file, seed_text, overrides, out_text, json_out, quiet, trace_text, trace_all, pcap_specs, max_wall_text, progress
+        file, seed_text, overrides, out_text, json_out, quiet, trace_text, trace_all, pcap_specs, max_wall_text, progress,
+        series_vars,
     )
 
 
@@ -215,6 +226,7 @@ def run_command(
     pcap_specs: list[str] | None = None,
     max_wall_text: str | None = None,
     progress: bool = False,
+    series_vars: list[str] | None = None,
 ) -> None:
     """``dupack run``, its options as keyword arguments (see :func:`run_cmd`)."""
     from dupack._core import RunError, ScenarioError
@@ -226,6 +238,7 @@ def run_command(
     max_wall = _parse_max_wall(max_wall_text)
     scenario = load_scenario(file, overrides)
     series, flows_traced = parse_trace(trace_text, trace_all, scenario)
+    variables = parse_series_vars(series_vars, series)
     captures = _parse_pcaps(pcap_specs)
     # Captures are written while the run goes, into a scratch folder that
     # the result directory (named after the seed) takes over afterwards.
@@ -253,10 +266,13 @@ def run_command(
                 progress=watch.tick if show_progress else None,
                 partial_on_interrupt=True,
                 estimated=watch.estimated,
+                series_variables=variables,
             )
         except ScenarioError as e:
             if e.path == "pcap":
                 raise CliError(f"--pcap: {e.message}") from None
+            if e.path == "series_variables":
+                raise CliError(f"--series-vars: {e.message}") from None
             raise validation_error(file, e) from None
         except RunError as e:
             raise CliError(f"the simulation of '{file}' failed: {e}", EXIT_RUN) from None

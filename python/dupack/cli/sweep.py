@@ -7,7 +7,15 @@ import time
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
 from dupack.cli.progress import Progress
-from dupack.cli.common import load_scenario, num, parse_out, parse_trace, typer_names, validation_error
+from dupack.cli.common import (
+    load_scenario,
+    num,
+    parse_out,
+    parse_series_vars,
+    parse_trace,
+    typer_names,
+    validation_error,
+)
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
@@ -26,6 +34,7 @@ if TYPE_CHECKING:
     Overrides = Optional[list[str]]  # noqa: UP045
     TraceNames = Optional[list[str]]  # noqa: UP045
     TraceAll = bool
+    SeriesVars = Optional[list[str]]  # noqa: UP045
 
 
 def _typer_names() -> None:
@@ -256,6 +265,7 @@ def sweep_cmd(
     ] = False,
     trace_text: TraceNames = None,
     trace_all: TraceAll = False,
+    series_vars: SeriesVars = None,
 ) -> None:
     """Run a scenario for every combination of --vary values and every seed.
 
@@ -272,7 +282,7 @@ def sweep_cmd(
     sweep_command(
         file, vary=vary, seeds_text=seeds_text, workers_text=workers_text, out_text=out_text, overrides=overrides,
         no_resume=no_resume, quiet=quiet, executor_text=executor_text, mixed_versions=mixed_versions,
-        trace_text=trace_text, trace_all=trace_all,
+        trace_text=trace_text, trace_all=trace_all, series_vars=series_vars,
     )
 
 
@@ -289,6 +299,7 @@ def sweep_command(
     mixed_versions: bool = False,
     trace_text: list[str] | None = None,
     trace_all: bool = False,
+    series_vars: list[str] | None = None,
 ) -> None:
     """``dupack sweep``, its options as keyword arguments (see :func:`sweep_cmd`)."""
     from dupack._core import ScenarioError
@@ -321,7 +332,9 @@ def sweep_command(
         raise CliError(f"--vary and --seeds give {npoints * len(seeds or [None]):,} jobs; at most {MAX_JOBS:,} are allowed")
 
     series, traced = parse_trace(trace_text, trace_all, base)
-    observe = {"series": series, "trace": traced}
+    observe: dict[str, list[str] | None] = {"series": series, "trace": traced}
+    if (variables := parse_series_vars(series_vars, series)) is not None:
+        observe["series_variables"] = variables
 
     _check_resumed_seeds(out, seeds, base, grid, no_resume)
 
@@ -383,6 +396,8 @@ def _run_sweep(
         stored = f"; the runs stored before it are in '{out}'" if progress.done else ""
         raise CliError(f"--out: cannot write the results to '{out}': {e.strerror or e}{stored}") from None
     except ScenarioError as e:  # an invalid combination of values that are valid one by one
+        if e.path == "series_variables":
+            raise CliError(f"--series-vars: {e.message}") from None
         raise validation_error(file, e) from None
     except RunError as e:
         raise CliError(f"the simulation failed: {e}; the runs that finished are stored in '{out}'", EXIT_RUN) from None

@@ -9,7 +9,7 @@ pub mod series;
 use std::io::Write;
 
 pub use pcap::{FlowWire, PcapWriter};
-pub use series::{Recorder, Series, DEFAULT_MAX_RECORDS};
+pub use series::{variable_set, Recorder, Series, ALL_VARIABLES, DEFAULT_MAX_RECORDS};
 
 /// A capture of one link's directions into `out` (pcapng).
 pub struct PcapRequest {
@@ -30,6 +30,8 @@ pub struct Observe {
     pub series_links: Vec<usize>,
     /// At most this many time-series records (then `Series::truncated`).
     pub series_max_records: usize,
+    /// The time series' variables, a bit per number ([`variable_set`]; all by default).
+    pub series_variables: u32,
     pub pcaps: Vec<PcapRequest>,
 }
 
@@ -40,6 +42,7 @@ impl Default for Observe {
             series_flows: Vec::new(),
             series_links: Vec::new(),
             series_max_records: DEFAULT_MAX_RECORDS,
+            series_variables: ALL_VARIABLES,
             pcaps: Vec::new(),
         }
     }

@@ -84,6 +84,26 @@ pub enum LinkVar {
 /// Variable names of a link direction's series, indexed by `LinkVar − FLOW_VARIABLES.len()`.
 pub const LINK_VARIABLES: [&str; 4] = ["queue", "drops_queue", "drops_error", "marks"];
 
+/// Every variable, a bit per [`FlowVar`] and [`LinkVar`] number: what a
+/// series records unless told otherwise.
+pub const ALL_VARIABLES: u32 = (1 << (FLOW_VARIABLES.len() + LINK_VARIABLES.len())) - 1;
+
+/// The set of variables (a bit per number, as [`ALL_VARIABLES`]) that
+/// `names` names; an unknown name is an error naming every known one.
+/// Keeping fewer variables keeps fewer records: a long run's window alone
+/// where every variable would pass the record limit.
+pub fn variable_set(names: &[String]) -> Result<u32, String> {
+    let known = || FLOW_VARIABLES.iter().chain(LINK_VARIABLES.iter());
+    names.iter().try_fold(0, |set, name| match known().position(|v| v == name) {
+        Some(i) => Ok(set | 1 << i),
+        None => Err(format!(
+            "no variable named {name:?}; a flow's are {}, a link's {}",
+            FLOW_VARIABLES.join(", "),
+            LINK_VARIABLES.join(", ")
+        )),
+    })
+}
+
 /// The name of variable number `v` (a [`FlowVar`] or [`LinkVar`]).
 pub fn variable_name(v: u8) -> &'static str {
     let v = v as usize;
@@ -152,6 +172,8 @@ pub struct Recorder {
     flows: Vec<Option<FlowProbe>>,
     channels: Vec<Option<LinkProbe>>,
     max_records: usize,
+    /// The variables recorded, a bit per number ([`ALL_VARIABLES`]: all).
+    variables: u32,
 }
 
 /// The default bound on the records of one run (about 200 MB of columns).
@@ -159,19 +181,22 @@ pub const DEFAULT_MAX_RECORDS: usize = 10_000_000;
 
 impl Recorder {
     /// A recorder for `flows` (index, name) and `channels` (index, name),
-    /// of `n_flows` and `n_channels` in all, keeping at most `max_records`.
+    /// of `n_flows` and `n_channels` in all, keeping at most `max_records`
+    /// of the `variables` (a bit per number, see [`variable_set`]).
     pub fn new(
         n_flows: usize,
         n_channels: usize,
         flows: &[(usize, String)],
         channels: &[(usize, String)],
         max_records: usize,
+        variables: u32,
     ) -> Self {
         let mut r = Recorder {
             series: Series::default(),
             flows: vec![None; n_flows],
             channels: vec![None; n_channels],
             max_records,
+            variables,
         };
         for (i, name) in flows {
             let entity = r.entity(name);
@@ -195,6 +220,9 @@ impl Recorder {
     }
 
     fn push(&mut self, now: SimTime, entity: u32, variable: u8, value: f64) {
+        if self.variables & 1 << variable == 0 {
+            return; // not asked for: neither kept nor counted against the limit
+        }
         if self.series.time_ns.len() >= self.max_records {
             self.series.truncated = true;
             return;
@@ -292,7 +320,7 @@ mod tests {
 
     #[test]
     fn a_channel_records_only_changes_and_stops_at_the_limit() {
-        let mut r = Recorder::new(0, 2, &[], &[(1, "l:rev".into())], 5);
+        let mut r = Recorder::new(0, 2, &[], &[(1, "l:rev".into())], 5, ALL_VARIABLES);
         r.sample_channel(0, [9, 9, 9, 9], SimTime(1)); // not traced
         r.sample_channel(1, [0, 0, 0, 0], SimTime(2)); // first look: all four
         r.sample_channel(1, [0, 0, 0, 0], SimTime(3)); // nothing changed
@@ -303,5 +331,30 @@ mod tests {
         assert_eq!(s.value, vec![0.0, 0.0, 0.0, 0.0, 1.0]);
         assert!(s.truncated);
         assert_eq!(s.rows().last().map(|r| (r.1, r.2)), Some(("l:rev", "queue")));
+    }
+
+    #[test]
+    fn only_the_variables_asked_for_are_recorded_and_count_against_the_limit() {
+        let vars = variable_set(&["queue".into(), "marks".into()]).unwrap();
+        assert_eq!(vars, 1 << LinkVar::Queue as u8 | 1 << LinkVar::Marks as u8);
+        let mut r = Recorder::new(0, 1, &[], &[(0, "l:fwd".into())], 3, vars);
+        r.sample_channel(0, [0, 0, 0, 0], SimTime(1)); // queue and marks, not the drops
+        r.sample_channel(0, [0, 5, 5, 0], SimTime(2)); // drops only: nothing
+        r.sample_channel(0, [1, 6, 6, 1], SimTime(3)); // queue, then marks past the limit
+        let s = r.finish();
+        let names: Vec<_> = s.rows().map(|r| (r.0 .0, r.2, r.3)).collect();
+        assert_eq!(names, vec![(1, "queue", 0.0), (1, "marks", 0.0), (3, "queue", 1.0)]);
+        assert!(s.truncated);
+    }
+
+    #[test]
+    fn variable_names_are_checked() {
+        assert_eq!(variable_set(&[]), Ok(0));
+        assert_eq!(variable_set(&["cwnd".into(), "undo".into()]), Ok(1 | 1 << FlowVar::Undo as u8));
+        let all: Vec<String> = FLOW_VARIABLES.iter().chain(LINK_VARIABLES.iter()).map(|v| v.to_string()).collect();
+        assert_eq!(variable_set(&all), Ok(ALL_VARIABLES));
+        let err = variable_set(&["cwnd".into(), "window".into()]).unwrap_err();
+        assert!(err.starts_with("no variable named \"window\"; a flow's are cwnd, ssthresh,"), "{err}");
+        assert!(err.ends_with("a link's queue, drops_queue, drops_error, marks"), "{err}");
     }
 }
