@@ -44,14 +44,15 @@ OVERHEAD_NS = (10, 40)
 TIEBREAK = 1e-6
 TIEBREAK_NS = (200,)
 # There one seed's Jain's index differs from the next by up to 0.1 in both
-# tools (standard deviation about 0.025), so the 95 % interval of the
-# difference of two means over n seeds each is about ±0.07/√n: ±0.022 at
-# ten seeds, ±0.013 at 30, both wider than the ±0.01 judged. With 100 seeds
-# it is ±0.007, and a difference of 0.01 can be told from none (a run of
-# 200 flows takes ns-2 about a second). At 30 seeds (seeds 1–30, p = 0,
-# SACK) the two tools' means differed by 0.023, over seeds 31–60 by 0.005.
-TIEBREAK_SEEDS = 100
-# The "overhead 1 ms" rows once more with ns-2's window arithmetic in dupack
+# tools (standard deviation about 0.03), so the 95 % interval of the
+# difference of two means over n seeds each is about ±0.08/√n: ±0.025 at
+# ten seeds, ±0.008 at 100, about the ±0.01 judged, so that a difference of
+# 0.01 could be neither told from none nor ruled out. At 400 it is ±0.004
+# (a run of 200 flows takes ns-2 about a second, dupack 50 ms). Over seeds
+# 1–100 (p = 0, SACK) the two tools' means differed by 0.012, over 1–400 by
+# 0.014: a difference, not the luck of the seeds.
+TIEBREAK_SEEDS = 400
+# The "overhead 1 ms" and "overhead 1 µs" rows once more with ns-2's window arithmetic in dupack
 # (`loss_ssthresh = "window"`: half of min(cwnd, rwnd), as ns-2's slowdown()
 # in tcp.cc, rather than RFC 5681's half of FlightSize; `ca_increase =
 # "fractional"`): which of the differences left is that departure of ns-2
@@ -151,9 +152,11 @@ def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
 
 
 def extra_rows(peers: dict[str, Peer], seeds: int, dur: float) -> list[Row]:
-    """The "overhead 1 ms" rows with ns-2's window arithmetic in dupack (NS2_ARITH), and ns-3's SACK rows
+    """The "overhead 1 ms" and "overhead 1 µs" rows with ns-2's window arithmetic in dupack (NS2_ARITH), and ns-3's SACK rows
     with ns-3's ssthresh in dupack (NS3_ARITH)."""
     return ([run_case(n, 0.0, v, peers, seeds, dur, OVERHEAD, arith=True) for n in OVERHEAD_NS for v in VARIANTS]
+            + [run_case(n, p, v, peers, max(seeds, TIEBREAK_SEEDS), dur, TIEBREAK, arith=True)
+               for n in TIEBREAK_NS for p in PS for v in VARIANTS]
             + [run_case(n, p, v, peers, seeds, dur, ns3_arith=True) for n in NS[:2] for p in PS for v in NS3_ARITH_VARIANTS])
 
 
