@@ -687,9 +687,9 @@ def tiebreak_spread(rows) -> list[str]:
         "flows under 1 kbit/s, 3750 timeouts in all against about 9100 in a typical seed): the retransmissions of "
         "the flows that got nothing through were lost again and again, each after a longer backoff (hence the few "
         "timeouts). That ns-2 reaches this state and dupack does not is not traced. Without "
-        "random loss SACK's index is lower in dupack over the whole distribution (the medians differ as the "
-        "means do); ns-2's window arithmetic in dupack (`loss_ssthresh = \"window\"`, `ca_increase = "
-        "\"fractional\"`) closes about half of that gap; the rest is not traced.\n"
+        "random loss and at 1 % SACK's index is lower in dupack over the whole distribution (the medians differ as "
+        "the means do); ns-2's window arithmetic in dupack (`loss_ssthresh = \"window\"`, `ca_increase = "
+        "\"fractional\"`) closes about half of that gap, and NewReno's smaller one; the rest is not traced.\n"
     )
     return L
 
