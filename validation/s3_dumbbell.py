@@ -57,6 +57,10 @@ TIEBREAK_SEEDS = 400
 # A seed whose Jain's index is below this at N = 200 is one where many
 # flows barely ran (most seeds of both tools lie between 0.75 and 0.87).
 LOW_JAIN = 0.7
+# A flow with a goodput below this (kbit/s) over the run got next to nothing
+# through (at N = 200 the fair share is 15 kbit/s): one whose first packet
+# and every retransmission after it were lost.
+STARVED_KBPS = 1.0
 # The "overhead 1 ms" and "overhead 1 µs" rows once more with ns-2's window arithmetic in dupack
 # (`loss_ssthresh = "window"`: half of min(cwnd, rwnd), as ns-2's slowdown()
 # in tcp.cc, rather than RFC 5681's half of FlightSize; `ca_increase =
@@ -140,6 +144,8 @@ def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int,
             # How the index is spread over the seeds: its median, and the share of seeds below LOW_JAIN.
             "jain_median": Estimate(statistics.median(js), math.nan, len(js)),
             "jain_low": estimate([1.0 if j < LOW_JAIN else 0.0 for j in js]),
+            # Flows that got (next to) nothing through in the whole run: at N = 200 they set Jain's index.
+            "starved": estimate([float(sum(1 for x in flows if x < STARVED_KBPS)) for flows in g]),
             "timeouts": estimate([sum(f.timeouts for f in flows) for flows in per_seed]),
             "fast_retransmits": estimate([sum(f.fast_retransmits for f in flows) for flows in per_seed]),
             "retransmitted": estimate([sum(f.retransmitted for f in flows) for flows in per_seed]),
