@@ -199,3 +199,49 @@ def test_ns2_is_keyed_by_its_scripts_and_executable() -> None:
     names = [part.split(":")[0] for part in ident[2:]]
     assert ident[0] == "ns-2" and names[-1] in ("ns", "null")
     assert names[:-1] == ["tcp_bench.tcl", "fall_floyd.tcl", "mirror.tcl", "snoop.tcl"]
+
+
+def test_runs_unused_for_days_are_pruned(kept: Path, tmp_path: Path) -> None:
+    # Three kept runs: one made long ago and never asked for again, one made
+    # long ago and given back just now, one made now. Pruning what has not
+    # been used for a day removes only the first (and a leftover temporary
+    # file as old); the others are given back without running.
+    fake = Fake(tmp_path)
+    for n in ("1", "2", "3"):
+        fake(tmp_path / "o", n=n)
+    entries = {p.name: p for p in kept.glob("*/*.pkl")}
+    assert len(entries) == 3
+    old = os.stat(next(iter(entries.values()))).st_mtime - 3 * 86400
+    by_n = {}
+    for n in ("1", "2", "3"):
+        k = runcache.key(runcache.identity("fake", "1.0", [fake.program]), {"out": "x", "n": n}, outputs=["out"])
+        by_n[n] = kept / k[:2] / f"{k}.pkl"
+    for n in ("1", "2"):
+        os.utime(by_n[n], (old, old))
+    leftover = by_n["1"].parent / ".tmp-leftover"
+    leftover.write_bytes(b"half")
+    os.utime(leftover, (old, old))
+    fake(tmp_path / "o", n="2")  # given back: used now
+    assert fake.runs() == 3
+    removed, freed = runcache.prune(kept, 1.0)
+    assert removed == 2 and freed > 0
+    assert not by_n["1"].exists() and not leftover.exists() and by_n["2"].exists() and by_n["3"].exists()
+    for n in ("2", "3"):
+        fake(tmp_path / "o", n=n)
+    assert fake.runs() == 3
+    fake(tmp_path / "o", n="1")
+    assert fake.runs() == 4
+    assert runcache.prune(tmp_path / "nothing-here", 1.0) == (0, 0)
+
+
+def test_prune_kept_runs_nothing_else(kept: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    from validation import run as vrun
+
+    monkeypatch.setattr(vrun, "KEPT_RUNS", kept)
+    fake = Fake(tmp_path)
+    fake(tmp_path / "o", n="1")
+    assert vrun.main(["--prune-kept", "0"]) == 0
+    assert "removed 1 kept runs unused for 0 days" in capsys.readouterr().err
+    assert not list(kept.glob("*/*.pkl"))
+    assert vrun.main(["--prune-kept", "-1"]) == 2
+    assert "--prune-kept must be a number of days >= 0" in capsys.readouterr().err

@@ -9,6 +9,7 @@
     python3 validation/run.py --full --jobs 2  # scenarios side by side in 2 processes, 2 seeds at a time in each
     python3 validation/run.py --full --only 3 --merge FILE   # rerun scenario 3 into a saved full run
     python3 validation/run.py --full --fresh   # run ns-2 and ns-3 again even where an identical run is kept
+    python3 validation/run.py --prune-kept 30  # drop kept runs no validation has used in 30 days
 
 Needs the dupack package (pip install .), ns-2 (`ns`: apt-get install ns2)
 and, for the ns-3 columns of scenarios 2 and 3, the ns-3.44 wheel and a C++
@@ -133,6 +134,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--fresh", action="store_true",
                     help="run ns-2 and ns-3 again even where an identical run (same program, arguments and input "
                     "files) is kept in target/validation/peer-runs; the new runs replace the kept ones")
+    ap.add_argument("--prune-kept", type=float, metavar="DAYS",
+                    help="remove the ns-2 and ns-3 runs kept in target/validation/peer-runs that no validation has "
+                    "made or been given back in the last DAYS days (those of programs and mirror scripts since "
+                    "changed), say how much that freed, and run nothing else")
     ap.add_argument("--merge", type=Path, metavar="FILE",
                     help="run the --only scenarios and take the others from the full run saved in FILE (--save); "
                     "the report names both runs, their dates and commits")
@@ -156,6 +161,14 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
     seeds = args.seeds or (2 if quick else 10)
     only = set(args.only or SCENARIOS)
     log = sys.stderr
+    if args.prune_kept is not None:
+        if not args.prune_kept >= 0:
+            print(f"validation: --prune-kept must be a number of days >= 0, got {args.prune_kept:g}", file=log)
+            return 2
+        removed, freed = runcache.prune(KEPT_RUNS, args.prune_kept)
+        print(f"validation: removed {removed} kept runs unused for {args.prune_kept:g} days from {KEPT_RUNS} "
+              f"({freed / 2**20:.1f} MiB)", file=log)
+        return 0
     peers, missing = usable_peers(log, args.peers)
     if args.render:
         return render_saved(args)

@@ -22,6 +22,11 @@ ns-3 is a new key, so the program runs again.
 Off unless `DIR` is set (validation/run.py sets it; with its `--fresh`,
 `FRESH` runs everything again and keeps the new runs); `counts` says, per
 program, how many runs were given back and how many were made.
+
+A kept run's modification time is the last time it was made or given back,
+so that `prune` can remove the runs no validation has asked for in a while:
+those of programs and mirror scripts since changed, which no key reaches
+any more (validation/run.py --prune-kept DAYS).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import os
 import pickle
 import tempfile
 import threading
+import time
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -106,6 +112,7 @@ def run(ident: list[str], args: Mapping[str, object], execute: Callable[[], str]
     if kept is not None and all(name in kept["files"] for name in outputs):
         for name in outputs:
             Path(str(args[name])).write_bytes(kept["files"][name])
+        _used(path)
         _count(program, "reused")
         return kept["stdout"]
     out = execute()
@@ -114,6 +121,42 @@ def run(ident: list[str], args: Mapping[str, object], execute: Callable[[], str]
     _keep(path, zlib.compress(pickle.dumps({"stdout": out, "files": files, "ident": ident}), 6))
     _count(program, "ran")
     return out
+
+
+def _used(path: Path) -> None:
+    """Mark a kept run as used now (its modification time), for `prune`."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass  # a read-only or vanished entry is simply not marked
+
+
+def prune(directory: Path, days: float, now: float | None = None) -> tuple[int, int]:
+    """Remove from `directory` the kept runs neither made nor given back in
+    the last `days` days, and temporary files an interrupted run left behind
+    as long ago; (files removed, bytes freed)."""
+    cutoff = (time.time() if now is None else now) - days * 86400
+    removed = freed = 0
+    if not directory.is_dir():
+        return 0, 0
+    for sub in directory.iterdir():
+        if not sub.is_dir():
+            continue
+        for f in sub.iterdir():
+            if not (f.suffix == ".pkl" or f.name.startswith(".tmp-")):
+                continue
+            try:
+                st = f.stat()
+                if st.st_mtime < cutoff:
+                    f.unlink()
+                    removed, freed = removed + 1, freed + st.st_size
+            except FileNotFoundError:
+                continue  # removed by another prune
+        try:
+            sub.rmdir()  # only if now empty
+        except OSError:
+            pass
+    return removed, freed
 
 
 def _load(path: Path) -> dict | None:
