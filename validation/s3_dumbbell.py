@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench import mirror
-from validation.common import ROOT, Estimate, estimate, jain, load_toml
+from validation.common import ROOT, Estimate, estimate, jain, load_toml, parallel_map, parse_kv_line, run_ns
 from validation.peerapi import Peer, Unsupported, supports
 from validation.s2_lossy import CUBIC_VARIANTS, greedy_runs, is_cubic, window_estimates
 
@@ -160,10 +160,82 @@ def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
     rows = [run_case(n, p, v, peers, seeds, dur) for n, p, v in cases(quick) + cubic_cases(quick)]
     if not quick:
         rows += [run_case(n, 0.0, v, peers, seeds, dur, OVERHEAD) for n in OVERHEAD_NS for v in VARIANTS]
-        rows += [run_case(n, p, v, peers, max(seeds, TIEBREAK_SEEDS), dur, TIEBREAK)
-                 for n in TIEBREAK_NS for p in PS for v in VARIANTS]
-        rows += extra_rows(peers, seeds, dur)
+        tiebreak = [run_case(n, p, v, peers, max(seeds, TIEBREAK_SEEDS), dur, TIEBREAK)
+                    for n in TIEBREAK_NS for p in PS for v in VARIANTS]
+        add_startup(tiebreak, peers)
+        rows += tiebreak + extra_rows(peers, seeds, dur)
     return rows
+
+
+# How the flows that lost their first packet at the synchronised start of the
+# N = 200 rows come back: such a flow retransmits 1 s after sending it and
+# then after every backoff (1, 2, 4, ... s), all of them within the 1 µs
+# delay of each other, so they get back in as rounds, as many per round as
+# the queue has free places at that instant. Counted over STARTUP_SEEDS
+# seeds of the p = 0 rows: the flows whose first packet got through in each
+# round (dupack: the first ACK; ns-2: the first departure from the
+# bottleneck queue, from its packet trace), and the mean queue.
+STARTUP_SEEDS = 20
+ROUND_STARTS = (0.0, 1.0, 3.0, 7.0, 15.0, 31.0, 63.0, 123.0, 183.0)
+
+
+def round_counts(times: list[float], flows: int) -> list[float]:
+    """Flows whose first packet got through in each round of ROUND_STARTS, then those that never did."""
+    counts = [0.0] * (len(ROUND_STARTS) + 1)
+    for t in times:
+        counts[sum(1 for start in ROUND_STARTS[1:] if t >= start)] += 1
+    counts[-1] = flows - len(times)
+    return counts
+
+
+def dupack_startup(doc: dict[str, Any], seed: int) -> tuple[list[float], float]:
+    """The time of each flow's first ACK, and the bottleneck's mean queue (packets waiting)."""
+    import dupack
+
+    r = dupack.run(doc, seed=seed, series=["*"], series_variables=["snd_una"])
+    s = r.series
+    first = s[(s.variable == "snd_una") & (s.value > 0)].groupby("entity", observed=True).time_s.min()
+    links = r.links
+    q = links[(links.link == "bottleneck") & (links.direction == "fwd")].iloc[0].mean_queue_packets
+    return [float(t) for t in first], float(q)
+
+
+def ns2_startup(doc: dict[str, Any], seed: int) -> tuple[list[float], float]:
+    """The time each flow's first packet left ns-2's bottleneck queue (its packet trace), and the mean queue."""
+    import tempfile
+    from pathlib import Path
+
+    from validation.peers import greedy_args
+
+    first: dict[int, float] = {}
+    with tempfile.TemporaryDirectory() as d:
+        qtr = Path(d) / "q.tr"
+        out = run_ns(ROOT / "bench" / "ns2" / "tcp_bench.tcl", dict(greedy_args(doc, seed), qtrace=qtr),
+                     outputs=("qtrace",))
+        with qtr.open() as f:
+            for line in f:
+                if line.startswith("-"):  # a departure: "- time from to type size flags fid ..."
+                    parts = line.split()
+                    first.setdefault(int(parts[7]), float(parts[1]))
+    return list(first.values()), float(parse_kv_line(out, "QUEUE")[0]["avg_queue"])
+
+
+def add_startup(rows: list[Row], peers: dict[str, Peer]) -> None:
+    """ROUND_STARTS counts and the mean queue, as metrics ("round_K", "never", "mean_queue") of the
+    p = 0 rows, for dupack and ns-2."""
+    how = {"dupack": dupack_startup, "ns2": ns2_startup}
+    for r in rows:
+        if r.p != 0.0:
+            continue
+        d = doc(r.n, r.p, r.variant, r.duration, r.overhead)
+        for name, fn in how.items():
+            if name not in peers or name not in r.metrics:
+                continue
+            per_seed = parallel_map(lambda seed, fn=fn: fn(d, seed), range(1, STARTUP_SEEDS + 1))
+            counts = [round_counts(times, r.n) for times, _ in per_seed]
+            r.metrics[name].update({f"round_{k}": estimate([c[k] for c in counts]) for k in range(len(ROUND_STARTS))})
+            r.metrics[name]["never"] = estimate([c[-1] for c in counts])
+            r.metrics[name]["mean_queue"] = estimate([q for _, q in per_seed])
 
 
 def extra_rows(peers: dict[str, Peer], seeds: int, dur: float) -> list[Row]:
