@@ -153,13 +153,20 @@ def ns3_rto_overrides(variant: str) -> dict[str, str]:
 # in docs/validation.md): at N = 40, p = 5 % on the dumbbell it brings dupack's fast retransmits from 2354 to
 # 2393, ns-2's 2392, and its timeouts from 833 to 809, ns-2's 755 (ten seeds).
 NS2_SACK = {"sack_recover_after_exit": "cleared"}
+# And ns-2's `TCPSink/Sack1` sizes an ACK as 40 bytes plus 8 per SACK block, without the option's kind and
+# length bytes and the padding to a 32-bit word (RFC 2018 §3), 4 bytes less than dupack's by default (the
+# `ack_size` divergence of docs/validation.md, scenario 1): the `[receiver]` key of the same cases.
+NS2_SACK_RECEIVER = {"sack_option_size": "ns2"}
 
 
 def mirror_overrides(variant: str) -> dict[str, str]:
     """Dotted-path overrides that give a case its peer's rules where the papers and RFCs leave a choice or
     the peer departs from them: ns-3's timer rules for the cases run against ns-3 alone
-    (ns3_rto_overrides), ns-2's `Sack1` guard for Fall & Floyd's SACK (NS2_SACK)."""
-    ns2 = {f"tcp.{k}": v for k, v in NS2_SACK.items()} if variant.split("+")[0] == "sack" else {}
+    (ns3_rto_overrides), ns-2's `Sack1` guard and ACK size for Fall & Floyd's SACK (NS2_SACK, NS2_SACK_RECEIVER)."""
+    ns2: dict[str, str] = {}
+    if variant.split("+")[0] == "sack":
+        ns2 = {**{f"tcp.{k}": v for k, v in NS2_SACK.items()},
+               **{f"receiver.{k}": v for k, v in NS2_SACK_RECEIVER.items()}}
     return {**ns3_rto_overrides(variant), **ns2}
 
 

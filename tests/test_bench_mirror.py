@@ -71,9 +71,9 @@ def test_each_sack_flavour_is_timed_against_its_closest_peer() -> None:
         v = c.overrides["tcp.variant"]
         assert (c.ns2, c.ns3) == {"newreno": (True, True), "sack": (True, False), "rfc6675+lt": (False, True)}[v]
     # The network is the same; the cases run against ns-3 alone also take ns-3's timer rules (mirror.NS3_RTO,
-    # mirror.NS3_TCP), and those of `sack` ns-2's Sack1 guard (mirror.NS2_SACK).
+    # mirror.NS3_TCP), and those of `sack` ns-2's Sack1 guard and ACK size (mirror.NS2_SACK, NS2_SACK_RECEIVER).
     timer = ({f"tcp.rto.{k}" for k in mirror.NS3_RTO} | {f"tcp.{k}" for k in mirror.NS3_TCP}
-             | {f"tcp.{k}" for k in mirror.NS2_SACK})
+             | {f"tcp.{k}" for k in mirror.NS2_SACK} | {f"receiver.{k}" for k in mirror.NS2_SACK_RECEIVER})
     key = lambda c: (c.group, tuple(sorted((k, v) for k, v in c.overrides.items()  # noqa: E731
                                            if k != "tcp.variant" and k not in timer)))
     sack = sorted(key(c) for c in ab if c.overrides["tcp.variant"] == "sack")
@@ -84,6 +84,7 @@ def test_each_sack_flavour_is_timed_against_its_closest_peer() -> None:
         assert all((c.doc["tcp"].get(k) == v) == ns3_alone for k, v in mirror.NS3_TCP.items()), c.label
         is_sack = c.overrides["tcp.variant"] == "sack"
         assert all((c.doc["tcp"].get(k) == v) == is_sack for k, v in mirror.NS2_SACK.items()), c.label
+        assert all((c.doc["receiver"].get(k) == v) == is_sack for k, v in mirror.NS2_SACK_RECEIVER.items()), c.label
     # What the benchmark does not pair passes through for validation/ns3peer.py to set (or tcp_bench.cc to refuse).
     other = _args(mirror.ns3_args(mirror.apply(CASES[0].doc, {"tcp.variant": "rfc6675+cc=cubic"})))
     assert other["variant"] == "rfc6675+cc=cubic"

@@ -30,16 +30,18 @@ def test_fall_floyd_without_loss_is_packet_exact(variant: str) -> None:
     assert v.compared == 150
 
 
-@pytest.mark.parametrize(("variant", "ndrops"), [("tahoe", 1), ("tahoe", 4), ("reno", 2), ("reno", 4), ("newreno", 1)])
+@pytest.mark.parametrize(("variant", "ndrops"), [("tahoe", 1), ("tahoe", 4), ("reno", 2), ("reno", 4), ("newreno", 1),
+                                              ("sack", 1), ("sack", 4)])
 def test_fall_floyd_with_loss_is_packet_exact_where_ns2_follows_the_rfc(variant: str, ndrops: int) -> None:
     # With the mirror's ca_increase = "fractional" and loss_ssthresh = "window"
-    # (the window arithmetic RFC 5681 leaves open, set as ns-2 does it).
+    # (the window arithmetic RFC 5681 leaves open, set as ns-2 does it), and
+    # for SACK ns-2's ACK size (receiver.sack_option_size = "ns2").
     row = s1_fall_floyd.run_case(variant, ndrops, PEERS)
     v = row.verdicts["ns2"]
     assert v.exact, v.first
 
 
-@pytest.mark.parametrize(("variant", "ndrops"), [("reno", 1), ("newreno", 2), ("newreno", 4), ("sack", 1), ("sack", 4), ("fack", 1)])
+@pytest.mark.parametrize(("variant", "ndrops"), [("reno", 1), ("newreno", 2), ("newreno", 4), ("fack", 1), ("fack", 4)])
 def test_fall_floyd_diverges_only_for_a_diagnosed_reason(variant: str, ndrops: int) -> None:
     row = s1_fall_floyd.run_case(variant, ndrops, PEERS)
     d, n = row.series["dupack"], row.series["ns2"]
@@ -52,15 +54,10 @@ def test_fall_floyd_diverges_only_for_a_diagnosed_reason(variant: str, ndrops: i
     v = row.verdicts["ns2"]
     first_loss = min(i for i, s in enumerate(n.sends) if s.rexmit)
     assert v.compared >= first_loss, v.first
-    cause, _ = s1_causes.DIAGNOSIS[(variant, ndrops)]
+    assert s1_causes.DIAGNOSIS[(variant, ndrops)][0] in s1_causes.CAUSES
     a, b = d.sends[v.compared], n.sends[v.compared]
-    if cause == "ack_size":
-        # The same transmission, 44 µs later in dupack (4 more ACK bytes).
-        assert (a.seg, a.rexmit) == (b.seg, b.rexmit), v.first
-        assert 0 < a.t - b.t < 100e-6, v.first
-    else:
-        # One segment sent at a different instant: a window difference.
-        assert a.t != b.t, v.first
+    # One segment sent at a different instant: a window difference.
+    assert a.t != b.t, v.first
 
 
 def test_lossy_link_goodput_agrees_with_ns2_and_pftk() -> None:

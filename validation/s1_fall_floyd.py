@@ -80,6 +80,9 @@ def own_doc(variant: str, case: Case) -> dict[str, Any]:
 def doc(variant: str, ndrops: int) -> dict[str, Any]:
     d = copy.deepcopy(load_toml(SCENARIOS / "fall_floyd.toml"))
     d["tcp"]["variant"] = variant
+    if variant.split("+")[0] in ("sack", "fack"):
+        # ns-2's TCPSink/Sack1 counts 8 bytes per SACK block and no option header (s1_causes, `ack_size`).
+        d["receiver"]["sack_option_size"] = "ns2"
     bneck = d["topology"]["hops"][1]
     if ndrops == 0:
         del bneck["fwd_error"]

@@ -1460,3 +1460,23 @@ fn a_misspelt_key_of_a_long_table_gets_its_suggestion_and_a_short_list() {
     let e = dupack_sim::parse_scenario_toml(&one_flow_with_tcp("zzzzzz = 1")).unwrap_err();
     assert!(!e.message.contains("in all)") && e.message.contains("sack_recover_after_exit"), "{e}");
 }
+
+#[test]
+fn sack_option_size_is_read_per_flow_and_checked() {
+    // RFC 2018's layout by default; ns-2's 8 bytes per block on request,
+    // globally or for one flow.
+    let s = ok(&dumbbell_with("[tcp]\nvariant = \"sack\""));
+    assert!(s.flows.iter().all(|f| f.receiver.sack_option_size == SackOptionSize::Rfc2018));
+    let s = ok(&dumbbell_with("[tcp]\nvariant = \"sack\"\n[receiver]\nsack_option_size = \"ns2\""));
+    assert!(s.flows.iter().all(|f| f.receiver.sack_option_size == SackOptionSize::Ns2));
+    let e = bad(&dumbbell_with("[receiver]\nsack_option_size = \"bsd\""));
+    assert_eq!(e.path, "receiver.sack_option_size");
+    assert!(
+        e.message.contains("\"bsd\"") && e.message.contains("rfc2018") && e.message.contains("ns2"),
+        "{}",
+        e.message
+    );
+    assert_eq!(SackOptionSize::Rfc2018.bytes(0), 0);
+    assert_eq!((1..=4).map(|n| SackOptionSize::Rfc2018.bytes(n)).collect::<Vec<_>>(), [12, 20, 28, 36]);
+    assert_eq!((1..=4).map(|n| SackOptionSize::Ns2.bytes(n)).collect::<Vec<_>>(), [8, 16, 24, 32]);
+}

@@ -1,5 +1,6 @@
 //! Packets: an IP-level envelope around one TCP segment.
 
+use crate::scenario::model::SackOptionSize;
 use crate::tcp::segment::TcpSegment;
 use crate::time::SimTime;
 
@@ -54,7 +55,13 @@ impl Packet {
     }
     /// IP size of a segment: 20 (IP) + TCP header with options + payload.
     pub fn ip_size(seg: &TcpSegment) -> u32 {
-        IP_HEADER_BYTES + seg.header_bytes() + seg.len
+        Packet::ip_size_as(seg, SackOptionSize::Rfc2018)
+    }
+
+    /// [`Packet::ip_size`] with the SACK option counted as `sack` says
+    /// (`receiver.sack_option_size`).
+    pub fn ip_size_as(seg: &TcpSegment, sack: SackOptionSize) -> u32 {
+        IP_HEADER_BYTES + seg.header_bytes_as(sack) + seg.len
     }
 }
 

@@ -85,7 +85,7 @@
 
 use std::collections::VecDeque;
 
-use crate::scenario::model::{AckMode, ReceiverConfig};
+use crate::scenario::model::{AckMode, ReceiverConfig, SackOptionSize};
 use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
 
@@ -125,6 +125,8 @@ pub struct Receiver {
     ack_mode: AckMode,
     sack: bool,
     max_sack_blocks: usize,
+    /// What the SACK option adds to an ACK's size on the wire.
+    sack_option_size: SackOptionSize,
     /// RFC 2883: report a duplicate segment in a D-SACK first block.
     dsack: bool,
     /// The duplicate range the next ACK reports as its D-SACK block.
@@ -183,12 +185,18 @@ enum Arrival {
 }
 
 impl Receiver {
+    /// What the SACK option adds to this receiver's ACKs on the wire (`receiver.sack_option_size`).
+    pub fn sack_option_size(&self) -> SackOptionSize {
+        self.sack_option_size
+    }
+
     pub fn new(cfg: &ReceiverConfig, mss: u32) -> Self {
         Receiver {
             window: cfg.window,
             ack_mode: cfg.ack,
             sack: cfg.sack,
             max_sack_blocks: (cfg.max_sack_blocks as usize).min(MAX_SACK_BLOCKS),
+            sack_option_size: cfg.sack_option_size,
             dsack: cfg.dsack && cfg.sack,
             dsack_block: None,
             mss,

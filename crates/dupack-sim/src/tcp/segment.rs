@@ -5,6 +5,7 @@
 //! The segment is plain data with a fixed-size SACK array so that moving a
 //! packet never allocates.
 
+use crate::scenario::model::SackOptionSize;
 use crate::time::SimTime;
 
 /// TCP header flags that matter to the simulator.
@@ -65,11 +66,7 @@ impl SackBlocks {
     /// Bytes the blocks take in the TCP header: kind + length + 8 per block
     /// (RFC 2018 §3), padded to a multiple of 4 with two NOPs.
     pub fn option_bytes(&self) -> u32 {
-        if self.len == 0 {
-            0
-        } else {
-            2 + 8 * self.len as u32 + 2
-        }
+        SackOptionSize::Rfc2018.bytes(self.len as u32)
     }
 }
 
@@ -114,6 +111,11 @@ impl TcpSegment {
     }
     /// TCP header bytes including options: 20 + SACK + timestamps (10, padded to 12).
     pub fn header_bytes(&self) -> u32 {
-        20 + self.sack.option_bytes() + if self.ts.is_some() { 12 } else { 0 }
+        self.header_bytes_as(SackOptionSize::Rfc2018)
+    }
+
+    /// [`TcpSegment::header_bytes`] with the SACK option counted as `sack` says.
+    pub fn header_bytes_as(&self, sack: SackOptionSize) -> u32 {
+        20 + sack.bytes(self.sack.len() as u32) + if self.ts.is_some() { 12 } else { 0 }
     }
 }

@@ -60,6 +60,7 @@ pub fn fall_floyd(variant: &str, drops: &[u64]) -> Scenario {
         max_sack_blocks: 3,
         dsack: false,
         dda: None,
+        sack_option_size: SackOptionSize::Rfc2018,
     };
     let mut bottleneck = link("bottleneck", 1, 2, 800_000, ms(100), 100);
     if !drops.is_empty() {
@@ -93,6 +94,7 @@ pub fn lossy_path(variant: &str, p: f64, rate_bps: u64, delay: SimDuration, dura
         max_sack_blocks: 3,
         dsack: false,
         dda: None,
+        sack_option_size: SackOptionSize::Rfc2018,
     };
     let mut l2 = link("path", 1, 2, rate_bps, delay, 10_000);
     l2.fwd_error = ErrorSpec { model: ErrorModelSpec::Bernoulli { p }, applies_to: PacketSelector::Data };

@@ -801,9 +801,12 @@ impl World {
         self.next_packet_id += 1;
         // RFC 3168 §6.1.5: ECT on new data of an ECN flow only, never on
         // retransmissions or pure ACKs.
-        let ect = seg.is_data() && !seg.is_retransmit && self.flows[flow as usize].sender.ecn_capable();
+        let f = &self.flows[flow as usize];
+        let ect = seg.is_data() && !seg.is_retransmit && f.sender.ecn_capable();
         let ecn = if ect { Ecn::Ect0 } else { Ecn::NotEct };
-        self.pool.alloc(Packet { id, flow, src, dst, size: Packet::ip_size(&seg), ecn, created: now, seg })
+        // Only ACKs carry SACK blocks, so only the receiver's option size matters.
+        let size = Packet::ip_size_as(&seg, f.receiver.sack_option_size());
+        self.pool.alloc(Packet { id, flow, src, dst, size, ecn, created: now, seg })
     }
 
     /// Record flow `f`'s transmissions, drops and sender events.

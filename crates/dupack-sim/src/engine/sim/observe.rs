@@ -28,7 +28,14 @@ impl World {
                     channels.push((2 * l + k, format!("{}:{dir}", s.links[l].name)));
                 }
             }
-            let rec = Recorder::new(n_flows, self.channels.len(), &flows, &channels, obs.series_max_records, obs.series_variables);
+            let rec = Recorder::new(
+                n_flows,
+                self.channels.len(),
+                &flows,
+                &channels,
+                obs.series_max_records,
+                obs.series_variables,
+            );
             self.series = Some(Box::new(rec));
         }
         if !obs.pcaps.is_empty() {

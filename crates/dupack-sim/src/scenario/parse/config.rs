@@ -194,7 +194,9 @@ impl Merge<'_> {
         let max_sack_blocks = self.max_sack_blocks(tcp)?;
         let dda = self.dda(last_hop)?;
         let dsack = self.dsack(tcp, sack)?;
-        Ok(ReceiverConfig { window, ack, sack, max_sack_blocks, dsack, dda })
+        let sack_option_size =
+            pick(&self.frx.sack_option_size, &self.grx.sack_option_size).map_or(SackOptionSize::Rfc2018, |a| a.v);
+        Ok(ReceiverConfig { window, ack, sack, max_sack_blocks, dsack, dda, sack_option_size })
     }
 
     /// `receiver.window`, at least one mss.

@@ -45,7 +45,7 @@ pub(super) const RTO_KEYS: &[&str] = &[
     "backoff_reset",
 ];
 pub(super) const RX_KEYS: &[&str] =
-    &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dsack", "dda"];
+    &["window", "ack", "delack_timeout", "delack_every", "sack", "max_sack_blocks", "dsack", "dda", "sack_option_size"];
 /// What `receiver.dda` accepts, for its error messages.
 pub(super) const DDA_ALLOWED: &str = "allowed: a duration greater than 0 such as \"40ms\", or \"auto\"";
 const MAX_MSS: u64 = 65_495;
@@ -121,6 +121,7 @@ pub(super) struct RxRaw {
     pub(super) max_sack_blocks: Option<At<u32>>,
     pub(super) dsack: Option<At<bool>>,
     pub(super) dda: Option<At<DdaSetting>>,
+    pub(super) sack_option_size: Option<At<SackOptionSize>>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -263,6 +264,9 @@ pub(super) fn parse_rx(v: &Value, path: &str, global: Option<&RxRaw>) -> R<RxRaw
         max_sack_blocks: t.opt("max_sack_blocks", |v, p| v_u32(v, p, 1, 4))?,
         dsack: t.opt("dsack", v_bool)?,
         dda: t.opt("dda", v_dda)?,
+        sack_option_size: t.opt("sack_option_size", |v, p| {
+            v_enum(v, p, &[("rfc2018", SackOptionSize::Rfc2018), ("ns2", SackOptionSize::Ns2)])
+        })?,
     };
     let ack = r.ack.as_ref().or(global.and_then(|g| g.ack.as_ref())).map_or(AckKind::Every, |a| a.v);
     if ack == AckKind::Every {

@@ -9,7 +9,15 @@ const MSS: u32 = 1000;
 const M: u64 = MSS as u64;
 
 fn cfg(ack: AckMode, sack: bool, max_sack_blocks: u32) -> ReceiverConfig {
-    ReceiverConfig { window: 64 * M, ack, sack, max_sack_blocks, dsack: false, dda: None }
+    ReceiverConfig {
+        window: 64 * M,
+        ack,
+        sack,
+        max_sack_blocks,
+        dsack: false,
+        dda: None,
+        sack_option_size: SackOptionSize::Rfc2018,
+    }
 }
 
 fn delayed() -> AckMode {
@@ -212,8 +220,15 @@ fn no_sack_blocks_when_sack_off() {
 
 #[test]
 fn window_constant_and_data_beyond_it_discarded() {
-    let c =
-        ReceiverConfig { window: 4 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dsack: false, dda: None };
+    let c = ReceiverConfig {
+        window: 4 * M,
+        ack: AckMode::Every,
+        sack: true,
+        max_sack_blocks: 3,
+        dsack: false,
+        dda: None,
+        sack_option_size: SackOptionSize::Rfc2018,
+    };
     let mut h = H::new(c);
     h.data(0).ack(1, &[]); // window now [1, 5)
     h.data(2).ack(1, &[(2, 3)]);
@@ -456,7 +471,7 @@ mod props {
         /// disjoint, not touching), and SACK blocks are held intervals.
         #[test]
         fn intervals_match_byte_map(segs in proptest::collection::vec((0u64..60, 1u32..25), 1..40)) {
-            let c = ReceiverConfig { window: 1 << 20, ack: AckMode::Every, sack: true, max_sack_blocks: 4, dsack: false, dda: None };
+            let c = ReceiverConfig { window: 1 << 20, ack: AckMode::Every, sack: true, max_sack_blocks: 4, dsack: false, dda: None, sack_option_size: SackOptionSize::Rfc2018 };
             let mut rx = Receiver::new(&c, 10);
             let mut got = [false; 100];
             for (seq, len) in segs {
@@ -489,8 +504,15 @@ mod props {
 
 #[test]
 fn rfc2883_a_duplicate_is_reported_first_in_a_dsack_block_once() {
-    let c =
-        ReceiverConfig { window: 64 * M, ack: AckMode::Every, sack: true, max_sack_blocks: 3, dsack: true, dda: None };
+    let c = ReceiverConfig {
+        window: 64 * M,
+        ack: AckMode::Every,
+        sack: true,
+        max_sack_blocks: 3,
+        dsack: true,
+        dda: None,
+        sack_option_size: SackOptionSize::Rfc2018,
+    };
     let mut rx = Receiver::new(&c, MSS);
     let now = SimTime::ZERO;
     let seg = |k: u64| TcpSegment { seq: k * M, len: MSS, ..Default::default() };
