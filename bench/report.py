@@ -506,7 +506,7 @@ MIRROR = """\
 | setting | dupack (bench/scenarios/*.toml) | ns-2 (bench/ns2/tcp_bench.tcl) | ns-3 (bench/ns3/tcp_bench.cc) |
 |---|---|---|---|
 | segment size | `tcp.mss` = 1000 B (536 B in (b)) | `packetSize_` 1040 (576) with `useHeaders_ false`: the whole packet (validation/ns2/mirror.tcl; with headers added by ns-2, its seqno-0 packet would lack them) | `TcpSocket::SegmentSize` 1000 (536) |
-| headers | 20 IP + 20 TCP = 40 B per data packet (+ SACK option bytes on ACKs) | included in `packetSize_`; ACKs 40 B (`Agent/TCPSink packetSize_`) | 20 IP + 20 TCP (no options on data: timestamps and window scaling off), SACK option bytes on ACKs, **+ 2 B PPP header** on every packet on the wire (PointToPointNetDevice; not configurable) |
+| headers | 20 IP + 20 TCP = 40 B per data packet (+ SACK option bytes on ACKs: RFC 2018's layout, 12/20/28 B; in the `sack` cases ns-2's 8 B per block, `receiver.sack_option_size = "ns2"`) | included in `packetSize_`; ACKs 40 B (`Agent/TCPSink packetSize_`), + 8 B per SACK block (`TCPSink/Sack1`) | 20 IP + 20 TCP (no options on data: timestamps and window scaling off), SACK option bytes on ACKs, **+ 2 B PPP header** on every packet on the wire (PointToPointNetDevice; not configurable) |
 | first ACK | opens cwnd | `delay_growth_ false` (the 2.35 default resets cwnd on it, as after a SYN) | opens cwnd (no special case after the handshake) |
 | initial window | `initial_window` = 1 | `windowInit_` 1 | `TcpSocket::InitialCwnd` 1 |
 | receiver window | `receiver.window` = 64000 B | `window_` 64 packets (119 in (b)) | `TcpSocket::RcvBufSize` 64000 B (advertised ≤ 64000, `WindowScaling` off) |
