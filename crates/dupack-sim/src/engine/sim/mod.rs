@@ -44,7 +44,7 @@ use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet, PacketPool, Pac
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::net::snoop::AckVerdict;
 use crate::observe::{FlowWire, Observe, Observed, PcapWriter, Recorder};
-use crate::scenario::model::{FlowSpec, LocalRexmit, Scenario, TieBreakMode};
+use crate::scenario::model::{FlowSpec, LocalRexmit, SackOptionSize, Scenario, TieBreakMode};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::segment::TcpSegment;
 use crate::tcp::sender::{Sender, SenderEvent};
@@ -804,8 +804,11 @@ impl World {
         let f = &self.flows[flow as usize];
         let ect = seg.is_data() && !seg.is_retransmit && f.sender.ecn_capable();
         let ecn = if ect { Ecn::Ect0 } else { Ecn::NotEct };
-        // Only ACKs carry SACK blocks, so only the receiver's option size matters.
-        let size = Packet::ip_size_as(&seg, f.receiver.sack_option_size());
+        // Only ACKs carry SACK blocks, so only the receiver's option size
+        // matters, and only then is the receiver (a cold structure for data
+        // packets) read.
+        let sack = if seg.sack.is_empty() { SackOptionSize::Rfc2018 } else { f.receiver.sack_option_size() };
+        let size = Packet::ip_size_as(&seg, sack);
         self.pool.alloc(Packet { id, flow, src, dst, size, ecn, created: now, seg })
     }
 
