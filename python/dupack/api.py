@@ -195,9 +195,11 @@ def check_names(what: str, names: object) -> list[str] | None:
 
 
 def check_series_variables(series: list[str] | None, variables: object) -> list[str] | None:
-    """``variables`` is ``None`` or a list of variable names (the core checks
-    them), and only with a series to choose them from."""
+    """``variables`` is ``None`` or a non-empty list of variable names (the
+    core checks them), and only with a series to choose them from."""
     names = check_names("series_variables", variables)
+    if names is not None and not names:
+        raise ValueError("series_variables must be a list of variable names, at least one (None keeps them all), got []")
     if names is not None and series is None:
         raise ValueError(
             "series_variables chooses among the variables of the time series; "

@@ -26,7 +26,7 @@ from os import PathLike
 from dupack import _core
 from dupack._core import RunError, ScenarioError
 from dupack._paths import path_join, path_text
-from dupack.api import as_scenario, check_seed
+from dupack.api import as_scenario, check_seed, check_series_variables
 from dupack.result import (
     TABLE_DTYPES,
     arrow_numbers,
@@ -794,17 +794,9 @@ def _check_observe(
     if (s := _names("series", series)) is not None:
         out["series"] = s
     if series_variables is not None:
-        if isinstance(series_variables, str):
-            series_variables = [series_variables]
-        variables = list(series_variables)
-        if not variables or not all(isinstance(v, str) and v for v in variables):
-            raise ValueError(f"series_variables must be a list of variable names, got {variables!r}")
-        if s is None:
-            raise ValueError(
-                "series_variables chooses among the variables of the time series; "
-                "name the flows and links whose series to keep with series= (or ['*'])"
-            )
-        out["series_variables"] = variables
+        # As dupack.run checks them (a single name or any iterable of names is taken, as for series).
+        names = [series_variables] if isinstance(series_variables, str) else list(series_variables)
+        out["series_variables"] = check_series_variables(s, names)
     if (t := _names("trace", trace)) is not None:
         out["trace"] = t
     if series_max is not None:

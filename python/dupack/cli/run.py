@@ -6,15 +6,8 @@ import sys
 
 from dupack._paths import path_join, path_name, path_stem, path_text
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_PARTIAL, EXIT_RUN, CliError, CliExit
-from dupack.cli.common import (
-    load_scenario,
-    num,
-    parse_out,
-    parse_series_vars,
-    parse_trace,
-    typer_names,
-    validation_error,
-)
+from dupack.cli.common import load_scenario, num, parse_out, parse_series_vars, parse_trace, typer_names
+from dupack.cli.common import validation_error
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False

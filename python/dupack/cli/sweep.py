@@ -7,15 +7,8 @@ import time
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
 from dupack.cli.progress import Progress
-from dupack.cli.common import (
-    load_scenario,
-    num,
-    parse_out,
-    parse_series_vars,
-    parse_trace,
-    typer_names,
-    validation_error,
-)
+from dupack.cli.common import load_scenario, num, parse_out, parse_series_vars, parse_trace, typer_names
+from dupack.cli.common import validation_error
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
