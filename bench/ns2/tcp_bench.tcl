@@ -68,15 +68,11 @@ proc queue_limit {from to limit} {
     $ns queue-limit $from $to [expr {$limit + 1}]
 }
 
-set nerr 0
 proc add_loss {from to p} {
-    global ns opt nerr
+    global ns opt
     if {$p <= 0} { return }
-    set rng [new RNG]
-    $rng seed [expr {$opt(seed) * 7919 + $nerr + 1}]
-    incr nerr
-    set rv [new RandomVariable/Uniform]
-    $rv use-rng $rng
+    # Its own stream, at the seed's substream (mirror.tcl).
+    set rv [dupack_uniform $opt(seed)]
     set em [new ErrorModel]
     $em unit pkt
     $em set rate_ $p

@@ -63,3 +63,23 @@ proc dupack_mirror {mss window iw dupthresh tick minrto initrto maxrto sackblock
 proc dupack_payload {bytes mss} {
     return [expr {$bytes / ($mss + 40) * $mss}]
 }
+
+# A uniform random variable for one error model of the run seeded `seed`
+# (0, 1, 2, ...), independent of every other error model's and of the other
+# seeds'. Each `new RNG` is a stream of its own of ns-2's MRG32k3a
+# (RNG::RNG takes the next stream from the package seed), and the seed picks
+# the stream's substream, as the ns-2 manual's "independent replications"
+# example does (ch. 25). Seeding RNGs with nearby raw numbers (`$rng seed
+# S+k`) does not give independent streams: ns-2 sets all six words of the
+# state to the number, every draw is then a linear function of it, and the
+# first draws of 200 RNGs seeded S+1 ... S+200 lie within 0.067 of each
+# other, so that with loss 0.05 most flows lost their first packet together
+# in some seeds and none did in others (tests/test_validation_ns2.py,
+# `test_loss_streams_are_independent`).
+proc dupack_uniform {seed} {
+    set rng [new RNG]
+    for {set i 0} {$i < $seed} {incr i} { $rng next-substream }
+    set rv [new RandomVariable/Uniform]
+    $rv use-rng $rng
+    return $rv
+}

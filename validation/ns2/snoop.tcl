@@ -88,10 +88,7 @@ foreach n [list $bs $mh] {
 }
 
 if {$opt(loss) > 0} {
-    set rng [new RNG]
-    $rng seed [expr {$opt(seed) * 7919 + 1}]
-    set rv [new RandomVariable/Uniform]
-    $rv use-rng $rng
+    set rv [dupack_uniform $opt(seed)]
     set em [new ErrorModel]
     $em unit pkt
     $em set rate_ $opt(loss)
