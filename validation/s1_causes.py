@@ -28,7 +28,16 @@ CAUSES: dict[str, str] = {
         "in recovery). Mathis & Mahdavi 1996 (and the unfairness paper's §IV, which dupack follows) halve cwnd "
         "on entry and hold it during recovery, sending while snd.nxt − snd.fack + retran_data < cwnd. So ns-2 "
         "resends the second hole two ACKs later than dupack (1.50562 s against 1.48487 s with 4 drops) and "
-        "leaves recovery with a larger window."
+        "leaves recovery with a larger window. Traced case by case: with 2 and 3 drops and back-to-back, `cwnd_` "
+        "has grown back only to 9, 8 and 9 on the ACK on which dupack, holding 10, resends the second hole "
+        "(1.48474 s, 1.48482 s, 1.36617 s), and ns-2 resends it one ACK (10.4 ms) later; in queue-drops (and its "
+        "limited-transmit and ns2-timer variants, the same to the microsecond) `cwnd_` is 13 against 20 at "
+        "1.58474 s and the second hole goes three ACKs later (1.61594 s). With one drop no hole is left to resend "
+        "and the larger exit window shows instead: ns-2 leaves recovery at 10.774 (12.887 in odd-window, after "
+        "a window of 25) where dupack holds 10 (12), reaches 11.05 (13.04) on the ACK of segment 62 (66), where "
+        "dupack has 10.297 (12.166), and sends the next segment one packet time earlier (1 drop: segment 73 at "
+        "1.84233 s against 1.85273 s; IW 2: 73 at 1.64065 s against 1.65105 s; odd-window: 79 at 1.84856 s "
+        "against 1.85896 s)."
     ),
     "exit_increase": (
         "**ns-2 departs from the RFC: window growth on the ACK that ends fast recovery.** RFC 5681 §3.2 (step 6) "
@@ -36,7 +45,14 @@ CAUSES: dict[str, str] = {
         "RFC 6582 §3.2 (step 3, full acknowledgment) sets cwnd to min(ssthresh, FlightSize + SMSS) (or ssthresh); "
         "neither grows the window on that ACK. ns-2 does both and then also calls `opencwnd()` for the same ACK "
         "(traced: Reno's `cwnd_` is 10.1, not 10, at the full ACK; NewReno's goes 3 → 4 at once), so from there "
-        "on ns-2 sends one segment earlier per window. dupack follows the RFCs."
+        "on ns-2 sends one segment earlier per window. dupack follows the RFCs. Traced case by case: NewReno "
+        "with 2, 3 and 4 drops sets `cwnd_` to min(ssthresh_, FlightSize + 1) = 3 at the full ACK (1.83184 s, "
+        "2.05432 s, 2.26640 s) and then to 4, back-to-back to 2 and then 3 (1.71744 s), where dupack keeps 3 "
+        "(2), so ns-2 sends two segments on that ACK and dupack one; Reno with IW 2 goes 10 → 10.1 at the full "
+        "ACK (1.40768 s) and reaches 11.05 on the ACK of segment 69 (1.71336 s), where dupack has 10.958 and "
+        "waits a round trip for the next ACK (118 ms); Reno's odd-window goes 12.5 → 12.58 (1.62608 s; dupack "
+        "keeps ns-2's 12.5 there, `timeout_ssthresh`) and reaches 13.05 on the ACK of segment 70 (1.89016 s), "
+        "one ACK before dupack."
     ),
     "ca_rounding": (
         "**Configured away: window arithmetic in bytes.** By default dupack grows cwnd in congestion avoidance by "
@@ -64,7 +80,30 @@ CAUSES: dict[str, str] = {
         "or of a timeout is a segment already sent: in slow start after the loss, every duplicate ACK clocks out "
         "one more retransmission in ns-2 (traced with Tahoe: ns-2 resends segment 55 on the duplicate ACK at "
         "1.96296 s, dupack with the next window at 2.16464 s). dupack follows the RFC and sends nothing on those "
-        "duplicate ACKs, as snd_nxt is below snd_max."
+        "duplicate ACKs, as snd_nxt is below snd_max. Reno and NewReno part the same way after the timeout of "
+        "the limited-transmit case (2.74048 s): ns-2 resends segment 57 on the duplicate ACK at 3.17504 s (Reno, "
+        "dupack at 3.37672 s) and segments 62 and 63 on the two at 2.81128 s and 2.82168 s (NewReno, dupack at "
+        "3.01296 s); in both FlightSize (34 and 38 segments) is far above cwnd + 2 "
+        "(5 and 4), so RFC 3042 allows no new segment."
+    ),
+    "unrounded_half_window": (
+        "**ns-2 departs from the RFC: SACK goes on from the unrounded half window.** On the fast retransmit ns-2's "
+        "`Agent/TCP/Sack1` (`Sack1TcpAgent::dupack_action`, tcp-sack1.cc) calls `slowdown()` with the flags that "
+        "halve both ssthresh and cwnd; with `precisionReduce_` (on in ns-2.35) `slowdown()` (tcp.cc) sets "
+        "`cwnd_` to half of min(`cwnd_`, `window_`) *unrounded* and `ssthresh_` to it rounded down. The ACK that "
+        "ends the recovery only calls `newack()`, which leaves `cwnd_` alone, so ns-2 goes on in congestion "
+        "avoidance from up to half a segment above `ssthresh_`. RFC 6675 §5 (step 4.2) sets cwnd = ssthresh on "
+        "entering recovery, and dupack's `sack` does so (with the mirror's `loss_ssthresh = \"window\"`, the half "
+        "window in whole segments); dupack mirrors the unrounded half only for Reno (`timeout_ssthresh`). "
+        "Traced: odd-window (window 25) has `cwnd_` = 12.5, `ssthresh_` = 12 from the fast retransmit (1.39737 s) "
+        "to the end of recovery (1.62608 s), where both tools send the same 12 segments; on the ACK of segment 71 "
+        "(1.90056 s) `cwnd_` is 13.050, dupack's cwnd 12.571, and ns-2 sends segment 84 one packet time earlier "
+        "(1.90056 s against 1.91096 s). queue-drops, limited-transmit and ns2-timer: the first fast retransmit "
+        "halves a window capped at 40 to 20 exactly, and the runs stay exact through that recovery; the second "
+        "(2.29422 s) halves `cwnd_` = 20.737 to 10.369 (`ssthresh_` 10, dupack 10), which reaches 11.026 on the "
+        "ACK of segment 129 (2.66230 s; with limited transmit segment 131, 2.68328 s) where dupack has 10.68, so "
+        "ns-2 sends segment 140 (142) on that ACK and dupack on the next, 56 ms (35 ms) later, the ACK clock "
+        "having a gap there."
     ),
 }
 
@@ -72,31 +111,32 @@ CAUSES: dict[str, str] = {
 # lists the causes that part the series further on, where the first one
 # only shifts times.
 DIAGNOSIS: dict[tuple[str, int], tuple[str, bool]] = {
-    # Traced with 4 drops (the text of fack_restart); the others show the
-    # same pattern (ns-2 resends a hole a few packet times later, or sends
-    # new data one packet time earlier after its larger exit window).
-    **{("fack", n): ("fack_restart", n == 4) for n in range(1, 5)},
+    # Every case traced variable by variable (the numbers are in CAUSES).
+    **{("fack", n): ("fack_restart", True) for n in range(1, 5)},
     ("reno", 1): ("exit_increase", True),
     ("newreno", 2): ("exit_increase", True),
-    ("newreno", 3): ("exit_increase", False),
-    ("newreno", 4): ("exit_increase", False),
+    ("newreno", 3): ("exit_increase", True),
+    ("newreno", 4): ("exit_increase", True),
 }
 
 # The cases of our own design (validation/s1_fall_floyd.py OWN_CASES):
 # (variant, case name) -> (cause, verified), as DIAGNOSIS.
 OWN_DIAGNOSIS: dict[tuple[str, str], tuple[str, bool]] = {
-    # With ns-2's ACK size mirrored, SACK's first divergence in these is
-    # ns-2 sending one packet time earlier after a recovery (as
-    # exit_increase), FACK's that of fack_restart; not traced one by one.
-    **{("sack", c): ("exit_increase", False) for c in ("odd-window", "queue-drops", "limited-transmit", "ns2-timer")},
-    **{("fack", c): ("fack_restart", False)
+    # Every case traced variable by variable (the numbers are in CAUSES).
+    # SACK's looks like exit_increase (ns-2 one packet time earlier after a
+    # recovery), but Sack1 does not grow the window on the ACK that ends
+    # the recovery: its window is larger from the fast retransmit on, when
+    # it halves a window of an odd number of segments (or a fraction).
+    **{("sack", c): ("unrounded_half_window", True)
+       for c in ("odd-window", "queue-drops", "limited-transmit", "ns2-timer")},
+    **{("fack", c): ("fack_restart", True)
        for c in ("odd-window", "back-to-back", "queue-drops", "iw2", "limited-transmit", "ns2-timer")},
-    ("reno", "odd-window"): ("exit_increase", False),
-    ("reno", "iw2"): ("exit_increase", False),
-    ("newreno", "back-to-back"): ("exit_increase", False),
+    ("reno", "odd-window"): ("exit_increase", True),
+    ("reno", "iw2"): ("exit_increase", True),
+    ("newreno", "back-to-back"): ("exit_increase", True),
     ("tahoe", "limited-transmit"): ("lt_old_data", True),
-    ("reno", "limited-transmit"): ("lt_old_data", False),
-    ("newreno", "limited-transmit"): ("lt_old_data", False),
+    ("reno", "limited-transmit"): ("lt_old_data", True),
+    ("newreno", "limited-transmit"): ("lt_old_data", True),
 }
 
 LATER: dict[tuple[str, int], list[str]] = {}
