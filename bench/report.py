@@ -525,7 +525,7 @@ MIRROR = """\
 | loss (a), (c) | Bernoulli p on data packets of the access links (fwd) | `ErrorModel`, `unit pkt`, `rate_` p, on the sender→router direction via `link-lossmodel` (after the link: a lost packet used its transmission time, as in dupack) | our `DataLoss` error model as the router-side device's `ReceiveErrorModel` (after the transmission time); only packets with TCP payload are lost (SYN/ACK/FIN never) |
 | loss (b) | BER 3·10⁻⁵: a packet of s bytes is lost with 1 − (1 − BER)^(8s) | per-packet equivalent: `unit pkt`, `rate_` = 1 − (1 − 3·10⁻⁵)^(8·576) = 0.1293 (every data packet is 576 B). ns-2's `unit bit` was not used: its `CorruptBit` draws from a table precomputed for the fixed sizes `datapktsize_`/`cntrlpktsize_`, not the packet's own size | `DataLoss` with the BER applied to each data packet's own IP size, as dupack |
 | routing | implicit | `$ns` static routes from the topology | static default routes (`Ipv4StaticRoutingHelper`), no global route computation |
-| random numbers | PCG-64 per link, from the seed | MRG32k3a, one seeded `RNG` per lossy link | MRG32k3a streams (`RngSeedManager` run = seed, one stream per lossy link) |
+| random numbers | PCG-64 per link, from the seed | MRG32k3a, one `RNG` per lossy link (a stream of its own), at the seed's substream | MRG32k3a streams (`RngSeedManager` run = seed, one stream per lossy link) |
 | start | all flows at t = 0 | all `FTP start` at t = 0 | all `BulkSendApplication`s at t = 0 (`SendSize` = MSS, unlimited) |
 """
 

@@ -165,16 +165,19 @@ def test_red_and_ecn_red_agree_on_drops_and_queue_and_behave_alike() -> None:
         assert ecn[peer]["drop_rate"].mean < red[peer]["drop_rate"].mean
 
 
-@pytest.mark.parametrize(("variant", "case"), [("tahoe", "iw2"), ("reno", "queue-drops"), ("newreno", "odd-window")])
+@pytest.mark.parametrize(("variant", "case"), [("tahoe", "iw2"), ("reno", "queue-drops"), ("newreno", "odd-window"),
+                                             ("sack", "odd-window"), ("sack", "queue-drops")])
 def test_fall_floyd_cases_of_our_own_are_packet_exact_where_ns2_follows_the_rfc(variant: str, case: str) -> None:
     row = s1_fall_floyd.run_own_case(variant, case, PEERS)
     v = row.verdicts["ns2"]
     assert v.exact, v.first
     if case == "queue-drops":
-        # The losses come from the queue, and Reno needs both its timeouts.
+        # The losses come from the queue; Reno needs two timeouts, SACK none
+        # (two recoveries).
         d, n = row.series["dupack"], row.series["ns2"]
         assert d.drops == n.drops and len(d.drops) >= 8
-        assert len(d.timeouts) == len(n.timeouts) == 2
+        assert len(d.timeouts) == len(n.timeouts) == {"reno": 2, "sack": 0}[variant]
+        assert len(d.fast_retransmits) == len(n.fast_retransmits) >= {"reno": 1, "sack": 2}[variant]
 
 
 def test_reno_leaves_recovery_at_ns2s_unrounded_half_window() -> None:

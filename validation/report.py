@@ -46,7 +46,7 @@ MIRROR = """\
 | DropTail queue | limit = packets *waiting* | `queue-limit` = limit + 1 (ns-2's DropTail holds limit − 1 waiting) |
 | RED queue | thresholds, `wq`, `maxp`, limit as written | `Queue/RED` with `thresh_`, `maxthresh_`, `q_weight_`, `linterm_` = 1/maxp, `gentle_`, `setbit_`, `mean_pktsize_` set explicitly, `adaptive_ 0`; `queue-limit` = limit (RED holds `limit` waiting) |
 | error model | on the data direction after the link (a lost packet used its transmission time); only data packets | `ErrorModel` (`unit pkt`, Bernoulli `rate_`) or `ErrorModel/List` (scripted drops, 0-based) via `link-lossmodel` on the sender → receiver direction, which carries only data |
-| random streams | PCG-64 per link direction and flow | MRG32k3a, one `RNG` per error model; statistically alike, not the same draws |
+| random streams | PCG-64 per link direction and flow | MRG32k3a, one `RNG` (a stream of its own) per error model, at the seed's substream (validation/ns2/mirror.tcl `dupack_uniform`); statistically alike, not the same draws |
 """
 
 
@@ -1084,7 +1084,12 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
              "RTO; fixed, with a test. "
              "Mirror errors found and fixed: ns-2's headerless "
              "seqno-0 packet, `delay_growth_`, RED's `wait_`, the RED limit, the 2 GiB wrap of ns-2's sink "
-             "byte counter, and ns-3's SACK paired with `rfc6675` alone: ns-3 always sends new data on SACKs "
+             "byte counter, the seeding of ns-2's error models (each had been seeded with a nearby raw number, "
+             "which ns-2 copies into every word of MRG32k3a's state, so that every draw was a linear function of "
+             "it: at N = 200 the access links' first draws lay within 0.067 of each other, and with 5 % loss some "
+             "seeds lost three quarters of the first packets together, the tail of ns-2 seeds with Jain's index "
+             "below 0.7; now each error model is a stream of its own at the seed's substream, "
+             "`test_loss_streams_are_independent`), and ns-3's SACK paired with `rfc6675` alone: ns-3 always sends new data on SACKs "
              "before a recovery (RFC 6675 §5 step (3)), so its mirror is `rfc6675+lt`, and `+lt` over RFC 6675 now "
              "follows step (3) (new data while cwnd − pipe ≥ 1 SMSS) rather than RFC 3042's one segment per "
              "duplicate ACK (`ns3_sack_limited_transmit` below; a packet test in `tcp/sender/tests.rs`); and ns-3's "
@@ -1109,8 +1114,9 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
                  f"({sum(r.verdicts['ns2'].exact for r in lossless)} of {len(lossless)} without loss); every other "
                  "case is identical up to a first divergence whose cause is named, each a departure of ns-2 from the "
                  "RFC or paper (`exit_increase`, `fack_restart`); the two model differences allowed by "
-                 "RFC 5681 (`ca_rounding`, `timeout_ssthresh`) and ns-2's ACK size with SACK blocks (`ack_size`) "
-                 "are configured away in the mirror."
+                 "RFC 5681 (`ca_rounding`, `timeout_ssthresh`), SACK's unrounded half window after a fast retransmit "
+                 "(`unrounded_half_window`) and ns-2's ACK size with SACK blocks (`ack_size`) are configured away in "
+                 "the mirror."
                  + (f" Cases of our own design (other drops, an odd window, queue overflow, IW 2, limited transmit, "
                     "ns-2's own retransmission timer): "
                     f"packet-exact in {sum(r.verdicts['ns2'].exact for r in own)} of {len(own)}, the same segments in "

@@ -87,14 +87,15 @@ CAUSES: dict[str, str] = {
         "(5 and 4), so RFC 3042 allows no new segment."
     ),
     "unrounded_half_window": (
-        "**ns-2 departs from the RFC: SACK goes on from the unrounded half window.** On the fast retransmit ns-2's "
+        "**Configured away: SACK goes on from the unrounded half window (ns-2 departs from RFC 6675).** On the fast "
+        "retransmit ns-2's "
         "`Agent/TCP/Sack1` (`Sack1TcpAgent::dupack_action`, tcp-sack1.cc) calls `slowdown()` with the flags that "
         "halve both ssthresh and cwnd; with `precisionReduce_` (on in ns-2.35) `slowdown()` (tcp.cc) sets "
         "`cwnd_` to half of min(`cwnd_`, `window_`) *unrounded* and `ssthresh_` to it rounded down. The ACK that "
         "ends the recovery only calls `newack()`, which leaves `cwnd_` alone, so ns-2 goes on in congestion "
         "avoidance from up to half a segment above `ssthresh_`. RFC 6675 §5 (step 4.2) sets cwnd = ssthresh on "
         "entering recovery, and dupack's `sack` does so (with the mirror's `loss_ssthresh = \"window\"`, the half "
-        "window in whole segments); dupack mirrors the unrounded half only for Reno (`timeout_ssthresh`). "
+        "window in whole segments). "
         "Traced: odd-window (window 25) has `cwnd_` = 12.5, `ssthresh_` = 12 from the fast retransmit (1.39737 s) "
         "to the end of recovery (1.62608 s), where both tools send the same 12 segments; on the ACK of segment 71 "
         "(1.90056 s) `cwnd_` is 13.050, dupack's cwnd 12.571, and ns-2 sends segment 84 one packet time earlier "
@@ -103,7 +104,10 @@ CAUSES: dict[str, str] = {
         "(2.29422 s) halves `cwnd_` = 20.737 to 10.369 (`ssthresh_` 10, dupack 10), which reaches 11.026 on the "
         "ACK of segment 129 (2.66230 s; with limited transmit segment 131, 2.68328 s) where dupack has 10.68, so "
         "ns-2 sends segment 140 (142) on that ACK and dupack on the next, 56 ms (35 ms) later, the ACK clock "
-        "having a gap there."
+        "having a gap there. The mirror's `loss_ssthresh = \"window\"` now leaves `sack`'s recovery at the "
+        "unrounded half as it does Reno's (docs/scenario.md; the recovery still sends while pipe is below the "
+        "whole segments, as ns-2's `pipe_ < window()`); with it SACK is packet-exact in all six cases of our "
+        "own and with 0–4 drops."
     ),
 }
 
@@ -123,12 +127,8 @@ DIAGNOSIS: dict[tuple[str, int], tuple[str, bool]] = {
 # (variant, case name) -> (cause, verified), as DIAGNOSIS.
 OWN_DIAGNOSIS: dict[tuple[str, str], tuple[str, bool]] = {
     # Every case traced variable by variable (the numbers are in CAUSES).
-    # SACK's looks like exit_increase (ns-2 one packet time earlier after a
-    # recovery), but Sack1 does not grow the window on the ACK that ends
-    # the recovery: its window is larger from the fast retransmit on, when
-    # it halves a window of an odd number of segments (or a fraction).
-    **{("sack", c): ("unrounded_half_window", True)
-       for c in ("odd-window", "queue-drops", "limited-transmit", "ns2-timer")},
+    # SACK's, which looked like exit_increase, were unrounded_half_window,
+    # now configured away: SACK is packet-exact in all of them.
     **{("fack", c): ("fack_restart", True)
        for c in ("odd-window", "back-to-back", "queue-drops", "iw2", "limited-transmit", "ns2-timer")},
     ("reno", "odd-window"): ("exit_increase", True),

@@ -19,6 +19,14 @@
 //!   retransmitted, otherwise new data within the receive window.
 //! - The initial fast retransmission is not counted in `pipe` (as in ns-2).
 //! - An ACK at or above `recover` ends recovery; `cwnd` stays at `ssthresh`.
+//!   With `tcp.loss_ssthresh = "window"` it goes on from ns-2's window
+//!   instead: `Sack1TcpAgent::dupack_action` halves with `slowdown()`, which
+//!   sets `cwnd_` to half the window *unrounded* and `ssthresh_` to it
+//!   rounded down; the recovery sends while `pipe_` is below the whole
+//!   segments of `cwnd_` (`window()` truncates), so it sends as with
+//!   `cwnd = ssthresh`, but the window it leaves with is 12.5 segments where
+//!   an odd window of 25 was halved (validation scenario 1,
+//!   `unrounded_half_window`).
 //!   The papers do not say whether `recover` still guards the next entry
 //!   then: by default it does, as NewReno's; `tcp.sack_recover_after_exit =
 //!   "cleared"` forgets it, as ns-2's `Sack1` does ([`SackRecoverAfterExit`]).
@@ -46,11 +54,14 @@ pub struct SackFf96 {
     recover: Option<u64>,
     /// Bytes estimated in flight, a multiple of SMSS (can go negative).
     pipe: i64,
+    /// With `loss_ssthresh = "window"`: the unrounded half window the fast
+    /// retransmit left, which the end of recovery restores (module docs).
+    exit_cwnd: Option<u64>,
 }
 
 impl SackFf96 {
     pub fn new(pipe_init: PipeInit, after_exit: SackRecoverAfterExit) -> Self {
-        SackFf96 { pipe_init, after_exit, in_recovery: false, recover: None, pipe: 0 }
+        SackFf96 { pipe_init, after_exit, in_recovery: false, recover: None, pipe: 0, exit_cwnd: None }
     }
     pub fn pipe(&self) -> i64 {
         self.pipe
@@ -79,6 +90,7 @@ impl LossRecovery for SackFf96 {
         };
         sb.rewind();
         sb.mark_retransmitted(v.snd_una);
+        self.exit_cwnd = v.half_window();
         Response::fast_retransmit(v, 0)
     }
 
@@ -92,7 +104,8 @@ impl LossRecovery for SackFf96 {
             if self.after_exit == SackRecoverAfterExit::Cleared {
                 self.recover = None;
             }
-            return Response { cwnd: Some(v.ssthresh), ..Response::default() };
+            let cwnd = self.exit_cwnd.take().map_or(v.ssthresh, |half| half.max(v.ssthresh));
+            return Response { cwnd: Some(cwnd), ..Response::default() };
         }
         // Partial ACK: the retransmission and the original both left.
         self.pipe -= v.mss as i64;
@@ -125,6 +138,7 @@ impl LossRecovery for SackFf96 {
     fn on_timeout(&mut self, v: &View, sb: &mut Scoreboard) {
         self.in_recovery = false;
         self.recover = Some(v.snd_max);
+        self.exit_cwnd = None;
         sb.clear();
     }
 

@@ -1079,6 +1079,36 @@ fn loss_ssthresh_window_leaves_reno_recovery_at_the_unrounded_half_window() {
     assert_eq!((h.s.cwnd(), h.s.ssthresh()), (12_000, 12_000));
 }
 
+/// The same for Fall & Floyd's SACK (ns-2's `Sack1`): with `"window"` the
+/// recovery sends while pipe is below ssthresh = 12 whole segments (ns-2's
+/// `pipe_ < window()`, which truncates `cwnd_` = 12.5), and it ends at the
+/// unrounded 12.5 segments; with `"flightsize"` ssthresh is 12,500 bytes
+/// throughout, so pipe = 12 segments already lets one out.
+#[test]
+fn loss_ssthresh_window_leaves_sack_recovery_at_the_unrounded_half_window() {
+    for (rule, ssthresh, exit, at_twelve) in
+        [(LossSsthresh::Window, 12_000, 12_500, vec![]), (LossSsthresh::FlightSize, 12_500, 12_500, vec![(25, false)])]
+    {
+        let cfg = TcpConfig { loss_ssthresh: rule, ..tcp(25) };
+        let mut h = Harness::with("sack", cfg, None);
+        assert_eq!(h.tx().len(), 25);
+        h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+        assert_eq!(h.tx(), vec![rexmit(0)]);
+        assert_eq!((h.s.cwnd(), h.s.ssthresh()), (ssthresh, ssthresh), "{rule:?}");
+        // pipe = 25 - 3 = 22 outstanding: nothing more until it falls below cwnd.
+        for k in 5..=14 {
+            h.ack(0, &[(1, k)]);
+        }
+        assert_eq!(h.tx(), at_twelve, "{rule:?}: pipe = 12 segments");
+        h.ack(0, &[(1, 15)]);
+        let next = if at_twelve.is_empty() { 25 } else { 26 };
+        assert_eq!(h.tx(), vec![(next, false)], "{rule:?}: pipe = 11 segments");
+        h.ack(next + 1, &[]);
+        assert!(!h.s.in_recovery());
+        assert_eq!((h.s.cwnd(), h.s.ssthresh()), (exit, ssthresh), "{rule:?}");
+    }
+}
+
 #[test]
 fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
     let mut h = Harness::new("rfc6675", 8);
