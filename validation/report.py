@@ -41,7 +41,7 @@ MIRROR = """\
 | delayed ACK | off (`ack = "every"`) | `Agent/TCPSink` (no `DelAck`) |
 | SACK | 3 blocks per ACK | `maxSackBlocks_` 3 |
 | dupthresh, limited transmit | 3, off | `numdupacks_` 3, `singledup_ 0` |
-| window arithmetic (scenario 1) | `ca_increase = "fractional"` (the fraction of SMSS·SMSS/cwnd carried to the next ACK), `loss_ssthresh = "window"` (half of min(cwnd, rwnd) in whole segments; Reno leaves recovery at the unrounded half); elsewhere the defaults, RFC 5681's whole bytes and FlightSize/2 | `cwnd_` in packets as a double, `+= 1/cwnd_`; `slowdown()` halves min(`cwnd_`, `window_`): ssthresh_ rounded down, cwnd_ unrounded |
+| window arithmetic (scenario 1) | `ca_increase = "fractional"` (the fraction of SMSS·SMSS/cwnd carried to the next ACK), `loss_ssthresh = "window"` (half of min(cwnd, rwnd) in whole segments; Reno and SACK leave recovery at the unrounded half), `recovery_exit_growth = "grow"` (the ACK that ends Reno's and NewReno's recovery grows the window too); elsewhere the defaults, RFC 5681's whole bytes and FlightSize/2, no growth on that ACK | `cwnd_` in packets as a double, `+= 1/cwnd_`; `slowdown()` halves min(`cwnd_`, `window_`): ssthresh_ rounded down, cwnd_ unrounded; `opencwnd()` on every ACK of new data, the one that ends recovery included |
 | NewReno | full ACK: cwnd = min(ssthresh, FlightSize + MSS); timer reset on the first partial ACK | `newreno_changes1_ 1`, `exit_recovery_fix_ 1`, `partial_window_deflation_ 1` |
 | DropTail queue | limit = packets *waiting* | `queue-limit` = limit + 1 (ns-2's DropTail holds limit − 1 waiting) |
 | RED queue | thresholds, `wq`, `maxp`, limit as written | `Queue/RED` with `thresh_`, `maxthresh_`, `q_weight_`, `linterm_` = 1/maxp, `gentle_`, `setbit_`, `mean_pktsize_` set explicitly, `adaptive_ 0`; `queue-limit` = limit (RED holds `limit` waiting) |
@@ -568,9 +568,11 @@ def s3_section(rows, peers) -> list[str]:
          "intervals (≈: these seeds cannot tell them apart). "
          "The rows marked \"ns-2's window arithmetic in dupack\" repeat the \"overhead 1 ms\" and \"overhead "
          "1 µs\" rows with dupack's "
-         "`loss_ssthresh = \"window\"` and `ca_increase = \"fractional\"` (ns-2's `slowdown()` in tcp.cc halves "
-         "min(`cwnd_`, `window_`) where RFC 5681 eq. 4 halves FlightSize, and keeps `cwnd_` in fractional "
-         "packets): what they close of the event-count gaps is that departure of ns-2 from the RFC. "
+         "`loss_ssthresh = \"window\"`, `ca_increase = \"fractional\"` and `recovery_exit_growth = \"grow\"` "
+         "(ns-2's `slowdown()` in tcp.cc halves min(`cwnd_`, `window_`) where RFC 5681 eq. 4 halves FlightSize, "
+         "keeps `cwnd_` in fractional packets, and its Reno and NewReno agents grow the window on the ACK that "
+         "ends recovery, scenario 1's `exit_increase`): what they close of the event-count gaps is those "
+         "departures of ns-2 from the RFCs. "
          "The rows marked \"ns-3's ssthresh in dupack\" do the same for ns-3: its SACK rows again, against ns-3, "
          "with dupack's `loss_ssthresh = \"pipe\"` (half of RFC 6675's pipe at the fast retransmit and at every "
          "timeout, as ns-3's `TcpSocketBase` sets it, `ns3_pipe_ssthresh`). Every row run against ns-3 alone uses "
@@ -1113,15 +1115,16 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
         L.append(f"- **1. Fall & Floyd:** packet-exact in {exact} of {len(rows)} cases "
                  f"({sum(r.verdicts['ns2'].exact for r in lossless)} of {len(lossless)} without loss); every other "
                  "case is identical up to a first divergence whose cause is named, each a departure of ns-2 from the "
-                 "RFC or paper (`exit_increase`, `fack_restart`); the two model differences allowed by "
-                 "RFC 5681 (`ca_rounding`, `timeout_ssthresh`), SACK's unrounded half window after a fast retransmit "
-                 "(`unrounded_half_window`) and ns-2's ACK size with SACK blocks (`ack_size`) are configured away in "
-                 "the mirror."
+                 "FACK paper (`fack_restart`); the two model differences allowed by RFC 5681 (`ca_rounding`, "
+                 "`timeout_ssthresh`), and three departures of ns-2 from the RFCs, the window growth on the ACK that "
+                 "ends Reno's and NewReno's recovery (`exit_increase`), SACK's unrounded half window after a fast "
+                 "retransmit (`unrounded_half_window`) and ns-2's ACK size with SACK blocks (`ack_size`), are "
+                 "configured away in the mirror."
                  + (f" Cases of our own design (other drops, an odd window, queue overflow, IW 2, limited transmit, "
                     "ns-2's own retransmission timer): "
                     f"packet-exact in {sum(r.verdicts['ns2'].exact for r in own)} of {len(own)}, the same segments in "
                     f"the same order in {sum(packets.same_order(r.series['dupack'], r.series['ns2'])[0] for r in own)}, "
-                    "every first divergence named (`exit_increase`, `fack_restart`, `lt_old_data`)." if own else ""))
+                    "every first divergence named (`fack_restart`, `lt_old_data`)." if own else ""))
     if "2" in results:
         rows = [r for r in results["2"] if "ns2" in r.goodput]
         ok = sum(abs(rel(r.goodput["dupack"].mean, r.goodput["ns2"].mean)) <= GOODPUT_TOL for r in rows)

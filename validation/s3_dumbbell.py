@@ -64,9 +64,11 @@ STARVED_KBPS = 1.0
 # The "overhead 1 ms" and "overhead 1 µs" rows once more with ns-2's window arithmetic in dupack
 # (`loss_ssthresh = "window"`: half of min(cwnd, rwnd), as ns-2's slowdown()
 # in tcp.cc, rather than RFC 5681's half of FlightSize; `ca_increase =
-# "fractional"`): which of the differences left is that departure of ns-2
-# from RFC 5681 eq. 4.
-NS2_ARITH = {"tcp.loss_ssthresh": "window", "tcp.ca_increase": "fractional"}
+# "fractional"`; and ns-2's growth on the ACK that ends Reno's and
+# NewReno's recovery, `recovery_exit_growth = "grow"`, with which scenario 1
+# is packet-exact): which of the differences left are these departures of
+# ns-2 from RFC 5681 (eq. 4, §3.2 step 6) and RFC 6582 (§3.2 step 3).
+NS2_ARITH = {"tcp.loss_ssthresh": "window", "tcp.ca_increase": "fractional", "tcp.recovery_exit_growth": "grow"}
 # ns-3's SACK rows once more with ns-3's ssthresh in dupack (`loss_ssthresh =
 # "pipe"`: half of RFC 6675's pipe at the fast retransmit and at every
 # timeout, as TcpSocketBase sets it, where RFC 6675 §5 (4.2) and RFC 5681

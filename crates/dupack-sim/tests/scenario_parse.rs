@@ -1360,6 +1360,14 @@ fn timeout_exit_growth_is_read_and_checked() {
 }
 
 #[test]
+fn recovery_exit_growth_is_read_and_checked() {
+    // The default: RFC 5681 §3.2 step 6 and RFC 6582 §3.2 step 3 set the window and do not grow it.
+    use dupack_sim::scenario::model::RecoveryExitGrowth as G;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.recovery_exit_growth;
+    assert_word_key("recovery_exit_growth", get, ("grow", G::Grow), G::None, "yes", &["none", "grow"]);
+}
+
+#[test]
 fn sack_recover_after_exit_is_read_and_checked() {
     // The default: RFC 6582 §3.2's guard outlives the recovery.
     use dupack_sim::scenario::model::SackRecoverAfterExit as S;

@@ -501,6 +501,9 @@ pub struct TcpConfig {
     /// The ACK that reaches `snd_max` of the last timeout: how much of it
     /// grows the window.
     pub timeout_exit_growth: TimeoutExitGrowth,
+    /// Reno and NewReno: whether the ACK that ends fast recovery also
+    /// grows the window.
+    pub recovery_exit_growth: RecoveryExitGrowth,
     /// RFC 6675 recovery (`rfc6675…`): the same choice. RFC 6675 says
     /// nothing of the timer, so RFC 6298 §5.3 applies (every ACK of new
     /// data restarts it: "every"); ns-3 restarts it on the first partial
@@ -627,6 +630,22 @@ pub enum TimeoutExitGrowth {
     /// usually ends at the point, each timeout costs one more round trip
     /// at one segment.
     AboveRecover,
+}
+
+/// `tcp.recovery_exit_growth`: the ACK that ends Reno's or NewReno's fast
+/// recovery sets the window (RFC 5681 §3.2 step 6: cwnd = ssthresh; RFC
+/// 6582 §3.2 step 3: min(ssthresh, FlightSize + SMSS) or ssthresh) and,
+/// by the RFCs, does not grow it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RecoveryExitGrowth {
+    /// No growth on that ACK (RFC 5681, RFC 6582).
+    None,
+    /// Then grow it as on any other ACK of new data (slow start or
+    /// congestion avoidance from the window just set): ns-2's `Reno` and
+    /// `Newreno` agents, whose `recv_newack_helper` calls `opencwnd()` on
+    /// every ACK of new data, the one that ends recovery included
+    /// (validation scenario 1, `exit_increase`).
+    Grow,
 }
 
 /// `tcp.sack_recover_after_exit`: Fall & Floyd's SACK (the `sack` variant)
@@ -807,6 +826,7 @@ impl Default for TcpConfig {
             rfc6675_rto_reset: PartialAckRtoReset::Every,
             sack_recover_after_exit: SackRecoverAfterExit::Kept,
             timeout_exit_growth: TimeoutExitGrowth::Acked,
+            recovery_exit_growth: RecoveryExitGrowth::None,
             overhead: SimDuration::ZERO,
         }
     }

@@ -4,7 +4,7 @@
 //! (`tcp::cc`). The one place where a variant becomes behaviour. `+eplr`
 //! fills two slots from one module, `tcp::eplr`.
 
-use crate::scenario::model::TcpConfig;
+use crate::scenario::model::{RecoveryExitGrowth, TcpConfig};
 use crate::tcp::cc::{self, CongestionControl};
 use crate::tcp::detect::{EarlyRetransmit, Efr, Fixed};
 use crate::tcp::eplr::{Eplr, EplrGrowth};
@@ -42,10 +42,16 @@ pub fn recovery(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery>
 }
 
 fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> {
+    let exit_growth = cfg.recovery_exit_growth == RecoveryExitGrowth::Grow;
     match variant.base {
         Base::Tahoe => Box::new(tahoe::Tahoe::default()),
-        Base::Reno => Box::new(fast_recovery::FastRecovery::reno(cfg.reno_avoid_multiple_fr)),
-        Base::NewReno => Box::new(fast_recovery::FastRecovery::newreno(cfg.newreno_full_ack, cfg.newreno_rto_reset)),
+        Base::Reno => {
+            Box::new(fast_recovery::FastRecovery::reno(cfg.reno_avoid_multiple_fr).with_exit_growth(exit_growth))
+        }
+        Base::NewReno => Box::new(
+            fast_recovery::FastRecovery::newreno(cfg.newreno_full_ack, cfg.newreno_rto_reset)
+                .with_exit_growth(exit_growth),
+        ),
         // `+rpld` on `sack` swaps in the authors' SACK TCP as well (rpld §2.3): the same as sack-cautious+rpld.
         Base::Sack | Base::SackCautious if variant.has(Ext::Rpld) => Box::new(rpld::Rpld::with_rpld()),
         Base::SackCautious => Box::new(rpld::Rpld::authors_sack()),

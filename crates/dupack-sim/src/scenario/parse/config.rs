@@ -128,6 +128,8 @@ impl Merge<'_> {
             rfc6675_rto_reset: pick(&f.rfc6675_rto_reset, &g.rfc6675_rto_reset).map_or(d.rfc6675_rto_reset, |a| a.v),
             timeout_exit_growth: pick(&f.timeout_exit_growth, &g.timeout_exit_growth)
                 .map_or(d.timeout_exit_growth, |a| a.v),
+            recovery_exit_growth: pick(&f.recovery_exit_growth, &g.recovery_exit_growth)
+                .map_or(d.recovery_exit_growth, |a| a.v),
             sack_recover_after_exit: pick(&f.sack_recover_after_exit, &g.sack_recover_after_exit)
                 .map_or(d.sack_recover_after_exit, |a| a.v),
             overhead: pick(&f.overhead, &g.overhead).map_or(d.overhead, |a| a.v),

@@ -25,6 +25,7 @@ pub(super) const TCP_KEYS: &[&str] = &[
     "newreno_rto_reset",
     "rfc6675_rto_reset",
     "timeout_exit_growth",
+    "recovery_exit_growth",
     "sack_recover_after_exit",
     "ca_increase",
     "loss_ssthresh",
@@ -95,6 +96,7 @@ pub(super) struct TcpRaw {
     pub(super) newreno_rto_reset: Option<At<PartialAckRtoReset>>,
     pub(super) rfc6675_rto_reset: Option<At<PartialAckRtoReset>>,
     pub(super) timeout_exit_growth: Option<At<TimeoutExitGrowth>>,
+    pub(super) recovery_exit_growth: Option<At<RecoveryExitGrowth>>,
     pub(super) sack_recover_after_exit: Option<At<SackRecoverAfterExit>>,
     pub(super) overhead: Option<At<SimDuration>>,
     pub(super) timer: Option<At<Timer>>,
@@ -192,6 +194,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
         rfc6675_rto_reset: t.opt("rfc6675_rto_reset", v_partial_ack_rto_reset)?,
         timeout_exit_growth: t.opt("timeout_exit_growth", |v, p| {
             v_enum(v, p, &[("acked", TimeoutExitGrowth::Acked), ("above_recover", TimeoutExitGrowth::AboveRecover)])
+        })?,
+        recovery_exit_growth: t.opt("recovery_exit_growth", |v, p| {
+            v_enum(v, p, &[("none", RecoveryExitGrowth::None), ("grow", RecoveryExitGrowth::Grow)])
         })?,
         sack_recover_after_exit: t.opt("sack_recover_after_exit", |v, p| {
             v_enum(v, p, &[("kept", SackRecoverAfterExit::Kept), ("cleared", SackRecoverAfterExit::Cleared)])

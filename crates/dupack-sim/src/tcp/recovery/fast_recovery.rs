@@ -26,6 +26,14 @@
 //! recovery, so `cwnd_` is 12.5 segments where RFC 5681 step 6 gives
 //! ssthresh = 12 (an odd window of 25 at the loss).
 //!
+//! With `tcp.recovery_exit_growth = "grow"` the ACK that ends recovery also
+//! grows the window from the value just set, as on any other ACK of new
+//! data: ns-2's Reno and NewReno agents call `opencwnd()` for it (Reno's
+//! `cwnd_` goes 10 → 10.1 there, NewReno's 3 → 4); the RFCs do not. The
+//! full ACK's min(ssthresh, FlightSize + SMSS) then leaves out RFC 6582's
+//! floor of one segment under FlightSize, as ns-2's `exit_recovery_fix_`
+//! does.
+//!
 //! Choices (config fields): Reno applies the `recover` guard against a
 //! second fast retransmit in one window (`reno_avoid_multiple_fr`, default
 //! on as in ns-2); NewReno always applies it (RFC 6582 §3.2 step 2).
@@ -52,6 +60,8 @@ pub struct FastRecovery {
     /// Reno with `loss_ssthresh = "window"`: the unrounded half window the
     /// fast retransmit left, which the deflation restores (see the module docs).
     exit_cwnd: Option<u64>,
+    /// `recovery_exit_growth = "grow"` (see the module docs).
+    exit_growth: bool,
 }
 
 impl FastRecovery {
@@ -62,7 +72,12 @@ impl FastRecovery {
         Self::new(PartialAck::Retransmit { full_ack, rto_reset })
     }
     fn new(rule: PartialAck) -> Self {
-        FastRecovery { rule, in_recovery: false, recover: None, partial_acks: 0, exit_cwnd: None }
+        FastRecovery { rule, in_recovery: false, recover: None, partial_acks: 0, exit_cwnd: None, exit_growth: false }
+    }
+    /// Grow the window on the ACK that ends recovery too (ns-2's agents).
+    pub fn with_exit_growth(mut self, grow: bool) -> Self {
+        self.exit_growth = grow;
+        self
     }
     fn guarded(&self) -> bool {
         match self.rule {
@@ -104,16 +119,22 @@ impl LossRecovery for FastRecovery {
                 // window with loss_ssthresh = "window").
                 self.in_recovery = false;
                 let cwnd = self.exit_cwnd.take().map_or(v.ssthresh, |half| half.max(v.ssthresh));
-                Response { cwnd: Some(cwnd), ..Response::default() }
+                Response { cwnd: Some(cwnd), grow: self.exit_growth, ..Response::default() }
             }
             PartialAck::Retransmit { full_ack, .. } if v.snd_una >= recover => {
                 // RFC 6582 §3.2 step 3: full acknowledgment.
                 self.in_recovery = false;
+                // With exit growth, ns-2's `exit_recovery_fix_` bound:
+                // `maxseq_ - seqno + 1` packets, FlightSize + SMSS without
+                // RFC 6582's floor of one segment under FlightSize (an ACK
+                // that leaves nothing outstanding restarts at one segment
+                // and grows to two, RFC 6582's value without growth).
+                let flight = if self.exit_growth { v.flight_size() } else { v.flight_size().max(v.mss) };
                 let cwnd = match full_ack {
-                    FullAckRule::FlightSize => v.ssthresh.min(v.flight_size().max(v.mss) + v.mss),
+                    FullAckRule::FlightSize => v.ssthresh.min(flight + v.mss),
                     FullAckRule::Ssthresh => v.ssthresh,
                 };
-                Response { cwnd: Some(cwnd), ..Response::default() }
+                Response { cwnd: Some(cwnd), grow: self.exit_growth, ..Response::default() }
             }
             PartialAck::Retransmit { rto_reset, .. } => {
                 // RFC 6582 §3.2 step 5: partial acknowledgment.

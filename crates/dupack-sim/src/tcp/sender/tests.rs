@@ -3,8 +3,8 @@
 
 use super::{Sender, SenderEvent};
 use crate::scenario::model::{
-    BackoffReset, LossSsthresh, PartialAckRtoReset, RtoConfig, RtoOnFastRetransmit, SackRecoverAfterExit, TcpConfig,
-    TimeoutExitGrowth,
+    BackoffReset, LossSsthresh, PartialAckRtoReset, RecoveryExitGrowth, RtoConfig, RtoOnFastRetransmit,
+    SackRecoverAfterExit, TcpConfig, TimeoutExitGrowth,
 };
 use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
 use crate::tcp::variant::parse_variant;
@@ -1106,6 +1106,59 @@ fn loss_ssthresh_window_leaves_sack_recovery_at_the_unrounded_half_window() {
         h.ack(next + 1, &[]);
         assert!(!h.s.in_recovery());
         assert_eq!((h.s.cwnd(), h.s.ssthresh()), (exit, ssthresh), "{rule:?}");
+    }
+}
+
+/// `tcp.recovery_exit_growth = "grow"` (ns-2's Reno and NewReno agents):
+/// the ACK that ends recovery sets the window as the RFCs say and then
+/// grows it as any other ACK of new data. Reno: deflated to ssthresh = 10
+/// segments, then congestion avoidance adds MSS²/cwnd. NewReno's full ACK
+/// with nothing left outstanding: ns-2's min(ssthresh, FlightSize + 1) = 1
+/// segment, then slow start to 2, where RFC 6582's floor gives 2 at once.
+#[test]
+fn recovery_exit_growth_grows_the_window_on_the_ack_that_ends_recovery() {
+    for (growth, reno_exit, newreno_exit) in
+        [(RecoveryExitGrowth::None, 10_000, 2_000), (RecoveryExitGrowth::Grow, 10_100, 2_000)]
+    {
+        let cfg = TcpConfig { recovery_exit_growth: growth, ..tcp(20) };
+        let mut h = Harness::with("reno", cfg.clone(), None);
+        assert_eq!(h.tx().len(), 20);
+        for _ in 0..3 {
+            h.ack(0, &[]);
+        }
+        assert_eq!(h.tx(), vec![rexmit(0)]);
+        h.ack(20, &[]);
+        assert!(!h.s.in_recovery());
+        assert_eq!(h.s.cwnd(), reno_exit, "reno {growth:?}");
+
+        let mut h = Harness::with("newreno", cfg, None);
+        assert_eq!(h.tx().len(), 20);
+        for _ in 0..3 {
+            h.ack(0, &[]);
+        }
+        assert_eq!(h.tx(), vec![rexmit(0)]);
+        h.ack(20, &[]);
+        assert!(!h.s.in_recovery());
+        assert_eq!(h.s.cwnd(), newreno_exit, "newreno {growth:?}");
+    }
+    // With data left outstanding the full ACK's min(ssthresh, FlightSize + SMSS)
+    // is the same under both rules, and the growth adds one segment in slow start.
+    for (growth, exit) in [(RecoveryExitGrowth::None, 7_000), (RecoveryExitGrowth::Grow, 8_000)] {
+        let cfg = TcpConfig { recovery_exit_growth: growth, ..tcp(20) };
+        let mut h = Harness::with("newreno", cfg, None);
+        h.tx();
+        for _ in 0..3 {
+            h.ack(0, &[]);
+        }
+        h.tx();
+        // Dupacks inflate cwnd to ssthresh + 16 = 26 segments: 6 new ones go out.
+        for _ in 0..13 {
+            h.ack(0, &[]);
+        }
+        assert_eq!(h.tx().len(), 6, "{growth:?}");
+        h.ack(20, &[]);
+        assert!(!h.s.in_recovery());
+        assert_eq!(h.s.cwnd(), exit, "{growth:?}: FlightSize 6 + 1 segments, below ssthresh 10");
     }
 }
 
