@@ -254,21 +254,15 @@ def s2_section(rows, peers) -> list[str]:
          "two samples of the same process. \"Same losses\" removes that: one transfer of 400/p segments per "
          "seed (at most 3 seeds) in which both tools lose exactly the same data packets (a Bernoulli(p) list "
          "given to dupack's `droplist` and to ns-2's `ErrorModel/List`), and the goodput difference from the "
-         "completion times (mean, and range over the seeds). What remains there is the model. Traced for Reno, "
-         "p = 1 %, RTT 100 ms, seed 1: both tools send the same 342 segments at the same instants and time out "
-         "at the same instant (1.809 s); then dupack, whose ssthresh after the timeout is half the FlightSize "
-         "where ns-2's is half the window the fast retransmit had already halved (`timeout_ssthresh` of "
-         "scenario 1), stays in slow start longer and sends segment 338 one packet time earlier; from there the "
-         "timeouts drift apart (same count, 55 and 56). The other rows were not traced one by one; dupack being "
-         "ahead in all of them, more so where timeouts are frequent (Reno, high p), fits the same cause, against "
-         "which `exit_increase` and `ca_rounding` favour ns-2 slightly. NewReno, traced at p = 1 %, RTT 20 ms, "
-         "seed 1: the same 26 segments at the same instants, through a timeout, up to the fast retransmit at "
-         "1.1607 s. There ns-2 halves its window (5.576 packets) to 2.788 and keeps ssthresh_ as a whole "
-         "number of packets (2), while dupack sets ssthresh to FlightSize/2 = 2500 bytes (RFC 5681 eq. 4 is in "
-         "bytes; 5 segments were outstanding); in the recovery dupack's window is half a segment larger, and "
-         "it sends segment 24 one round trip before ns-2. This byte-against-packet rounding of ssthresh "
-         "(`ssthresh_rounding`) favours dupack at every loss, which fits the NewReno rows, all ahead by 0 to "
-         "+6 % with the same losses.\n",
+         "completion times (mean, and range over the seeds). What remains there is the model. The transfer "
+         "takes scenario 1's mirror, ns-2's window arithmetic (`loss_ssthresh = \"window\"`, `ca_increase = "
+         "\"fractional\"`) and its growth on the ACK that ends recovery (`recovery_exit_growth = \"grow\"`), "
+         "and with them Reno and NewReno run the very same transfer in both tools: checked at p = 1 %, RTT 100 "
+         "ms and p = 10 %, RTT 20 ms, seed 1, both send the same segments (40,406 and 4,452 for Reno), take the "
+         "same timeouts (56 and 197) and fast retransmits, all at the same instants (within 0.1 ms, ns-2's "
+         "rounding of its clock), and finish half a round trip apart, which is where each tool counts the "
+         "transfer as done. Before those settings the same comparison put dupack 0 to 6 % ahead, through the "
+         "differences scenario 1 names (`timeout_ssthresh`, `exit_increase`).\n",
          "At p ≥ 3 % a flow lives on timeouts and their backoff (the RTO is at least 1 s, 3 to 50 RTTs) and "
          "goodput varies much more from seed to seed; those rows use at least 30 seeds in `--full`. Where a "
          "row misses ±5 % with independent draws but the same-loss comparison agrees, the loss processes "
@@ -1144,8 +1138,8 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
         ev = events_line([(f"{r.variant} p={r.p:g} RTT {r.rtt_ms} ms", s2_events(r, "dupack"), s2_events(r, "ns2")) for r in rows])
         L.append(f"- **2. Lossy link:** goodput within ±{GOODPUT_TOL:g} % of ns-2 in {ok} of {len(rows)} cases; "
                  f"both tools within PFTK's ±{models.PFTK_ACCURACY * 100:.0f} % in {pftk} of {len(reno)} Reno cases; "
-                 + (f"with the same losses, dupack − ns-2 (mean per case) from {min(same):+.1f} % to {max(same):+.1f} %, "
-                    "the positive side NewReno's (traced at p = 1 %: ssthresh in bytes against whole packets)." if same else "")
+                 + (f"with the same losses, dupack − ns-2 (mean per case) from {min(same):+.2f} % to {max(same):+.2f} % "
+                    "(with scenario 1's mirror the same transfer, section 2)." if same else "")
                  + f" Event counts within ±{EVENTS_TOL:g} % of ns-2: {ev}.")
     if "3" in results:
         rows = [r for r in results["3"] if r.metrics.get("ns2")]
