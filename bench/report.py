@@ -107,7 +107,7 @@ def seed_spread(controls: list[dict]) -> list[str]:
         lines.append(
             f"- Control runs, {c['label']}, seeds 1–{k} (mean ± standard deviation of Jain's index): dupack "
             f"{ms(d)}, ns-2 {ms(n2)}; dupack with ns-2's window arithmetic (`loss_ssthresh = \"window\"`, "
-            f"`ca_increase = \"fractional\"`) {ms(w)}. "
+            f"`ca_increase = \"fractional\"`, `recovery_exit_growth = \"grow\"`) {ms(w)}. "
             + (f"The gap ({gap:+.3f}) is {abs(gap) / se:.0f} standard errors: not the luck of one seed. " if real else
                f"The gap ({gap:+.3f}) is within 3 standard errors of the seeds' spread: not a difference of the "
                "models that this many seeds can show. ")

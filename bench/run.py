@@ -121,7 +121,8 @@ def ns2_seed_controls(res: list[dict], exe: Path, timeout: float, log) -> list[d
         c = r["case"]
         row = {"kind": "seeds", "label": c.label, "dupack": [], "dupack_ns2_arith": [], "dupack_ns2_timer": [],
                "ns2": [], "dupack_tiebreak": [], "ns2_tiebreak": []}
-        arith = ['tcp.loss_ssthresh="window"', 'tcp.ca_increase="fractional"']
+        # validation/s3_dumbbell.py NS2_ARITH: ns-2's window arithmetic and its growth on the ACK that ends recovery.
+        arith = ['tcp.loss_ssthresh="window"', 'tcp.ca_increase="fractional"', 'tcp.recovery_exit_growth="grow"']
         # ns-2's estimator with the mirror's bounds and tick (docs/scenario.md, tcp.rto.timer = "ns2").
         rto = c.doc["tcp"]["rto"]
         timer = [f'tcp.rto={{ timer = "ns2", tick = "{rto["granularity"]}", initial = "{rto["initial"]}", '
