@@ -1120,26 +1120,18 @@ fn recovery_exit_growth_grows_the_window_on_the_ack_that_ends_recovery() {
     for (growth, reno_exit, newreno_exit) in
         [(RecoveryExitGrowth::None, 10_000, 2_000), (RecoveryExitGrowth::Grow, 10_100, 2_000)]
     {
-        let cfg = TcpConfig { recovery_exit_growth: growth, ..tcp(20) };
-        let mut h = Harness::with("reno", cfg.clone(), None);
-        assert_eq!(h.tx().len(), 20);
-        for _ in 0..3 {
-            h.ack(0, &[]);
+        for (variant, exit) in [("reno", reno_exit), ("newreno", newreno_exit)] {
+            let cfg = TcpConfig { recovery_exit_growth: growth, ..tcp(20) };
+            let mut h = Harness::with(variant, cfg, None);
+            assert_eq!(h.tx().len(), 20);
+            for _ in 0..3 {
+                h.ack(0, &[]);
+            }
+            assert_eq!(h.tx(), vec![rexmit(0)]);
+            h.ack(20, &[]);
+            assert!(!h.s.in_recovery());
+            assert_eq!(h.s.cwnd(), exit, "{variant} {growth:?}");
         }
-        assert_eq!(h.tx(), vec![rexmit(0)]);
-        h.ack(20, &[]);
-        assert!(!h.s.in_recovery());
-        assert_eq!(h.s.cwnd(), reno_exit, "reno {growth:?}");
-
-        let mut h = Harness::with("newreno", cfg, None);
-        assert_eq!(h.tx().len(), 20);
-        for _ in 0..3 {
-            h.ack(0, &[]);
-        }
-        assert_eq!(h.tx(), vec![rexmit(0)]);
-        h.ack(20, &[]);
-        assert!(!h.s.in_recovery());
-        assert_eq!(h.s.cwnd(), newreno_exit, "newreno {growth:?}");
     }
     // With data left outstanding the full ACK's min(ssthresh, FlightSize + SMSS)
     // is the same under both rules, and the growth adds one segment in slow start.
