@@ -103,6 +103,12 @@ impl View {
         let cwnd = if self.in_recovery { self.cwnd.min(self.ssthresh) } else { self.cwnd };
         Some(cwnd.min(self.rwnd) / 2)
     }
+    /// The window a recovery ends with: ssthresh (RFC 5681 §3.2 step 6, RFC
+    /// 6675), or ns-2's unrounded half window `half` that [`View::half_window`]
+    /// gave at the fast retransmit (`"window"` only).
+    pub fn exit_window(&self, half: Option<u64>) -> u64 {
+        half.map_or(self.ssthresh, |h| h.max(self.ssthresh))
+    }
     /// Could the sender put a new full segment on the wire now? (RFC 5827 §3: "new data cannot be sent")
     pub fn can_send_new_data(&self) -> bool {
         let len = self.mss.min(self.app_end.saturating_sub(self.snd_nxt));

@@ -118,7 +118,7 @@ impl LossRecovery for FastRecovery {
                 // RFC 5681 §3.2 step 6: deflate (to ns-2's unrounded half
                 // window with loss_ssthresh = "window").
                 self.in_recovery = false;
-                let cwnd = self.exit_cwnd.take().map_or(v.ssthresh, |half| half.max(v.ssthresh));
+                let cwnd = v.exit_window(self.exit_cwnd.take());
                 Response { cwnd: Some(cwnd), grow: self.exit_growth, ..Response::default() }
             }
             PartialAck::Retransmit { full_ack, .. } if v.snd_una >= recover => {

@@ -104,7 +104,7 @@ impl LossRecovery for SackFf96 {
             if self.after_exit == SackRecoverAfterExit::Cleared {
                 self.recover = None;
             }
-            let cwnd = self.exit_cwnd.take().map_or(v.ssthresh, |half| half.max(v.ssthresh));
+            let cwnd = v.exit_window(self.exit_cwnd.take());
             return Response { cwnd: Some(cwnd), ..Response::default() };
         }
         // Partial ACK: the retransmission and the original both left.
