@@ -293,3 +293,25 @@ def test_loss_streams_are_independent(tmp_path) -> None:
         lost_flows.append(set(range(200)) - first)
     # Another seed loses other flows' first packets.
     assert lost_flows[0] != lost_flows[1]
+
+
+@pytest.mark.parametrize("variant", ["reno", "newreno"])
+def test_same_losses_give_the_same_transfer(variant: str) -> None:
+    # Scenario 2's same-loss transfer (p = 10 %, RTT 20 ms, seed 1) with
+    # scenario 1's mirror: Reno and NewReno send the same segments in the
+    # same order at the same instants and time out as often as ns-2 does.
+    docs = []
+
+    class Capture:
+        def transfer(self, d):
+            docs.append(d)
+            return 0.0
+
+    s2_lossy.same_losses(variant, 0.1, 20, 1, {"dupack": Capture()})
+    row = s1_fall_floyd._row(variant, 0, docs[0], PEERS)
+    d, n = row.series["dupack"], row.series["ns2"]
+    same, dt = packets.same_order(d, n)
+    assert same and len(d.sends) == len(n.sends) > 4000
+    assert dt <= 1e-3, dt
+    assert len(d.timeouts) == len(n.timeouts) > 100
+    assert len(d.fast_retransmits) == len(n.fast_retransmits)

@@ -259,8 +259,8 @@ def s2_section(rows, peers) -> list[str]:
          "\"fractional\"`) and its growth on the ACK that ends recovery (`recovery_exit_growth = \"grow\"`), "
          "and with them Reno and NewReno run the very same transfer in both tools: checked at p = 1 %, RTT 100 "
          "ms and p = 10 %, RTT 20 ms, seed 1, both send the same segments (40,406 and 4,452 for Reno), take the "
-         "same timeouts (56 and 197) and fast retransmits, all at the same instants (within 0.1 ms, ns-2's "
-         "rounding of its clock), and finish half a round trip apart, which is where each tool counts the "
+         "same timeouts (56 and 197) and fast retransmits, in the same order and at the same instants to within "
+         "0.25 ms (NewReno: 0.005 ms), and finish half a round trip apart, which is where each tool counts the "
          "transfer as done. Before those settings the same comparison put dupack 0 to 6 % ahead, through the "
          "differences scenario 1 names (`timeout_ssthresh`, `exit_increase`).\n",
          "At p ≥ 3 % a flow lives on timeouts and their backoff (the RTO is at least 1 s, 3 to 50 RTTs) and "
