@@ -11,6 +11,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from bench import mirror
 from validation import packets
 from validation.common import SCENARIOS, load_toml
 from validation.peerapi import Peer, supports
@@ -82,7 +83,7 @@ def doc(variant: str, ndrops: int) -> dict[str, Any]:
     d["tcp"]["variant"] = variant
     if variant.split("+")[0] in ("sack", "fack"):
         # ns-2's TCPSink/Sack1 counts 8 bytes per SACK block and no option header (s1_causes, `ack_size`).
-        d["receiver"]["sack_option_size"] = "ns2"
+        d["receiver"].update(mirror.NS2_SACK_RECEIVER)
     bneck = d["topology"]["hops"][1]
     if ndrops == 0:
         del bneck["fwd_error"]
