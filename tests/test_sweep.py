@@ -225,6 +225,32 @@ def test_resume_skips_stored_jobs_and_the_dataset_equals_a_one_shot_sweep(tmp_pa
     assert fresh.executed == 8
 
 
+def test_a_stored_sweep_keeps_no_rows_in_memory_and_reads_back_what_an_in_memory_sweep_returns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With out=DIR each chunk's rows go to the store and nowhere else (a long
+    # sweep's memory is a chunk's); the tables are read back when asked for.
+    from dupack import sweeps
+    from dupack.sweep_store import TABLES
+
+    seen: dict = {}
+    core_sweep = sweeps._core.sweep
+
+    def spy(*args: object, **kwargs: object) -> object:
+        n, tables = core_sweep(*args, **kwargs)
+        seen["keep"], seen["rows"] = kwargs["keep"], {t: tables[t][0] for t in TABLES}
+        return n, tables
+
+    monkeypatch.setattr(sweeps._core, "sweep", spy)
+    observe = {"series": ["*"], "series_variables": ["cwnd"], "trace": ["f0", "f3"]}
+    stored = dupack.sweep(base(), GRID, SEEDS, workers=2, out=tmp_path / "sw", chunk_seconds=0, **observe)
+    assert seen["keep"] is False and not any(seen["rows"].values()), seen
+    memory = dupack.sweep(base(), GRID, SEEDS, workers=2, chunk_seconds=0, **observe)
+    assert seen["keep"] is True and all(seen["rows"][t] for t in ("runs", "flows", "links", "series", "trace")), seen
+    for t in TABLES:
+        pd.testing.assert_frame_equal(without_wall(stored.tables[t]), without_wall(memory.tables[t]), obj=t)
+
+
 def test_an_interrupted_write_is_cleaned_up_on_resume(tmp_path: Path) -> None:
     out = tmp_path / "sw"
     # Two parts: jobs 0-4 (one worker, so job 5 fails after them), then the rest.

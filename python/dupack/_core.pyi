@@ -93,9 +93,13 @@ def sweep(
     trace: list[str] | None = None,
     series_max: int | None = None,
     series_variables: list[str] | None = None,
+    keep: bool = True,
 ) -> tuple[int, dict[str, Any]]:
     """Run many jobs on ``workers`` OS threads without the GIL; return how
-    many finished and the tables of them all.
+    many finished and the tables of them all (with ``keep=False``, tables
+    of no rows: each run's rows then live only until ``on_chunk`` has been
+    handed them, so that a sweep stored as it goes holds a chunk's rows in
+    memory rather than the whole sweep's).
 
     ``scenarios`` are scenario documents (JSON text), each parsed once;
     ``jobs`` are ``(job id, index into scenarios, seed or None)``. Every

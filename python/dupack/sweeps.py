@@ -90,7 +90,10 @@ def _sweep(
     ``DIR/sweep.json`` describing the sweep. Chunks come ``chunk_seconds``
     apart at first, then less often: a tenth of the time elapsed, at most
     10 s (so an hour-long sweep writes a few hundred parts per table, not
-    thousands, and its tables are built while the workers run).
+    thousands, and its tables are built while the workers run). The
+    returned tables are then read back from ``DIR`` when first asked for:
+    the sweep holds one chunk's rows in memory, not all of them, however
+    many runs it makes.
     Running the same sweep into the same ``DIR`` again skips the jobs
     already stored (``resume=False`` deletes them and starts over); a DIR
     that holds another sweep or other files raises :class:`SweepError`.
@@ -188,7 +191,7 @@ def _sweep(
         nonlocal finished
         if store is not None:
             store.write(tables)
-        if store is None or not skipped:
+        if store is None:
             for t in TABLES:
                 if tables[t].num_rows:
                     arrow[t].append(tables[t])
@@ -199,9 +202,12 @@ def _sweep(
     if jobs:
         try:
             if client is None:
+                # A stored sweep's rows go to the store chunk by chunk and
+                # are read back from it when asked for: its memory is a
+                # chunk's, however long the sweep.
                 executed, everything = _core.sweep(
                     docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results, store is not None,
-                    **observe,
+                    **observe, keep=store is None,
                 )
                 cut = everything.get("series_truncated", 0) if everything else 0
                 if cut:
@@ -233,7 +239,10 @@ def _sweep(
         res = SweepResult.load(store.root)
         res.executed, res.skipped = executed, skipped
         return res
-    if client is not None:
+    if store is not None:
+        # Made on first use, from the parts just written: `dupack sweep -q` never looks at them.
+        tables = _Tables({t: functools.partial(_read_table, store.root, t, ids) for t in TABLES})
+    elif client is not None:
         tables: Mapping[str, Any] = {t: ids.frame_of(t, arrow[t]) for t in TABLES}
     else:
         # Made on first use: `dupack sweep -q` stores the parts and never looks at them.
@@ -429,8 +438,6 @@ class SweepResult:
     @classmethod
     def load(cls, directory: str | PathLike[str]) -> SweepResult:
         """Read a sweep stored by ``dupack.sweep(..., out=directory)`` (also a partial one)."""
-        import pyarrow.parquet as pq
-
         root = path_text(directory)
         meta = read_meta(root)
         grid = dict(meta["grid"])
@@ -444,12 +451,7 @@ class SweepResult:
                         "to set it aside and run its jobs again"
                     )
         check_no_duplicates(root)
-        tables = {
-            t: _in_job_order(to_frame(pq.read_table(path_join(root, t)), t))
-            if any(parts(path_join(root, t)))
-            else ids.empty(t)
-            for t in TABLES
-        }
+        tables = {t: _read_table(root, t, ids) for t in TABLES}
         return cls(tables, Scenario.from_dict(meta["scenario"]), grid, seeds, root, 0, len(tables["runs"]))
 
     # --- statistics over seeds ---------------------------------------------------
@@ -944,6 +946,16 @@ class _Ids:
             front["seed"] = np.zeros(0, dtype="uint64")
             self._empty[table] = to_frame(empty_table(table), table, front)
         return self._empty[table]
+
+
+def _read_table(root: str, table: str, ids: _Ids) -> pd.DataFrame:
+    """Table ``table`` of the sweep stored in ``root``, rows in job order."""
+    d = path_join(root, table)
+    if not any(parts(d)):
+        return ids.empty(table)
+    import pyarrow.parquet as pq
+
+    return _in_job_order(to_frame(pq.read_table(d), table))
 
 
 def _in_job_order(df: pd.DataFrame) -> pd.DataFrame:

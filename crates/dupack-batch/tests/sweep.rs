@@ -151,3 +151,43 @@ fn unknown_names_to_watch_are_scenario_errors_at_their_key() {
     assert_eq!(e.path, "series_variables");
     assert!(e.message.starts_with("no variable named \"window\""), "{}", e.message);
 }
+
+#[test]
+fn a_sweep_that_keeps_nothing_hands_each_chunk_its_rows_and_returns_none() {
+    let scenarios = [scenario("1s")];
+    let jobs: Vec<Job> = (0..6).map(|j| (j, 0, Some(j + 1))).collect();
+    let kept = Sweep::new(&scenarios, &jobs, 2).run(&mut |_: Chunk| Ok::<(), String>(())).expect("the sweep runs");
+    let no_keep =
+        |interval| Sweep { parts: true, keep: false, chunk_interval: interval, ..Sweep::new(&scenarios, &jobs, 2) };
+
+    // One chunk at the end: it carries exactly the rows a kept sweep returns.
+    let mut parts = Vec::new();
+    let report = no_keep(Duration::from_secs(3600))
+        .run(&mut |c: Chunk| {
+            parts.push(c.part.expect("a sweep with parts hands over rows"));
+            Ok::<(), String>(())
+        })
+        .expect("the sweep runs");
+    assert_eq!(report.ran, 6);
+    assert!(report.results.jobs.is_empty(), "nothing kept for the report");
+    assert_eq!(report.results.rows(), [0; TABLE_NAMES.len()]);
+    assert_eq!(parts.len(), 1);
+    assert_eq!(contents(&parts[0]), contents(&kept.results));
+
+    // A chunk as often as possible: every run's rows are handed over once, in job order.
+    let (mut rows, mut handed) = ([0; TABLE_NAMES.len()], Vec::new());
+    no_keep(Duration::ZERO)
+        .run(&mut |c: Chunk| {
+            let part = c.part.expect("a sweep with parts hands over rows");
+            assert_eq!(part.jobs, c.jobs);
+            assert_eq!(part.tables[0].job, c.jobs, "one runs row per job, in job order");
+            for (sum, n) in rows.iter_mut().zip(part.rows()) {
+                *sum += n;
+            }
+            handed.extend(c.jobs);
+            Ok::<(), String>(())
+        })
+        .expect("the sweep runs");
+    assert_eq!(handed, (0..6).collect::<Vec<u64>>());
+    assert_eq!(rows, kept.results.rows());
+}

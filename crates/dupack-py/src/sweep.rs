@@ -19,7 +19,7 @@ use crate::buffer::{Buffer, Owned};
 use crate::results::into_python;
 use crate::{parse_plain, run_error, scenario_error};
 
-/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False, parts=False, series=None, trace=None, series_max=None, series_variables=None) -> (int, tables)
+/// sweep(scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=False, parts=False, series=None, trace=None, series_max=None, series_variables=None, keep=True) -> (int, tables)
 ///
 /// `scenarios`: scenario documents as JSON text; `jobs`: (job id, index
 /// into `scenarios`, seed or None for the scenario's `run.seed`). Runs
@@ -29,7 +29,10 @@ use crate::{parse_plain, run_error, scenario_error};
 /// see `chunk_interval` in
 /// dupack-batch's `sweep/pace.rs`): `jobs` their job ids, `part` their tables if
 /// `parts` (for the store) or None. Returns the number of runs finished and
-/// the tables of them all. See `_core.pyi` for the layout of the tables.
+/// the tables of them all, or with `keep=False` empty tables: then each
+/// run's rows live only until its chunk is handed over (a stored sweep's
+/// memory is a chunk's, not the sweep's). See `_core.pyi` for the layout
+/// of the tables.
 /// `series` and `trace` name what every run observes, as in `run`: its
 /// time series (flows and links) and its packet trace (flows), at most
 /// `series_max` series records a run of the variables `series_variables`
@@ -49,7 +52,7 @@ use crate::{parse_plain, run_error, scenario_error};
 /// In the first two cases, and after Ctrl-C, `on_chunk` is first called
 /// once more with every run that had finished, so nothing done is lost.
 #[pyfunction]
-#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=false, parts=false, series=None, trace=None, series_max=None, series_variables=None))]
+#[pyo3(signature = (scenarios, jobs, workers, on_chunk, chunk_seconds=0.5, fail_job=None, discard_results=false, parts=false, series=None, trace=None, series_max=None, series_variables=None, keep=true))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments
 pub fn sweep(
     py: Python<'_>,
@@ -65,6 +68,7 @@ pub fn sweep(
     trace: Option<Vec<String>>,
     series_max: Option<usize>,
     series_variables: Option<Vec<String>>,
+    keep: bool,
 ) -> PyResult<(usize, PyObject)> {
     check_workers(workers).map_err(PyValueError::new_err)?;
     if !chunk_seconds.is_finite() || chunk_seconds < 0.0 {
@@ -98,6 +102,7 @@ pub fn sweep(
         watches: &watches,
         chunk_interval: Duration::from_secs_f64(chunk_seconds),
         parts,
+        keep,
         interrupt: Some(&interrupt),
         fail_job,
         discard_results,

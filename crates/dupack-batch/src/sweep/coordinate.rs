@@ -86,7 +86,7 @@ pub(super) fn run<L: Listener>(sweep: &Sweep<'_>, listener: &mut L) -> Result<Re
                 let mut step = merged.absorb(&batches, false).map_err(Failure::Merge);
                 if step.is_ok() && last_emit.elapsed() >= chunk_interval(started.elapsed(), sweep.chunk_interval) {
                     last_emit = Instant::now();
-                    step = deliver(&mut merged, listener, sweep.parts);
+                    step = deliver(&mut merged, listener, sweep);
                 }
                 if let Err(e) = step {
                     failure = Some(e);
@@ -100,7 +100,7 @@ pub(super) fn run<L: Listener>(sweep: &Sweep<'_>, listener: &mut L) -> Result<Re
     // (but not to a listener that has just failed, nor past a merge that did).
     let last = merged.absorb(&batches, true).map_err(Failure::Merge);
     if !matches!(failure, Some(Failure::Listener(_) | Failure::Merge(_))) {
-        if let Err(e) = last.and_then(|()| deliver(&mut merged, listener, sweep.parts)) {
+        if let Err(e) = last.and_then(|()| deliver(&mut merged, listener, sweep)) {
             failure.get_or_insert(e);
         }
         interrupted(&mut failure);
@@ -113,8 +113,8 @@ pub(super) fn run<L: Listener>(sweep: &Sweep<'_>, listener: &mut L) -> Result<Re
 }
 
 /// Hand the listener the runs merged since the last chunk (if any).
-fn deliver<L: Listener>(merged: &mut Merged, listener: &mut L, parts: bool) -> Result<(), Failure<L::Error>> {
-    match merged.take_chunk(parts) {
+fn deliver<L: Listener>(merged: &mut Merged, listener: &mut L, sweep: &Sweep<'_>) -> Result<(), Failure<L::Error>> {
+    match merged.take_chunk(sweep.parts, sweep.keep) {
         Some(chunk) => listener.chunk(chunk).map_err(Failure::Listener),
         None => Ok(()),
     }

@@ -31,7 +31,8 @@ pub(super) struct Merged {
     no_rows: BTreeSet<usize>,
     /// Positions below this have been turned into rows (or failed, or stopped).
     emitted: usize,
-    /// The rows of every run emitted so far, in job order.
+    /// The rows of the runs emitted so far, in job order: of every run,
+    /// or (when the sweep does not keep them) of those since the last chunk.
     pub(super) results: Results,
     /// Runs and rows per table in `results` when the last chunk was taken.
     chunked: (usize, [usize; TABLES]),
@@ -89,14 +90,21 @@ impl Merged {
     }
 
     /// The runs merged since the last chunk, if any: their jobs, and with
-    /// `parts` a copy of their rows.
-    pub(super) fn take_chunk(&mut self, parts: bool) -> Option<Chunk> {
+    /// `parts` their rows: a copy if the sweep `keep`s every row, otherwise
+    /// the rows themselves, which `self` then no longer holds.
+    pub(super) fn take_chunk(&mut self, parts: bool, keep: bool) -> Option<Chunk> {
         let (jobs_before, rows_before) = self.chunked;
         if self.results.jobs.len() == jobs_before {
             return None;
         }
+        let jobs = self.results.jobs[jobs_before..].to_vec();
+        if !keep {
+            // Nothing was kept before this chunk (chunked is all zeros).
+            let rows = std::mem::take(&mut self.results);
+            return Some(Chunk { jobs, part: parts.then_some(rows) });
+        }
         self.chunked = (self.results.jobs.len(), self.results.rows());
         let part = parts.then(|| self.results.copy_since(jobs_before, rows_before));
-        Some(Chunk { jobs: self.results.jobs[jobs_before..].to_vec(), part })
+        Some(Chunk { jobs, part })
     }
 }

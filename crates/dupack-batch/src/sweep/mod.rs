@@ -48,8 +48,14 @@ pub struct Sweep<'a> {
     pub workers: usize,
     /// The shortest time between two chunks (see `pace::chunk_interval`).
     pub chunk_interval: Duration,
-    /// Whether each chunk carries a copy of its rows, or only its jobs.
+    /// Whether each chunk carries its rows, or only its jobs.
     pub parts: bool,
+    /// Whether the sweep keeps every run's rows to return them at the end
+    /// (in [`Report::results`]). Without it the rows live only until their
+    /// chunk is handed over: a sweep stored as it goes (`parts`) then
+    /// holds a chunk's rows in memory, not the whole sweep's, and hands
+    /// each chunk its rows without copying them.
+    pub keep: bool,
     /// Once set (by any thread, or by the listener), the sweep stops as
     /// after a failure and ends in [`Failure::Interrupted`], unless
     /// something failed first. It is read until the sweep returns, so it
@@ -65,7 +71,8 @@ pub struct Sweep<'a> {
 
 impl<'a> Sweep<'a> {
     /// `jobs` of `scenarios` on `workers` threads, observing nothing, a
-    /// chunk every half second at first, chunks without rows.
+    /// chunk every half second at first, chunks without rows, every row
+    /// kept for the report.
     pub fn new(scenarios: &'a [Scenario], jobs: &'a [Job], workers: usize) -> Sweep<'a> {
         Sweep {
             scenarios,
@@ -74,6 +81,7 @@ impl<'a> Sweep<'a> {
             workers,
             chunk_interval: Duration::from_millis(500),
             parts: false,
+            keep: true,
             interrupt: None,
             fail_job: None,
             discard_results: false,
@@ -142,7 +150,8 @@ impl<E, F: FnMut(Chunk) -> Result<(), E>> Listener for F {
 pub struct Report {
     /// Runs finished (with `discard_results` too).
     pub ran: usize,
-    /// The rows of every run finished, in job order.
+    /// The rows of every run finished, in job order (none if the sweep
+    /// was not asked to [`keep`](Sweep::keep) them).
     pub results: Results,
     /// Runs whose time series reached its record limit.
     pub series_truncated: usize,
