@@ -4,6 +4,7 @@ of the number of workers, resumable, and strict about their directory."""
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -249,6 +250,13 @@ def test_a_stored_sweep_keeps_no_rows_in_memory_and_reads_back_what_an_in_memory
     assert seen["keep"] is True and all(seen["rows"][t] for t in ("runs", "flows", "links", "series", "trace")), seen
     for t in TABLES:
         pd.testing.assert_frame_equal(without_wall(stored.tables[t]), without_wall(memory.tables[t]), obj=t)
+
+
+def test_a_stored_sweep_whose_directory_was_removed_names_the_missing_part(tmp_path: Path) -> None:
+    gone = dupack.sweep(base(), GRID, [1], workers=2, out=tmp_path / "gone")
+    shutil.rmtree(tmp_path / "gone")
+    with pytest.raises(SweepError, match=r"part-00000.parquet' is gone: a stored sweep's tables are read from"):
+        gone.flows
 
 
 def test_an_interrupted_write_is_cleaned_up_on_resume(tmp_path: Path) -> None:

@@ -93,16 +93,31 @@ def test_load_reports_duplicated_jobs(tmp_path: Path) -> None:
 
 
 def test_parts_and_the_description_are_synced_before_they_are_published(tmp_path: Path, monkeypatch) -> None:
-    events: list[str] = []
+    # Every file is synced before it is renamed into place, and its rename
+    # synced (its directory) before the next step that relies on it: the
+    # description before any part, every other table's part before the
+    # `runs` part that marks the chunk as stored.
+    events: list[tuple[str, str]] = []
     real_fsync, real_replace = os.fsync, os.replace
-    monkeypatch.setattr(os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
-    monkeypatch.setattr(os, "replace", lambda a, b: (events.append(f"replace {Path(b).name}"), real_replace(a, b))[1])
-    dupack.sweep(short(), None, [1], workers=1, out=tmp_path / "sw")
-    published = [i for i, e in enumerate(events) if e.startswith("replace")]
-    assert any(events[i] == "replace sweep.json" for i in published)
-    assert any(events[i].startswith("replace part-") for i in published)
-    for i in published:
-        assert events[i - 1] == "fsync", events
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}"))),
+                                                 real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda a, b: (events.append(("replace", f"{a} {b}")), real_replace(a, b))[1])
+    out = tmp_path / "sw"
+    dupack.sweep(short(), None, [1], workers=1, out=out)
+    where = {e: i for i, e in enumerate(events)}
+    renames = [tuple(arg.split()) for kind, arg in events if kind == "replace"]
+    finals = [Path(b) for _, b in renames]
+    assert [f.name for f in finals] == ["sweep.json", "part-00000.parquet", "part-00000.parquet", "part-00000.parquet"]
+    assert [f.parent.name for f in finals[1:]][-1] == "runs"
+    for a, b in renames:
+        i = where[("replace", f"{a} {b}")]
+        assert where[("fsync", a)] < i, f"{a} renamed before it was synced: {events}"
+        assert where[("fsync", str(Path(b).parent))] > i, f"the rename of {b} never synced: {events}"
+    first_part = where[("replace", " ".join(renames[1]))]
+    assert where[("fsync", str(out))] < first_part, f"a part published before the description was: {events}"
+    runs = where[("replace", " ".join(renames[-1]))]
+    for a, b in renames[:-1]:
+        assert where[("fsync", str(Path(b).parent))] < runs, f"runs published before {b} was: {events}"
 
 
 def test_a_chunk_written_on_threads_is_the_chunk_written_in_turn(tmp_path: Path, monkeypatch) -> None:

@@ -91,9 +91,10 @@ def _sweep(
     apart at first, then less often: a tenth of the time elapsed, at most
     10 s (so an hour-long sweep writes a few hundred parts per table, not
     thousands, and its tables are built while the workers run). The
-    returned tables are then read back from ``DIR`` when first asked for:
-    the sweep holds one chunk's rows in memory, not all of them, however
-    many runs it makes.
+    returned tables are then read back from ``DIR`` (the parts this call
+    wrote) when first asked for: the sweep holds one chunk's rows in
+    memory, not all of them, however many runs it makes; keep ``DIR`` until
+    you have looked at them.
     Running the same sweep into the same ``DIR`` again skips the jobs
     already stored (``resume=False`` deletes them and starts over); a DIR
     that holds another sweep or other files raises :class:`SweepError`.
@@ -240,8 +241,10 @@ def _sweep(
         res.executed, res.skipped = executed, skipped
         return res
     if store is not None:
-        # Made on first use, from the parts just written: `dupack sweep -q` never looks at them.
-        tables = _Tables({t: functools.partial(_read_table, store.root, t, ids) for t in TABLES})
+        # Made on first use from the parts this call wrote (`dupack sweep -q`
+        # never looks at them).
+        written = {t: [f for _, f in sorted(parts(path_join(store.root, t)))] for t in TABLES}
+        tables = _Tables({t: functools.partial(_read_parts, store.root, written[t], t, ids) for t in TABLES})
     elif client is not None:
         tables: Mapping[str, Any] = {t: ids.frame_of(t, arrow[t]) for t in TABLES}
     else:
@@ -451,7 +454,7 @@ class SweepResult:
                         "to set it aside and run its jobs again"
                     )
         check_no_duplicates(root)
-        tables = {t: _read_table(root, t, ids) for t in TABLES}
+        tables = {t: _read_parts(root, [f for _, f in sorted(parts(path_join(root, t)))], t, ids) for t in TABLES}
         return cls(tables, Scenario.from_dict(meta["scenario"]), grid, seeds, root, 0, len(tables["runs"]))
 
     # --- statistics over seeds ---------------------------------------------------
@@ -948,14 +951,19 @@ class _Ids:
         return self._empty[table]
 
 
-def _read_table(root: str, table: str, ids: _Ids) -> pd.DataFrame:
-    """Table ``table`` of the sweep stored in ``root``, rows in job order."""
-    d = path_join(root, table)
-    if not any(parts(d)):
+def _read_parts(root: str, files: list[str], table: str, ids: _Ids) -> pd.DataFrame:
+    """Table ``table`` of the sweep stored in ``root``: its parts ``files``, rows in job order."""
+    if not files:
         return ids.empty(table)
+    gone = next((f for f in files if not os.path.exists(f)), None)
+    if gone is not None:
+        raise SweepError(
+            f"'{gone}' is gone: a stored sweep's tables are read from its directory when first asked for, "
+            f"and '{root}' no longer holds them; load what it holds with SweepResult.load, or run the sweep again"
+        )
     import pyarrow.parquet as pq
 
-    return _in_job_order(to_frame(pq.read_table(d), table))
+    return _in_job_order(to_frame(pq.read_table(files), table))
 
 
 def _in_job_order(df: pd.DataFrame) -> pd.DataFrame:
