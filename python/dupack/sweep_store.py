@@ -267,6 +267,8 @@ class Store:
         self.index: list[str] = []
         #: Every part's Parquet metadata names the dupack that wrote it.
         self._made_by = provenance_metadata(provenance())
+        #: The parts this store published, per table, in order.
+        self.written: dict[str, list[str]] = {t: [] for t in TABLES}
 
     @classmethod
     def open(
@@ -349,7 +351,8 @@ class Store:
                         "choose another directory to start a new sweep, or rerun the same sweep to resume it"
                     )
             made_by = old.get("dupack") or {"version": "unknown", "commit": "unknown"}
-            stored = [f for t in TABLES for _, f in parts(path_join(root, t))]
+            found = _found(root)
+            stored = [f for t in TABLES for f in found[t].values()]
             if resume and stored and made_by != doc["dupack"] and not mixed_versions:
                 # Results of two builds in one dataset could not be told apart.
                 raise SweepError(
@@ -361,6 +364,7 @@ class Store:
             if not resume:
                 for f in stored:
                     os.unlink(f)
+                found = {t: {} for t in TABLES}
             if made_by != doc["dupack"]:
                 # The description names every build that wrote to the directory.
                 old["dupack"] = doc["dupack"]
@@ -372,31 +376,28 @@ class Store:
         else:
             _write_text(tmp, _description(doc))
             _publish(tmp, meta)
-        store = cls(root, *cls._recover(root))
+            # The directory held nothing else (checked under the lock): no table folder to look into.
+            found = {t: {} for t in TABLES}
+        store = cls(root, *cls._recover(root, found))
         store.index = ["job", *grid, "seed"]
         return store
 
     @staticmethod
-    def _recover(root: str) -> tuple[set[int], int]:
-        """Remove what an interrupted write left, set damaged chunks aside;
+    def _recover(root: str, found: dict[str, dict[int, str]]) -> tuple[set[int], int]:
+        """Set damaged chunks aside and remove the parts of chunks never
+        marked as stored, of the parts ``found`` in ``root`` (:func:`_found`);
         return the stored jobs and the next part number."""
-        quarantine(root)
-        committed = {n for n, _ in parts(path_join(root, "runs"))}
+        quarantine(root, found)
+        committed = set(found["runs"])
         for t in TABLES:
-            d = path_join(root, t)
-            if not os.path.isdir(d):
-                continue
-            for name in os.listdir(d):
-                if name.startswith(".part-") and name.endswith(".tmp"):
-                    os.unlink(path_join(d, name))
-            for n, f in list(parts(d)):
+            for n, f in found[t].items():
                 if n not in committed:
                     os.unlink(f)
         done: set[int] = set()
         if committed:
             import pyarrow.parquet as pq
 
-            for _, f in parts(path_join(root, "runs")):
+            for f in found["runs"].values():
                 done.update(pq.read_table(f, columns=["job"]).column("job").to_pylist())
         return done, max(committed, default=-1) + 1
 
@@ -455,7 +456,10 @@ class Store:
                 pass
             tmps[t] = path_join(d, f".{name}.tmp")
         _write_all([(t, tmps[t]) for t in tables], write_one, parallel=sum(rows.values()) >= PARALLEL_ROWS)
-        _publish_all([(tmps[t], path_join(os.path.dirname(tmps[t]), name)) for t in tables])
+        finals = {t: path_join(os.path.dirname(tmps[t]), name) for t in tables}
+        _publish_all([(tmps[t], finals[t]) for t in tables])
+        for t, f in finals.items():
+            self.written[t].append(f)
         self.done.update(jobs)
 
     def close(self) -> None:
@@ -538,17 +542,41 @@ def _write_all(parts: list[tuple[str, str]], write_one: Callable[[str, str], Non
         raise errors[0]
 
 
-def quarantine(root: str) -> list[str]:
+def _found(root: str) -> dict[str, dict[int, str]]:
+    """Every table's parts in ``root``, number → path, from one listing of
+    each table folder; what an interrupted write left (a hidden
+    ``.part-NNNNN.parquet.tmp``) is removed on the way."""
+    found: dict[str, dict[int, str]] = {}
+    for t in TABLES:
+        d = path_join(root, t)
+        found[t] = {}
+        try:
+            names = os.listdir(d)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for name in names:
+            if name.startswith(".part-") and name.endswith(".tmp"):
+                os.unlink(path_join(d, name))
+            elif (n := _part_number(name)) is not None:
+                found[t][n] = path_join(d, name)
+    return found
+
+
+def quarantine(root: str, found: dict[str, dict[int, str]] | None = None) -> list[str]:
     """Set aside every chunk with a part that cannot be read back (a part
     cut short by a full disk or a crash of the machine): all its parts are
     renamed to hidden ``.damaged-K-part-NNNNN.parquet`` names, which no
-    reader picks up, so that resuming runs its jobs again. Returns the new
-    paths."""
-    bad = {n for t in TABLES for n, f in parts(path_join(root, t)) if damaged(f)}
+    reader picks up, so that resuming runs its jobs again. ``found`` (the
+    parts in ``root``, as :func:`_found` gives them; looked up if None)
+    loses the chunks set aside. Returns the new paths."""
+    if found is None:
+        found = _found(root)
+    bad = {n for t in TABLES for n, f in found[t].items() if damaged(f)}
     moved = []
     for t in TABLES:
-        for n, f in list(parts(path_join(root, t))):
+        for n, f in list(found[t].items()):
             if n in bad:
+                del found[t][n]
                 folder, name = os.path.split(f)
                 k = 0
                 while os.path.exists(aside := path_join(folder, f".damaged-{k}-{name}")):

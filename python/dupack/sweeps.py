@@ -243,8 +243,7 @@ def _sweep(
     if store is not None:
         # Made on first use from the parts this call wrote (`dupack sweep -q`
         # never looks at them).
-        written = {t: [f for _, f in sorted(parts(path_join(store.root, t)))] for t in TABLES}
-        tables = _Tables({t: functools.partial(_read_parts, store.root, written[t], t, ids) for t in TABLES})
+        tables = _Tables({t: functools.partial(_read_parts, store.root, store.written[t], t, ids) for t in TABLES})
     elif client is not None:
         tables: Mapping[str, Any] = {t: ids.frame_of(t, arrow[t]) for t in TABLES}
     else:
