@@ -80,6 +80,10 @@ def chunk_interval(elapsed_s: float, min_interval_s: float) -> float:
     then a tenth of the time elapsed, at most 10 s (never below ``min_interval_s``)."""
     ...
 
+#: A stored sweep's chunk is handed over (and written) once it holds this
+#: many rows of all tables, however soon after the last chunk.
+MAX_CHUNK_ROWS: int
+
 def sweep(
     scenarios: list[str],
     jobs: list[tuple[int, int, int | None]],

@@ -313,7 +313,8 @@ def run_jobs(
             fut.release()
             take(batch, result)
             now = time.monotonic()
-            if now - last_write >= _core.chunk_interval(now - started, chunk_seconds):
+            rows = sum(tab.num_rows for t in TABLES for tab in buffered[t])
+            if now - last_write >= _core.chunk_interval(now - started, chunk_seconds) or rows >= _core.MAX_CHUNK_ROWS:
                 write_failed = True
                 flush()
                 write_failed = False

@@ -191,3 +191,29 @@ fn a_sweep_that_keeps_nothing_hands_each_chunk_its_rows_and_returns_none() {
     assert_eq!(handed, (0..6).collect::<Vec<u64>>());
     assert_eq!(rows, kept.results.rows());
 }
+
+#[test]
+fn a_stored_sweeps_chunk_is_handed_over_once_it_holds_enough_rows() {
+    // Chunks an hour apart, but at most 20 rows each: a sweep of many short
+    // runs holds about a chunk's rows in memory, not ten seconds' worth.
+    // (The coordinator looks at the workers' rows every 20 ms: the sweep
+    // lasts a good many of those.)
+    let scenarios = [scenario("20s")];
+    let jobs: Vec<Job> = (0..300).map(|j| (j, 0, Some(j + 1))).collect();
+    let sweep = Sweep {
+        parts: true,
+        keep: false,
+        max_chunk_rows: 20,
+        chunk_interval: Duration::from_secs(3600),
+        ..Sweep::new(&scenarios, &jobs, 2)
+    };
+    let mut sizes = Vec::new();
+    sweep
+        .run(&mut |c: Chunk| {
+            sizes.push(c.part.expect("rows").rows().iter().sum::<usize>());
+            Ok::<(), String>(())
+        })
+        .expect("the sweep runs");
+    assert!(sizes.len() > 1, "only the end of the sweep handed over rows: {sizes:?}");
+    assert_eq!(sizes.iter().sum::<usize>(), 300 * 9, "one runs row, two flows and six links a run");
+}

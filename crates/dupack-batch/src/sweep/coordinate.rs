@@ -84,7 +84,9 @@ pub(super) fn run<L: Listener>(sweep: &Sweep<'_>, listener: &mut L) -> Result<Re
                 // not a chunk at a time: what is left when the workers
                 // finish is then a few runs' worth, not half a chunk's.
                 let mut step = merged.absorb(&batches, false).map_err(Failure::Merge);
-                if step.is_ok() && last_emit.elapsed() >= chunk_interval(started.elapsed(), sweep.chunk_interval) {
+                let due = last_emit.elapsed() >= chunk_interval(started.elapsed(), sweep.chunk_interval)
+                    || (sweep.parts && merged.rows_pending() >= sweep.max_chunk_rows);
+                if step.is_ok() && due {
                     last_emit = Instant::now();
                     step = deliver(&mut merged, listener, sweep);
                 }

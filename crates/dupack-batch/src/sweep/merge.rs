@@ -89,6 +89,11 @@ impl Merged {
         }
     }
 
+    /// Rows (of all tables) merged since the last chunk.
+    pub(super) fn rows_pending(&self) -> usize {
+        self.results.rows().iter().sum::<usize>() - self.chunked.1.iter().sum::<usize>()
+    }
+
     /// The runs merged since the last chunk, if any: their jobs, and with
     /// `parts` their rows: a copy if the sweep `keep`s every row, otherwise
     /// the rows themselves, which `self` then no longer holds.

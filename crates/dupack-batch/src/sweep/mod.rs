@@ -18,7 +18,7 @@
 mod coordinate;
 mod merge;
 mod pace;
-pub use pace::chunk_interval;
+pub use pace::{chunk_interval, MAX_CHUNK_ROWS};
 mod worker;
 
 use std::fmt;
@@ -50,6 +50,9 @@ pub struct Sweep<'a> {
     pub chunk_interval: Duration,
     /// Whether each chunk carries its rows, or only its jobs.
     pub parts: bool,
+    /// With `parts`, a chunk is also handed over as soon as it holds this
+    /// many rows (default [`MAX_CHUNK_ROWS`]).
+    pub max_chunk_rows: usize,
     /// Whether the sweep keeps every run's rows to return them at the end
     /// (in [`Report::results`]). Without it the rows live only until their
     /// chunk is handed over: a sweep stored as it goes (`parts`) then
@@ -81,6 +84,7 @@ impl<'a> Sweep<'a> {
             workers,
             chunk_interval: Duration::from_millis(500),
             parts: false,
+            max_chunk_rows: MAX_CHUNK_ROWS,
             keep: true,
             interrupt: None,
             fail_job: None,

@@ -27,6 +27,14 @@ pub fn chunk_interval(elapsed: Duration, min_interval: Duration) -> Duration {
     (elapsed / 10).clamp(min_interval.min(MAX_CHUNK_INTERVAL), MAX_CHUNK_INTERVAL).max(min_interval)
 }
 
+/// A chunk that carries rows (see [`Sweep::parts`](super::Sweep::parts)) is
+/// handed over once it holds this many rows of all tables, however soon
+/// after the last: a stored sweep of many short runs then never holds more
+/// than about this many rows in memory (about 60 MB of the unfairness
+/// dumbbell's rows, some 8,000 of its runs), where ten seconds of them
+/// could be ten times more.
+pub const MAX_CHUNK_ROWS: usize = 1 << 18;
+
 /// How long a worker's block of consecutive jobs should last.
 const BLOCK_TIME: Duration = Duration::from_millis(2);
 
