@@ -237,6 +237,13 @@ def judge(d: dict, r: dict) -> tuple[float, float, bool, bool]:
     return wall, cpu, rss, wall >= 3 and cpu >= 3 and rss
 
 
+#: `dupack sweep …` with os.fsync a no-op: the sweep's store syncs every part
+#: to disk before publishing it (docs/reliability.md), `dupack run` does not.
+NO_SYNC = ("import os, sys\nos.fsync = lambda fd: None\nsys.argv = ['dupack', *sys.argv[1:]]\n"
+           "from dupack.cli.app import main\nsys.exit(main())")
+NO_SYNC_LABEL = "dupack sweep, 1 job, its store's syncs skipped"
+
+
 def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float], sim: list[float],
             parts: dict[int, dict]) -> list[str]:
     """The target (``dupack run`` ≥ 3× faster than ns-2, wall and CPU,
@@ -264,6 +271,14 @@ def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float
                f" Its imports take {one['imports_ms']:.0f} ms (import-time report), `dupack run`'s "
                f"{parts[n]['imports_ms']:.0f}.")
         )
+        bare = by.get(f"{NO_SYNC_LABEL}, N = {n}")
+        if bare is not None:
+            out.append(
+                f"- The same sweep with its store's `fsync` calls made no-ops (for this measurement only) takes "
+                f"{1e3 * bare['wall_med']:.0f} ms: the syncs cost it {1e3 * (one['wall_med'] - bare['wall_med']):.1f} ms. "
+                "The sweep's store syncs every part before publishing it, so that a crash of the machine leaves each "
+                "part whole or absent (docs/reliability.md); `dupack run` writes its files without syncing them."
+            )
     bare = by.get("interpreter start-up without site")
     if bare is not None:
         out.append(
@@ -422,6 +437,10 @@ def main() -> None:
         cmd = [*dupack, "sweep", str(scenario), *sets, "--seeds", "1", "-j", "1", "--no-resume", "-q", "-o", str(Path(tmp) / "sweep1")]
         rows.append(measure(f"dupack sweep, 1 job, N = {n}", cmd, args.reps, env))
         rows[-1]["imports_ms"] = import_ms(cmd, env, args.reps)
+        # The same command with the store's syncs made no-ops (for this
+        # measurement only): what the crash-safe store costs it.
+        no_sync = [python, "-c", NO_SYNC, *cmd[len(dupack):-1], str(Path(tmp) / "sweep1-nosync")]
+        rows.append(measure(f"{NO_SYNC_LABEL}, N = {n}", no_sync, args.reps, env))
         written = sorted(p.name for p in (Path(tmp) / f"n{args.n[0]}").iterdir())
         if args.venv:
             venv_cmd, venv_python = venv_dupack(Path(tmp))

@@ -106,3 +106,12 @@ def test_the_fresh_venv_imports_are_reported_beside_the_others() -> None:
     text = "\n".join(venv_verdict(rows, [10], {10: {"imports_ms": 5.8, "venv_imports_ms": 10.4}}))
     assert "importing dupack's run path takes 10.4 ms (import-time report, N = 10) against 5.8 ms outside it" in text
     assert "importing" not in "\n".join(venv_verdict(rows, [10], {10: {"imports_ms": 5.8}}))
+
+
+def test_the_one_job_sweep_says_what_its_syncs_cost() -> None:
+    from bench.cli import NO_SYNC_LABEL
+
+    rows = rows_10(row("dupack sweep, 1 job, N = 10", 82, 18), row(f"{NO_SYNC_LABEL}, N = 10", 79.5, 18))
+    text = "\n".join(breakdown(rows, PARTS_10, [10]))
+    assert "takes 82 ms against `dupack run`'s 80 ms: **not met**" in text
+    assert "with its store's `fsync` calls made no-ops (for this measurement only) takes 80 ms: the syncs cost it 2.5 ms" in text
