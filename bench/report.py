@@ -143,7 +143,7 @@ def tiebreak_line(c: dict) -> str:
     out = (f" With a random delay of at most 1 µs before each send in both tools (dupack `tcp.overhead = \"1us\"`, "
            f"ns-2 `overhead_` 1e-6), far below a frame time, seeds 1–{len(d)}: dupack {statistics.mean(d):.3f} ± "
            f"{statistics.stdev(d):.3f}, ns-2 {statistics.mean(n2):.3f} ± {statistics.stdev(n2):.3f} (over seeds "
-           f"1–{shared} ns-2 moved by {moved:+.3f}); dupack − ns-2 {gap:+.3f} (standard error {se:.3f}), "
+           f"1–{shared} ns-2 moved by {moved:+.3f}); dupack − ns-2 {gap:+.4f} (standard error {se:.4f}), "
            + (f"within 3 standard errors: the plain gap is that of two single trajectories of the synchronised "
               "start, not of the models (docs/validation.md, scenario 3)" if abs(gap) <= 3 * se else
               f"{abs(gap) / se:.0f} standard errors")
@@ -152,8 +152,8 @@ def tiebreak_line(c: dict) -> str:
     if len(a) >= 2:
         gap_a, se_a = gap_se(a)
         out += (f" With ns-2's window arithmetic in dupack as well, the closest mirror of ns-2: "
-                f"{statistics.mean(a):.3f} ± {statistics.stdev(a):.3f}, dupack − ns-2 {gap_a:+.3f} (standard error "
-                f"{se_a:.3f}): {'within' if abs(gap_a) <= 0.01 else 'outside'} ±0.01.")
+                f"{statistics.mean(a):.3f} ± {statistics.stdev(a):.3f}, dupack − ns-2 {gap_a:+.4f} (standard error "
+                f"{se_a:.4f}): {'within' if abs(gap_a) <= 0.01 else 'outside'} ±0.01.")
     return out
 
 

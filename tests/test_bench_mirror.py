@@ -178,11 +178,11 @@ def test_the_seed_control_says_whether_a_jain_gap_is_real_and_whether_the_window
     row["ns2_tiebreak"] = [0.79, 0.80, 0.78, 0.80]
     text = "\n".join(report.seed_spread([row]))
     assert "dupack 0.795 ± 0.013, ns-2 0.792 ± 0.010" in text and "within 3 standard errors: the plain gap" in text
-    assert "dupack − ns-2 +0.003 (standard error 0.008)" in text and "; within ±0.01." in text
+    assert "dupack − ns-2 +0.0025 (standard error 0.0080)" in text and "; within ±0.01." in text
     # With ns-2's window arithmetic in dupack as well: judged against ±0.01 on its own.
     row["dupack_tiebreak_arith"] = [0.76, 0.77, 0.76, 0.77]
     text = "\n".join(report.seed_spread([row]))
-    assert "the closest mirror of ns-2: 0.765 ± 0.006, dupack − ns-2 -0.027 (standard error 0.006): outside ±0.01." in text
+    assert "the closest mirror of ns-2: 0.765 ± 0.006, dupack − ns-2 -0.0275 (standard error 0.0056): outside ±0.01." in text
     row["ns2_tiebreak"] = [0.95, 0.96, 0.95, 0.96]
     assert "standard errors; outside ±0.01." in "\n".join(report.seed_spread([row])).split("1 µs")[1]
     del row["dupack_tiebreak"], row["ns2_tiebreak"], row["dupack_tiebreak_arith"]
