@@ -91,6 +91,9 @@ def seed_spread(controls: list[dict]) -> list[str]:
     for c in controls:
         if c.get("kind") != "seeds":
             continue
+        if len(c["dupack"]) < 2:  # only the runs with the 1 µs send delay
+            lines.append(f"- Control runs, {c['label']}:" + tiebreak_line(c))
+            continue
         d, w, n2 = c["dupack"], c["dupack_ns2_arith"], c["ns2"]
         k = len(d)
 
@@ -138,15 +141,16 @@ def tiebreak_line(c: dict) -> str:
                 math.sqrt(statistics.variance(xs) / len(xs) + statistics.variance(n2) / len(n2)))
 
     gap, se = gap_se(d)
-    shared = len(c["ns2"])
-    moved = statistics.mean(n2[:shared]) - statistics.mean(c["ns2"])
+    shared = len(c.get("ns2") or [])
+    moved = (f" (over seeds 1–{shared} ns-2 moved by {statistics.mean(n2[:shared]) - statistics.mean(c['ns2']):+.3f})"
+             if shared else "")
     out = (f" With a random delay of at most 1 µs before each send in both tools (dupack `tcp.overhead = \"1us\"`, "
            f"ns-2 `overhead_` 1e-6), far below a frame time, seeds 1–{len(d)}: dupack {statistics.mean(d):.3f} ± "
-           f"{statistics.stdev(d):.3f}, ns-2 {statistics.mean(n2):.3f} ± {statistics.stdev(n2):.3f} (over seeds "
-           f"1–{shared} ns-2 moved by {moved:+.3f}); dupack − ns-2 {gap:+.4f} (standard error {se:.4f}), "
-           + (f"within 3 standard errors: the plain gap is that of two single trajectories of the synchronised "
-              "start, not of the models (docs/validation.md, scenario 3)" if abs(gap) <= 3 * se else
-              f"{abs(gap) / se:.0f} standard errors")
+           f"{statistics.stdev(d):.3f}, ns-2 {statistics.mean(n2):.3f} ± {statistics.stdev(n2):.3f}{moved}; "
+           f"dupack − ns-2 {gap:+.4f} (standard error {se:.4f}), "
+           + (("within 3 standard errors: the plain gap is that of two single trajectories of the synchronised "
+               "start, not of the models (docs/validation.md, scenario 3)" if shared else "within 3 standard errors")
+              if abs(gap) <= 3 * se else f"{abs(gap) / se:.0f} standard errors")
            + f"; {'within' if abs(gap) <= 0.01 else 'outside'} ±0.01.")
     a = c.get("dupack_tiebreak_arith") or []
     if len(a) >= 2:

@@ -252,3 +252,14 @@ def test_an_ns3_programs_build_is_named_by_contents_not_by_the_checkouts_path(tm
     assert ns3build.exe_path(other / "lossy_flow.cc", wheel) == here
     (other / "bench" / "ns3" / "common.h").write_text((other / "bench" / "ns3" / "common.h").read_text() + "\n// changed\n")
     assert ns3build.exe_path(other / "lossy_flow.cc", wheel) != here
+
+
+def test_a_control_with_only_the_delayed_runs_is_judged_on_them_alone() -> None:
+    row = {"kind": "seeds", "label": "N=200 p=0 sack", "dupack": [], "dupack_ns2_arith": [], "ns2": [],
+           "dupack_tiebreak": [0.80, 0.78, 0.79, 0.81], "ns2_tiebreak": [0.79, 0.80, 0.78, 0.80],
+           "dupack_tiebreak_arith": [0.79, 0.80, 0.78, 0.80]}
+    text = "\n".join(report.seed_spread([row]))
+    assert text.startswith("- Control runs, N=200 p=0 sack: With a random delay of at most 1 µs")
+    assert "moved by" not in text and "single trajectories" not in text
+    assert "dupack − ns-2 +0.0025 (standard error 0.0080), within 3 standard errors; within ±0.01." in text
+    assert "dupack − ns-2 +0.0000 (standard error 0.0068): within ±0.01." in text
