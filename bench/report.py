@@ -128,6 +128,16 @@ def seed_spread(controls: list[dict]) -> list[str]:
     return lines
 
 
+def against_tolerance(gap: float, se: float, tol: float = 0.01) -> str:
+    """A gap between two means judged against ±tol: within it, outside it by less than two standard errors
+    (the seeds cannot tell), or outside it."""
+    if abs(gap) <= tol:
+        return f"within ±{tol:g}"
+    if abs(gap) - tol <= 2 * se:
+        return f"outside ±{tol:g} by less than two standard errors (these seeds cannot tell)"
+    return f"outside ±{tol:g}"
+
+
 def tiebreak_line(c: dict) -> str:
     """The same case with a random delay of at most 1 µs before each send in both tools (over more seeds): do the
     two agree once no two flows' sends are simultaneous, within ±0.01 of Jain's index, with dupack's RFC
@@ -151,13 +161,13 @@ def tiebreak_line(c: dict) -> str:
            + (("within 3 standard errors: the plain gap is that of two single trajectories of the synchronised "
                "start, not of the models (docs/validation.md, scenario 3)" if shared else "within 3 standard errors")
               if abs(gap) <= 3 * se else f"{abs(gap) / se:.0f} standard errors")
-           + f"; {'within' if abs(gap) <= 0.01 else 'outside'} ±0.01.")
+           + f"; {against_tolerance(gap, se)}.")
     a = c.get("dupack_tiebreak_arith") or []
     if len(a) >= 2:
         gap_a, se_a = gap_se(a)
         out += (f" With ns-2's window arithmetic in dupack as well, the closest mirror of ns-2: "
                 f"{statistics.mean(a):.3f} ± {statistics.stdev(a):.3f}, dupack − ns-2 {gap_a:+.4f} (standard error "
-                f"{se_a:.4f}): {'within' if abs(gap_a) <= 0.01 else 'outside'} ±0.01.")
+                f"{se_a:.4f}): {against_tolerance(gap_a, se_a)}.")
     return out
 
 

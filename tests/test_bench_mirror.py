@@ -263,3 +263,10 @@ def test_a_control_with_only_the_delayed_runs_is_judged_on_them_alone() -> None:
     assert "moved by" not in text and "single trajectories" not in text
     assert "dupack − ns-2 +0.0025 (standard error 0.0080), within 3 standard errors; within ±0.01." in text
     assert "dupack − ns-2 +0.0000 (standard error 0.0068): within ±0.01." in text
+
+
+def test_a_gap_is_judged_against_the_tolerance_with_its_standard_error() -> None:
+    assert report.against_tolerance(-0.009, 0.006) == "within ±0.01"
+    assert report.against_tolerance(-0.0300, 0.0057) == "outside ±0.01"
+    assert report.against_tolerance(0.0174, 0.0074) == (
+        "outside ±0.01 by less than two standard errors (these seeds cannot tell)")
