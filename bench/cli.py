@@ -55,7 +55,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.measure import machine  # noqa: E402
+from bench.measure import ensure_ns3, machine  # noqa: E402
 from bench.mirror import SCEN, Case, toml_literal  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -344,21 +344,32 @@ def table(rows: list[dict]) -> list[str]:
 
 
 def ratios(rows: list[dict], ns: list[int], where: str = "") -> list[str]:
-    """ns-2 against `dupack run` per N; ``where``: the suffix of the dupack rows' labels (a venv's)."""
+    """ns-2 (and ns-3, where timed) against `dupack run` per N; ``where``: the suffix of the dupack rows'
+    labels (a venv's)."""
     by = {r["label"]: r for r in rows}
+    with3 = any(f"ns-3, N = {n}" in by for n in ns)
     t = [
-        f"| N | ns-2 / dupack{where} wall (min; median) | ns-2 / dupack CPU (min; median) | peak RSS MiB dupack / ns-2 |",
-        "|---:|---:|---:|---:|",
+        f"| N | ns-2 / dupack{where} wall (min; median) | ns-2 / dupack CPU (min; median) | "
+        + (f"ns-3 / dupack{where} wall (min; median) | ns-3 / dupack CPU (min; median) | " if with3 else "")
+        + "peak RSS MiB dupack / ns-2" + (" / ns-3" if with3 else "") + " |",
+        "|---:|---:|---:|" + ("---:|---:|" if with3 else "") + "---:|",
     ]
+
+    def pair(o: dict | None, d: dict) -> str:
+        if o is None:
+            return "— | — | "
+        return (f"{o['wall_min'] / d['wall_min']:.2f}×; {o['wall_med'] / d['wall_med']:.2f}× "
+                f"| {o['cpu_min'] / d['cpu_min']:.2f}×; {o['cpu_med'] / d['cpu_med']:.2f}× | ")
+
+    def mib(r: dict | None) -> str:
+        return "—" if r is None or r["rss_kib"] is None else f"{r['rss_kib'] / 1024:.1f}"
+
     for n in ns:
-        d, s = by.get(f"dupack run, N = {n}{where}"), by.get(f"ns-2, N = {n}")
-        if not d or not s:
+        d, s, s3 = by.get(f"dupack run, N = {n}{where}"), by.get(f"ns-2, N = {n}"), by.get(f"ns-3, N = {n}")
+        if not d or not (s or s3):
             continue
-        rss = "—" if d["rss_kib"] is None or s["rss_kib"] is None else f"{d['rss_kib'] / 1024:.1f} / {s['rss_kib'] / 1024:.1f}"
-        t.append(
-            f"| {n} | {s['wall_min'] / d['wall_min']:.2f}×; {s['wall_med'] / d['wall_med']:.2f}× "
-            f"| {s['cpu_min'] / d['cpu_min']:.2f}×; {s['cpu_med'] / d['cpu_med']:.2f}× | {rss} |"
-        )
+        rss = " / ".join([mib(d), mib(s)] + ([mib(s3)] if with3 else []))
+        t.append(f"| {n} | " + pair(s, d) + (pair(s3, d) if with3 else "") + f"{rss} |")
     return t
 
 
@@ -423,7 +434,8 @@ def main() -> None:
     ap.add_argument("--duration", default="200s", help="simulated time (default 200s)")
     ap.add_argument("--reps", type=int, default=9, help="timed repetitions of each command (default 9)")
     ap.add_argument("--dupack", help="the dupack command to time, e.g. 'python -m dupack' (default: dupack on PATH)")
-    ap.add_argument("--no-ns2", action="store_true", help="time dupack only")
+    ap.add_argument("--no-ns2", action="store_true", help="leave ns-2 out")
+    ap.add_argument("--no-ns3", action="store_true", help="leave ns-3 out")
     ap.add_argument("--venv", action="store_true",
                     help="also time dupack run installed in a fresh virtual environment (builds a wheel; a minute or two)")
     ap.add_argument("--json", type=Path, help="also write the measurements as JSON here")
@@ -435,6 +447,8 @@ def main() -> None:
     env = child_env(checkout=dupack[-2:] == ["-m", "dupack"])
     scenario = SCEN / "unfairness.toml"
     use_ns2 = not args.no_ns2 and shutil.which("ns") is not None
+    # ns-3's program as bench/run.py builds it (cached), if the ns3 wheel is installed.
+    ns3_exe = None if args.no_ns3 else ensure_ns3(False, sys.stderr)
     rows = []
     with tempfile.TemporaryDirectory(prefix="dupack-bench-cli-") as tmp:
         for n in args.n:
@@ -442,9 +456,12 @@ def main() -> None:
             sets = [a for k, v in ov.items() for a in ("-s", f"{k}={toml_literal(v)}")]
             cmd = [*dupack, "run", str(scenario), *sets, "-q", "-o", str(Path(tmp) / f"n{n}")]
             rows.append(measure(f"dupack run, N = {n}", cmd, args.reps, env))
+            case = Case("cli", f"N={n}", "unfairness.toml", ov)
             if use_ns2:
-                case = Case("cli", f"N={n}", "unfairness.toml", ov)
                 rows.append(measure(f"ns-2, N = {n}", case.ns2_cmd(), args.reps, env))
+            if ns3_exe is not None:
+                # A second or two a run: a third as many repetitions.
+                rows.append(measure(f"ns-3, N = {n}", case.ns3_cmd(ns3_exe), max(3, args.reps // 3), env))
         python = interpreter(dupack)
         rows.append(measure("interpreter start-up", [python, "-c", "pass"], args.reps, env))
         rows.append(measure("interpreter start-up without site", [python, "-S", "-c", "pass"], args.reps, env))
@@ -489,7 +506,10 @@ def main() -> None:
     m = machine()
     lines = [
         f"- {m['date']}; dupack commit {m['commit']}; {m['cpu']}, `nproc` = {m['nproc']}, {m['mem']}; {m['os']}; "
-        f"Python {m['python']}; {m['ns2']}; 1-minute load average at the start {m['load']}",
+        f"Python {m['python']}; {m['ns2']}"
+        + (f"; {m['ns3']} (bench/ns3/tcp_bench.cc, fewer repetitions: a run takes a second or more)"
+           if any(r["label"].startswith("ns-3") for r in rows) else "")
+        + f"; 1-minute load average at the start {m['load']}",
         f"- dupack command timed: `{' '.join(Path(dupack[0]).name if i == 0 else a for i, a in enumerate(dupack))}`; "
         f"the scenario: bench/scenarios/unfairness.toml with "
         + ", ".join(f"`{k}={v}`" for k, v in overrides("N", args.p, args.duration).items())

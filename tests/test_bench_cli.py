@@ -124,3 +124,13 @@ def test_the_one_job_sweep_says_what_its_syncs_cost() -> None:
     text = "\n".join(breakdown(rows, PARTS_10, [10]))
     assert ("takes 82.0 ms against `dupack run`'s 83.0 ms (medians of 27 runs each, the commands timed in turn): "
             "**met**") in text
+
+
+def test_ns3_stands_beside_ns2_where_it_was_timed() -> None:
+    rows = rows_10(row("ns-3, N = 10", 1600, 21.8))
+    rows = [{**r, "wall_min": r["wall_med"], "cpu_min": r["cpu_med"]} for r in rows]
+    text = "\n".join(ratios(rows, [10]))
+    assert "| ns-3 / dupack wall (min; median) |" in text and "peak RSS MiB dupack / ns-2 / ns-3 |" in text
+    assert "| 10 | 2.25×; 2.25× | 2.25×; 2.25× | 20.00×; 20.00× | 20.00×; 20.00× | 18.4 / 16.3 / 21.8 |" in text
+    # Without ns-3 the table is ns-2's alone, as before.
+    assert "ns-3" not in "\n".join(ratios([r for r in rows if not r["label"].startswith("ns-3")], [10]))
