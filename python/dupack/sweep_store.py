@@ -423,7 +423,8 @@ class Store:
         metadata the installed pandas expects is not known here (then
         :meth:`write` stores the chunk)."""
         meta = {}
-        for t in TABLES:
+        # Only the parts written (a table without rows has none; runs always has one).
+        for t in (t for t in TABLES if columns[t][0] or t == "runs"):
             pandas = self._part_metadata(t)
             if pandas is None:
                 return False
