@@ -162,8 +162,8 @@ pub struct Report {
 }
 
 /// Why a sweep stopped early, and what it did until then (the rows of
-/// every run that finished, which the listener was also handed unless the
-/// failure is its own). The report is boxed: a `Result` as large as a
+/// every run that finished if the sweep keeps them, which the listener was
+/// also handed unless the failure is its own). The report is boxed: a `Result` as large as a
 /// [`Report`] on both sides would be copied about for nothing.
 #[derive(Debug)]
 pub struct Stopped<E> {
