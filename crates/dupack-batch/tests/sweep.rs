@@ -217,3 +217,33 @@ fn a_stored_sweeps_chunk_is_handed_over_once_it_holds_enough_rows() {
     assert!(sizes.len() > 1, "only the end of the sweep handed over rows: {sizes:?}");
     assert_eq!(sizes.iter().sum::<usize>(), 300 * 9, "one runs row, two flows and six links a run");
 }
+
+#[test]
+fn an_interrupted_sweep_that_keeps_nothing_has_handed_over_the_rows_of_every_finished_run() {
+    let scenarios = [scenario("20s")];
+    let jobs: Vec<Job> = (0..1000).map(|j| (j, 0, Some(j + 1))).collect();
+    let interrupt = AtomicBool::new(false);
+    let (mut handed, mut runs_rows) = (Vec::new(), 0);
+    let mut listener = |c: Chunk| {
+        let part = c.part.expect("a sweep with parts hands over rows");
+        assert_eq!(part.tables[0].job, c.jobs, "one runs row per job handed over");
+        runs_rows += part.rows()[0];
+        handed.extend(c.jobs);
+        interrupt.store(true, Ordering::Relaxed); // at the first chunk
+        Ok::<(), String>(())
+    };
+    let sweep = Sweep {
+        parts: true,
+        keep: false,
+        chunk_interval: Duration::ZERO,
+        interrupt: Some(&interrupt),
+        ..Sweep::new(&scenarios, &jobs, 2)
+    };
+    let stopped = sweep.run(&mut listener).expect_err("the interrupt stops the sweep");
+    assert!(matches!(stopped.failure, Failure::Interrupted), "{}", stopped.failure);
+    assert!(!handed.is_empty() && handed.len() < jobs.len(), "{} of {} runs handed over", handed.len(), jobs.len());
+    assert_eq!(stopped.report.ran, handed.len(), "every finished run was handed over, with its rows");
+    assert_eq!(runs_rows, handed.len());
+    assert!(handed.windows(2).all(|w| w[0] < w[1]));
+    assert!(stopped.report.results.jobs.is_empty(), "nothing kept for the report");
+}
