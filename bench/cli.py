@@ -104,31 +104,16 @@ def once(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int | None]
 
 
 def measure(label: str, cmd: list[str], reps: int, env: dict[str, str]) -> dict:
-    once(cmd, env)  # warm-up: page cache, bytecode caches
-    runs = [once(cmd, env) for _ in range(reps)]
-    walls, cpus = [r[0] for r in runs], [r[1] for r in runs]
-    rss = [r[2] for r in runs if r[2] is not None]
-    row = {
-        "label": label,
-        "cmd": cmd,
-        "reps": reps,
-        "wall_min": min(walls),
-        "wall_med": statistics.median(walls),
-        "cpu_min": min(cpus),
-        "cpu_med": statistics.median(cpus),
-        "rss_kib": max(rss) if rss else None,
-    }
-    peak = "—" if row["rss_kib"] is None else f"{row['rss_kib'] / 1024:.1f} MiB"
-    print(f"{label}: wall {ms(row['wall_min'])} / {ms(row['wall_med'])} ms, "
-          f"CPU {ms(row['cpu_min'])} / {ms(row['cpu_med'])} ms, peak RSS {peak}", file=sys.stderr, flush=True)
-    return row
+    """``cmd`` run ``reps`` times after one warm-up run: its row of the table."""
+    return measure_interleaved({label: cmd}, reps, env)[0]
 
 
 def measure_interleaved(cmds: dict[str, list[str]], reps: int, env: dict[str, str]) -> list[dict]:
-    """:func:`measure` for commands whose difference is a millisecond or
-    two: one run of each in turn, ``reps`` times, every other round in the
-    reverse order, so that the machine's drift over the measurement falls
-    on all of them alike."""
+    """:func:`measure` for several commands at once, for those whose
+    difference is a millisecond or two: after a warm-up run of each (page
+    cache, bytecode caches), one run of each in turn, ``reps`` times, every
+    other round in the reverse order, so that the machine's drift over the
+    measurement falls on all of them alike."""
     for cmd in cmds.values():
         once(cmd, env)
     runs: dict[str, list] = {label: [] for label in cmds}
@@ -139,11 +124,13 @@ def measure_interleaved(cmds: dict[str, list[str]], reps: int, env: dict[str, st
     rows = []
     for label, rr in runs.items():
         walls, cpus, rss = [r[0] for r in rr], [r[1] for r in rr], [r[2] for r in rr if r[2] is not None]
-        rows.append({"label": label, "cmd": cmds[label], "reps": reps, "wall_min": min(walls),
-                     "wall_med": statistics.median(walls), "cpu_min": min(cpus), "cpu_med": statistics.median(cpus),
-                     "rss_kib": max(rss) if rss else None})
-        print(f"{label}: wall {ms(rows[-1]['wall_min'])} / {ms(rows[-1]['wall_med'])} ms (interleaved)",
-              file=sys.stderr, flush=True)
+        row = {"label": label, "cmd": cmds[label], "reps": reps, "wall_min": min(walls),
+               "wall_med": statistics.median(walls), "cpu_min": min(cpus), "cpu_med": statistics.median(cpus),
+               "rss_kib": max(rss) if rss else None}
+        peak = "—" if row["rss_kib"] is None else f"{row['rss_kib'] / 1024:.1f} MiB"
+        print(f"{label}: wall {ms(row['wall_min'])} / {ms(row['wall_med'])} ms, "
+              f"CPU {ms(row['cpu_min'])} / {ms(row['cpu_med'])} ms, peak RSS {peak}", file=sys.stderr, flush=True)
+        rows.append(row)
     return rows
 
 
