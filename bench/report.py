@@ -84,6 +84,12 @@ def result_table(rows: list[dict]) -> list[str]:
     return t
 
 
+def mean_gap(a: list[float], b: list[float]) -> tuple[float, float]:
+    """mean(a) − mean(b) and the standard error of that difference (two independent samples of seeds)."""
+    return (statistics.mean(a) - statistics.mean(b),
+            math.sqrt(statistics.variance(a) / len(a) + statistics.variance(b) / len(b)))
+
+
 def seed_spread(controls: list[dict]) -> list[str]:
     """Is dupack's Jain's index at N = 200 really below ns-2's, and is it the window arithmetic? From the
     `seeds` control runs (ns2_seed_controls)."""
@@ -100,9 +106,7 @@ def seed_spread(controls: list[dict]) -> list[str]:
         def ms(xs):
             return f"{statistics.mean(xs):.3f} ± {statistics.stdev(xs):.3f}"
 
-        gap = statistics.mean(n2) - statistics.mean(d)
-        # Standard error of the difference of the two means.
-        se = math.sqrt(statistics.variance(d) / k + statistics.variance(n2) / len(n2))
+        gap, se = mean_gap(n2, d)
         real = abs(gap) > 3 * se
         moved = statistics.mean(w) - statistics.mean(d)
         t = c.get("dupack_ns2_timer") or []
@@ -146,11 +150,7 @@ def tiebreak_line(c: dict) -> str:
     if len(d) < 2 or len(n2) < 2:
         return ""
 
-    def gap_se(xs: list[float]) -> tuple[float, float]:
-        return (statistics.mean(xs) - statistics.mean(n2),
-                math.sqrt(statistics.variance(xs) / len(xs) + statistics.variance(n2) / len(n2)))
-
-    gap, se = gap_se(d)
+    gap, se = mean_gap(d, n2)
     shared = len(c.get("ns2") or [])
     moved = (f" (over seeds 1–{shared} ns-2 moved by {statistics.mean(n2[:shared]) - statistics.mean(c['ns2']):+.3f})"
              if shared else "")
@@ -164,7 +164,7 @@ def tiebreak_line(c: dict) -> str:
            + f"; {against_tolerance(gap, se)}.")
     a = c.get("dupack_tiebreak_arith") or []
     if len(a) >= 2:
-        gap_a, se_a = gap_se(a)
+        gap_a, se_a = mean_gap(a, n2)
         out += (f" With ns-2's window arithmetic in dupack as well, the closest mirror of ns-2: "
                 f"{statistics.mean(a):.3f} ± {statistics.stdev(a):.3f}, dupack − ns-2 {gap_a:+.4f} (standard error "
                 f"{se_a:.4f}): {against_tolerance(gap_a, se_a)}.")
