@@ -129,22 +129,14 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
-def _publish(tmp: str, final: str) -> None:
-    """Rename a fully written ``tmp`` to ``final`` after syncing its bytes,
-    so that after a crash ``final`` is either absent or whole."""
-    _fsync_file(tmp)
-    os.replace(tmp, final)
-    _fsync_dir(os.path.dirname(final) or ".")
-
-
-def _publish_all(renames: list[tuple[str, str]]) -> None:
-    """:func:`_publish` for several files, the last one only once every
-    other is published: each is either absent or whole after a crash, and
-    the last is present only if all the others are. The same syncs as one
-    :func:`_publish` after another, in an order that lets the file system
-    commit them together: every file's writeback is started before the
-    first sync waits for one, and the renames of all but the last share
-    their directories' syncs."""
+def _publish(renames: list[tuple[str, str]]) -> None:
+    """Rename each fully written ``tmp`` to its ``final`` name after syncing
+    its bytes, and sync the rename: after a crash each final file is either
+    absent or whole, and the last one is present only if all the others
+    are. The syncs are ordered so that the file system can commit a chunk's
+    files together: every file's writeback is started before the first sync
+    waits for one, and the renames of all but the last share their
+    directories' syncs."""
     advise = getattr(os, "posix_fadvise", None)
     for tmp, _ in renames:
         if advise is not None:
@@ -370,12 +362,12 @@ class Store:
                 old["dupack"] = doc["dupack"]
                 old["dupack_earlier"] = [*old.get("dupack_earlier", []), made_by] if resume else []
                 _write_text(tmp, _description(old))
-                _publish(tmp, meta)
+                _publish([(tmp, meta)])
         elif any(f != LOCK_FILE for f in os.listdir(root)):  # filled since the check above
             raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
         else:
             _write_text(tmp, _description(doc))
-            _publish(tmp, meta)
+            _publish([(tmp, meta)])
             # The directory held nothing else (checked under the lock): no table folder to look into.
             found = {t: {} for t in TABLES}
         store = cls(root, *cls._recover(root, found))
@@ -458,7 +450,7 @@ class Store:
             tmps[t] = path_join(d, f".{name}.tmp")
         _write_all([(t, tmps[t]) for t in tables], write_one, parallel=sum(rows.values()) >= PARALLEL_ROWS)
         finals = {t: path_join(os.path.dirname(tmps[t]), name) for t in tables}
-        _publish_all([(tmps[t], finals[t]) for t in tables])
+        _publish([(tmps[t], finals[t]) for t in tables])
         for t, f in finals.items():
             self.written[t].append(f)
         self.done.update(jobs)
