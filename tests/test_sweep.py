@@ -154,6 +154,12 @@ def test_a_failure_inside_a_block_keeps_every_run_before_it_in_order(tmp_path: P
     res = dupack.sweep(short(), None, range(1, 301), workers=2, out=out)
     assert res.executed == 300 - len(jobs) and list(res.runs["job"]) == list(range(300))
     assert_same(res, dupack.sweep(short(), None, range(1, 301), workers=1))
+    # With one worker which runs finished is not a matter of timing: every job
+    # before the failed one, none after it (the rest of its block is not run).
+    one = tmp_path / "one"
+    with pytest.raises(dupack.RunError):
+        dupack.sweep(short(), None, range(1, 301), workers=1, out=one, chunk_seconds=0, _fail_job=200)
+    assert list(dupack.SweepResult.load(one).runs["job"]) == list(range(200))
 
 
 def test_an_exception_from_the_progress_callback_stops_the_sweep_and_keeps_what_was_stored(tmp_path: Path) -> None:
