@@ -259,6 +259,29 @@ def test_run_and_validate_import_neither_json_nor_re(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "o2" / "scenario.json").read_text(encoding="utf-8"))["hash"] == dupack.load(QUICKSTART).hash()
 
 
+def test_run_and_validate_import_neither_collections_nor_functools(tmp_path: Path) -> None:
+    # The collections package (through collections.abc or a named tuple)
+    # and functools cost about 1.7 ms of a `dupack run`: the run path checks
+    # for a mapping with _collections_abc, which the interpreter has loaded,
+    # and dupack.api's Estimate lives in dupack._cost, imported when asked for.
+    lines = [["--version"], ["validate", "FILE"], ["run", "FILE", "-s", "run.duration=2s", "-q", "-o", "OUT"]]
+    p = run_without_site(lines, ("collections", "functools", "dupack._cost"), tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == "[]"
+
+
+def test_the_estimate_type_is_dupack_apis_named_tuple() -> None:
+    from dupack.api import Estimate, estimate
+
+    e = estimate(QUICKSTART)
+    assert type(e) is Estimate and Estimate.__module__ == "dupack.api"
+    assert e == (e.wall_s, e.events, e.packets) and e._fields == ("wall_s", "events", "packets")
+    assert e.events > 0 and e.packets > 0
+    import pickle
+
+    assert pickle.loads(pickle.dumps(e)) == e
+
+
 def test_a_sweep_of_seeds_imports_neither_json_nor_re_nor_pathlib(tmp_path: Path) -> None:
     # A sweep of one job should start as fast as `dupack run`; pathlib brings
     # re, urllib.parse and ipaddress along (dupack/sweep_store.py). Into a new

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections import namedtuple
-from collections.abc import Callable, Mapping
 from os import PathLike
+
+# Mapping from the module that defines it (why: dupack.scenario).
+from _collections_abc import Mapping
 
 from dupack import _core
 from dupack._paths import path_text
@@ -14,16 +15,10 @@ from dupack.scenario import Scenario, load
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, NamedTuple
+    from collections.abc import Callable
+    from typing import Any
 
-    class _EstimateFields(NamedTuple):
-        wall_s: float
-        events: float
-        packets: float
-
-else:
-    # The same tuple, without typing.NamedTuple.
-    _EstimateFields = namedtuple("Estimate", ["wall_s", "events", "packets"])
+    from dupack._cost import Estimate
 
 __all__ = ["run", "estimate", "Estimate", "as_scenario", "check_seed", "check_max_wall"]
 
@@ -60,16 +55,13 @@ def check_seed(seed: object) -> int | None:
     return seed
 
 
-class Estimate(_EstimateFields):
-    """What running a scenario will cost, estimated from the scenario alone
-    (:func:`estimate`): on the high side for links that are kept busy, and
-    well above for runs that spend their time in timeouts.
+def __getattr__(name: str) -> Any:
+    # Estimate is defined in dupack._cost, imported when first asked for (why: there).
+    if name == "Estimate":
+        from dupack._cost import Estimate
 
-    Fields: ``wall_s``, wall-clock seconds at a conservative pace of events
-    per second; ``events``, the events the run would process; ``packets``,
-    the data packets all flows together could send."""
-
-    __slots__ = ()
+        return Estimate
+    raise AttributeError(f"module 'dupack.api' has no attribute {name!r}")
 
 
 def estimate(
@@ -84,6 +76,8 @@ def estimate(
     invalid scenario. ``dupack validate`` prints it; ``dupack run`` warns
     when it exceeds 10 minutes.
     """
+    from dupack._cost import Estimate
+
     sc = as_scenario(scenario).with_overrides(overrides)
     return Estimate(*_core.estimate(sc.canonical_json()))
 

@@ -13,7 +13,6 @@ stay fast.
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 from os import PathLike
@@ -473,12 +472,22 @@ def _dist_version(name: str) -> str | None:
     return None
 
 
-@functools.cache
+#: :func:`_pandas_flavour`'s answer once known (functools.cache would
+#: import functools on every `dupack run`'s way, half a millisecond).
+_FLAVOUR: list[tuple[str, str, tuple[str, str, str]] | None] = []
+
+
 def _pandas_flavour() -> tuple[str, str, tuple[str, str, str]] | None:
     """(pandas version, pyarrow version, (Arrow type, pandas_type,
     numpy_type) of a ``str`` column) as ``pa.Table.from_pandas`` writes
     them with the installed pandas, or None where that is not known here
     (then ``save`` goes through pandas)."""
+    if not _FLAVOUR:
+        _FLAVOUR.append(_find_pandas_flavour())
+    return _FLAVOUR[0]
+
+
+def _find_pandas_flavour() -> tuple[str, str, tuple[str, str, str]] | None:
     pandas, pyarrow = _dist_version("pandas"), _dist_version("pyarrow")
     if pandas is None or pyarrow is None:
         return None

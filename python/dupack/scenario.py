@@ -16,7 +16,12 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Iterable, Mapping
+
+# Mapping from the module that defines it, which the interpreter has loaded
+# by the time it starts (os imports it): collections.abc is the same class,
+# but importing it loads the collections package, a millisecond of every
+# command's start-up.
+from _collections_abc import Mapping
 from os import PathLike
 
 from dupack import _core
@@ -26,6 +31,7 @@ from dupack._paths import path_is_absolute, path_parent, path_text
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
     from typing import Any
 

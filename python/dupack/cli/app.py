@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
 
-# typing for type checkers only (why: dupack/__init__.py).
+# typing for type checkers only (why: dupack/__init__.py); so are the
+# abstract collections, whose package (collections) costs a millisecond.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     import typer
