@@ -212,6 +212,7 @@ def machine() -> dict:
         "mem": mem,
         "os": f"{platform.system()} {platform.release()}",
         "rustc": sh(["rustc", "--version"]),
+        "profile": cargo_profile(ns3build.PROFILE),
         "ns2": "ns-2 " + (sh(["dpkg-query", "-W", "-f", "${Version}", "ns2"]) if shutil.which("dpkg-query") else "?"),
         "ns3": ns3_version(),
         "cxx": sh([os.environ.get("CXX", "g++"), "--version"]).splitlines()[0] if shutil.which(os.environ.get("CXX", "g++")) else "?",
@@ -220,6 +221,27 @@ def machine() -> dict:
         "load": Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?",
         "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def cargo_profile(name: str) -> str:
+    """'the workspace's NAME profile: fat LTO, 1 codegen unit', read from Cargo.toml (a profile
+    without a setting of its own takes it from the one it inherits from, then from cargo's defaults)."""
+    import tomllib
+
+    profiles = tomllib.loads((ROOT / "Cargo.toml").read_text(encoding="utf-8")).get("profile", {})
+    defaults = {"lto": False, "codegen-units": 16}
+
+    def setting(profile: str, key: str) -> object:
+        p = profiles.get(profile, {})
+        if key in p:
+            return p[key]
+        parent = p.get("inherits")
+        return setting(parent, key) if parent else defaults[key]
+
+    lto = setting(name, "lto")
+    lto_text = {True: "fat LTO", "fat": "fat LTO", "thin": "thin LTO", False: "LTO within each crate", "off": "no LTO"}.get(lto, f"lto = {lto!r}")
+    units = setting(name, "codegen-units")
+    return f"the workspace's {name} profile: {lto_text}, {units} codegen unit{'s' if units != 1 else ''}"
 
 
 def ns3_version() -> str:
@@ -240,15 +262,15 @@ def ns3_version() -> str:
 
 
 def build(log) -> Path:
-    print("building dupack (cargo build --release --example bench_scenario --example heap_floor)...", file=log,
-          flush=True)
+    print(f"building dupack (cargo build --profile {ns3build.PROFILE} --example bench_scenario --example heap_floor)...",
+          file=log, flush=True)
     subprocess.run(
-        ["cargo", "build", "--release", "--quiet", "-p", "dupack-sim", "--example", "bench_scenario", "--example",
-         "heap_floor"],
+        ["cargo", "build", "--profile", ns3build.PROFILE, "--quiet", "-p", "dupack-sim", "--example", "bench_scenario",
+         "--example", "heap_floor"],
         cwd=ROOT,
         check=True,
     )
-    exe = ns3build.target_dir() / "release" / "examples" / "bench_scenario"
+    exe = ns3build.example("bench_scenario")
     if not exe.exists():
         sys.exit(f"bench/run.py: built, but {exe} is missing")
     return exe

@@ -99,6 +99,16 @@ def install(python: str = sys.executable) -> None:
     subprocess.run([python, "-m", "pip", "install", "--no-deps", WHEEL], check=True)
 
 
+#: The cargo profile of the programs the benchmark times: the one the
+#: extension is built with (pyproject.toml's [tool.maturin] profile).
+PROFILE = "dist"
+
+
+def example(name: str) -> Path:
+    """Where `cargo build --profile PROFILE --example NAME` puts the program."""
+    return target_dir() / PROFILE / "examples" / name
+
+
 def target_dir() -> Path:
     """Where builds and kept results go: $CARGO_TARGET_DIR (relative to the
     repository if not absolute), else <repo>/target."""

@@ -608,7 +608,9 @@ def write_report(res: list[dict], m: dict, args, path: Path, elapsed: float, swe
         L.append(f"- {what} {'were' if ' and ' in what or what.endswith('runs') else 'was'} measured again later: {later['date']}, dupack commit "
                  f"{later['commit']}, 1-minute load average {later['load']} (`bench/run.py --cases-from`)")
     L.append(f"- CPU: {m['cpu']}; `nproc` = {m['nproc']}; memory {m['mem']}; {m['os']}")
-    L.append(f"- {m['rustc']} (release profile of the workspace: thin LTO, 4 codegen units); {m['ns2']}; Python {m['python']}")
+    # Measurements made before the benchmark recorded its profile were of the release profile.
+    profile = m.get("profile", "release profile of the workspace: thin LTO, 4 codegen units")
+    L.append(f"- {m['rustc']} ({profile}); {m['ns2']}; Python {m['python']}")
     L.append(
         f"- {m['ns3']}: the wheel's libraries are a CMake *release* build with logging and asserts compiled in "
         "(`NS3_LOG_ENABLE`, `NS3_ASSERT_ENABLE` in its `ns3Targets.cmake`), shared libraries, no LTO across "

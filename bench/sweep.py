@@ -97,9 +97,11 @@ def _warm(args: tuple[str, list[str], str]) -> None:
 
 def build(log=sys.stderr) -> Path:
     subprocess.run(
-        ["cargo", "build", "--release", "--quiet", "-p", "dupack-sim", "--example", "sweep_grid"], cwd=ROOT, check=True
+        ["cargo", "build", "--profile", ns3build.PROFILE, "--quiet", "-p", "dupack-sim", "--example", "sweep_grid"],
+        cwd=ROOT,
+        check=True,
     )
-    return ns3build.target_dir() / "release" / "examples" / "sweep_grid"
+    return ns3build.example("sweep_grid")
 
 
 def run_rust(exe: Path, duration: str, runs: int, workers: int) -> float:
