@@ -284,10 +284,11 @@ def test_the_estimate_type_is_dupack_apis_named_tuple() -> None:
 
 def test_a_sweep_of_seeds_imports_neither_json_nor_re_nor_pathlib(tmp_path: Path) -> None:
     # A sweep of one job should start as fast as `dupack run`; pathlib brings
-    # re, urllib.parse and ipaddress along (dupack/sweep_store.py). Into a new
-    # directory, then again from scratch into the same one (--no-resume).
+    # re, urllib.parse and ipaddress along (dupack/sweep_store.py), the
+    # collections package a millisecond (as for `dupack run`, above). Into a
+    # new directory, then again from scratch into the same one (--no-resume).
     sweep = ["sweep", "FILE", "-s", "run.duration=2s", "--seeds", "1..2", "-j", "1", "-q", "-o", "OUT"]
-    p = run_without_site([sweep, [*sweep, "--no-resume"]], ("json", "re", "enum", "pathlib"), tmp_path)
+    p = run_without_site([sweep, [*sweep, "--no-resume"]], ("json", "re", "enum", "pathlib", "collections"), tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == "[]"
     stored = dupack.SweepResult.load(tmp_path / "o")

@@ -18,7 +18,6 @@ gives (:mod:`dupack._paths`).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
 from os import PathLike
 
 from dupack import _core
@@ -28,6 +27,7 @@ from dupack.result import TABLE_DTYPES, pandas_metadata, provenance, provenance_
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any
 
     import pyarrow as pa
