@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -105,8 +106,20 @@ def run_case(case: Case, exe: Path, use_ns2: bool, ns2_timeout: float, log, ns3_
 
 SEED_CONTROL_SEEDS = 8
 #: Seeds of the control runs with the 1 µs send delay: one seed's Jain's index at N = 200 differs from the
-#: next by up to 0.1, so judging ±0.01 takes a few tens of them (standard error of the gap about 0.005).
-TIEBREAK_SEEDS = 40
+#: next by about 0.03 (standard deviation), so the gap between the two tools' means has a standard error of
+#: about 0.03 × √(2 / seeds): 0.007 with 40 seeds, too coarse to judge ±0.01, and 0.0035 with 160.
+TIEBREAK_SEEDS = 160
+#: The control runs are not timed: they run this many at a time (the timed cases run one at a time).
+CONTROL_WORKERS = max(1, min(4, os.cpu_count() or 1))
+
+
+def outputs(cmds: list[list[str]], timeout: float) -> list[str]:
+    """The standard output of each of `cmds` (in their order), run CONTROL_WORKERS at a time; TimeoutError
+    if one of them timed out."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(CONTROL_WORKERS) as pool:
+        return list(pool.map(lambda cmd: timed(cmd, timeout)[2], cmds))
 
 
 def n200_cases(res: list[dict], tool: str, p: float) -> list[dict]:
@@ -134,26 +147,28 @@ def ns2_seed_controls(res: list[dict], exe: Path, timeout: float, log) -> list[d
         rto = c.doc["tcp"]["rto"]
         timer = [f'tcp.rto={{ timer = "ns2", tick = "{rto["granularity"]}", initial = "{rto["initial"]}", '
                  f'min = "{rto["min"]}", max = "{rto["max"]}", max_backoff_shift = {rto["max_backoff_shift"]} }}']
+        # (the list of `row` a run's Jain's index goes to, the run's command, whether it is ns-2's), in
+        # seed order within each list.
+        runs: list[tuple[str, list[str], bool]] = []
+        for seed in range(1, max(SEED_CONTROL_SEEDS, TIEBREAK_SEEDS) + 1):
+            base = c.dupack_cmd(exe) + [f"run.seed={seed}"]
+            n2 = [a if not a.startswith("seed=") else f"seed={seed}" for a in c.ns2_cmd()]
+            if plain and seed <= SEED_CONTROL_SEEDS:
+                runs += [("dupack", base, False), ("dupack_ns2_arith", base + arith, False),
+                         ("dupack_ns2_timer", base + arith + timer, False), ("ns2", n2, True)]
+            if seed <= TIEBREAK_SEEDS:
+                # Both tools with a random delay of at most 1 µs before each send (validation/s3_dumbbell.py,
+                # TIEBREAK): no two flows' sends simultaneous, nothing else changed; and dupack so with
+                # ns-2's window arithmetic as well, the closest mirror of ns-2.
+                delay = ['tcp.overhead="1us"']
+                runs += [("dupack_tiebreak", base + delay, False), ("dupack_tiebreak_arith", base + delay + arith, False),
+                         ("ns2_tiebreak", n2 + ["overhead=1e-06"], True)]
         try:
-            for seed in range(1, max(SEED_CONTROL_SEEDS, TIEBREAK_SEEDS) + 1):
-                base = c.dupack_cmd(exe) + [f"run.seed={seed}"]
-                n2 = [a if not a.startswith("seed=") else f"seed={seed}" for a in c.ns2_cmd()]
-                if plain and seed <= SEED_CONTROL_SEEDS:
-                    row["dupack"].append(dupack_metrics(timed(base, timeout)[2])["jain"])
-                    row["dupack_ns2_arith"].append(dupack_metrics(timed(base + arith, timeout)[2])["jain"])
-                    row["dupack_ns2_timer"].append(dupack_metrics(timed(base + arith + timer, timeout)[2])["jain"])
-                    row["ns2"].append(ns2_metrics(timed(n2, timeout)[2], c)["jain"])
-                if seed <= TIEBREAK_SEEDS:
-                    # Both tools with a random delay of at most 1 µs before each send (validation/s3_dumbbell.py,
-                    # TIEBREAK): no two flows' sends simultaneous, nothing else changed; and dupack so with
-                    # ns-2's window arithmetic as well, the closest mirror of ns-2.
-                    delay = ['tcp.overhead="1us"']
-                    row["dupack_tiebreak"].append(dupack_metrics(timed(base + delay, timeout)[2])["jain"])
-                    row["dupack_tiebreak_arith"].append(
-                        dupack_metrics(timed(base + delay + arith, timeout)[2])["jain"])
-                    row["ns2_tiebreak"].append(ns2_metrics(timed(n2 + ["overhead=1e-06"], timeout)[2], c)["jain"])
+            texts = outputs([cmd for _, cmd, _ in runs], timeout)
         except TimeoutError:
             continue
+        for (key, _, ns2), text in zip(runs, texts, strict=True):
+            row[key].append((ns2_metrics(text, c) if ns2 else dupack_metrics(text))["jain"])
         out.append(row)
         print(f"[control] {c.label}: Jain over {TIEBREAK_SEEDS} seeds with the 1 µs delay: dupack "
               f"{statistics.mean(row['dupack_tiebreak']):.3f}, ns-2 {statistics.mean(row['ns2_tiebreak']):.3f}",

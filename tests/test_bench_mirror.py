@@ -270,3 +270,37 @@ def test_a_gap_is_judged_against_the_tolerance_with_its_standard_error() -> None
     assert report.against_tolerance(-0.0300, 0.0057) == "outside ±0.01"
     assert report.against_tolerance(0.0174, 0.0074) == (
         "outside ±0.01 by less than two standard errors (these seeds cannot tell)")
+
+
+def test_the_seed_controls_run_side_by_side_and_keep_each_seeds_place(monkeypatch) -> None:
+    # The control runs are not timed, so they share the cores; each list of
+    # Jain's indices must still be in seed order, whichever run ends first.
+    import random
+    import threading
+    import time as _time
+
+    res = [{"case": c, "ns2": {"x": 1} if c.ns2 else None, "ns3": None} for c in CASES]
+    (row_case,) = [r for r in bench_run.n200_cases(res, "ns2", 0.05) if "sack" in r["case"].label]
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def fake_timed(cmd: list[str], timeout: float):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        _time.sleep(random.random() / 500)
+        with lock:
+            running[0] -= 1
+        seed = next(int(a.split("=")[1]) for a in cmd if a.startswith(("run.seed=", "seed=")))
+        return 0.0, 0, f"jain-of-{seed}", 0.0
+
+    monkeypatch.setattr(bench_run, "timed", fake_timed)
+    monkeypatch.setattr(bench_run, "CONTROL_WORKERS", 3)
+    monkeypatch.setattr(bench_run, "TIEBREAK_SEEDS", 12)
+    monkeypatch.setattr(bench_run, "dupack_metrics", lambda text: {"jain": int(text.split("-")[-1])})
+    monkeypatch.setattr(bench_run, "ns2_metrics", lambda text, case: {"jain": -int(text.split("-")[-1])})
+    (row,) = bench_run.ns2_seed_controls([row_case], mirror.ROOT / "exe", 1.0, None)
+    assert row["dupack_tiebreak"] == list(range(1, 13)) and row["dupack_tiebreak_arith"] == list(range(1, 13))
+    assert row["ns2_tiebreak"] == [-s for s in range(1, 13)]
+    assert row["dupack"] == [] and row["ns2"] == [], "the runs without the delay are at p = 1 % only"
+    assert most[0] > 1, "the runs overlapped"
