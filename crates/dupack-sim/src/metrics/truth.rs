@@ -20,20 +20,32 @@ use std::collections::VecDeque;
 /// Copies of each segment in the network, from the sender's `snd_una` up.
 #[derive(Clone, Debug, Default)]
 pub struct SegmentCopies {
-    mss: u64,
-    /// Segment number of `live[0]`.
-    base: u64,
+    mss: u32,
+    /// First byte of the segment of `live[0]` (a multiple of `mss`).
+    base_seq: u64,
     live: VecDeque<u16>,
 }
 
 impl SegmentCopies {
     pub fn new(mss: u32) -> Self {
-        SegmentCopies { mss: mss as u64, base: 0, live: VecDeque::new() }
+        SegmentCopies { mss, base_seq: 0, live: VecDeque::new() }
+    }
+
+    /// The place in `live` of the segment holding byte `seq` (None below the base).
+    /// Counted from the base rather than from 0, the dividend is at most a
+    /// window: a 32-bit division, which costs this path (every packet sent,
+    /// arrived or dropped, and every ACK) less than a 64-bit one.
+    #[inline]
+    fn index(&self, seq: u64) -> Option<u64> {
+        let off = seq.checked_sub(self.base_seq)?;
+        Some(match u32::try_from(off) {
+            Ok(off) => u64::from(off / self.mss),
+            Err(_) => off / u64::from(self.mss),
+        })
     }
 
     fn slot(&mut self, seq: u64) -> Option<&mut u16> {
-        let seg = seq / self.mss;
-        let i = seg.checked_sub(self.base)? as usize;
+        let i = self.index(seq)? as usize;
         if i >= self.live.len() {
             self.live.resize(i + 1, 0);
         }
@@ -56,17 +68,14 @@ impl SegmentCopies {
 
     /// Is a copy of the segment at `seq` still in the network?
     pub fn in_network(&self, seq: u64) -> bool {
-        let seg = seq / self.mss;
-        seg.checked_sub(self.base).and_then(|i| self.live.get(i as usize)).is_some_and(|&n| n > 0)
+        self.index(seq).and_then(|i| self.live.get(i as usize)).is_some_and(|&n| n > 0)
     }
 
     /// Forget segments below the sender's cumulative ACK.
     pub fn advance(&mut self, snd_una: u64) {
-        let seg = snd_una / self.mss;
-        while self.base < seg {
-            self.live.pop_front();
-            self.base += 1;
-        }
+        let Some(k) = self.index(snd_una).filter(|&k| k > 0) else { return };
+        self.live.drain(..(k as usize).min(self.live.len()));
+        self.base_seq += k * u64::from(self.mss);
     }
 }
 
@@ -99,5 +108,23 @@ mod tests {
         c.gone(0); // a late copy below the base is ignored
         c.sent(300);
         assert!(c.in_network(300));
+    }
+
+    #[test]
+    fn segments_beyond_four_gibibytes_of_the_base_and_a_cumulative_ack_beyond_every_copy() {
+        // More than 2^32 bytes above the base takes the 64-bit division.
+        let mut c = SegmentCopies::new(1000);
+        let far = 5_000_000_000u64 + 1234;
+        c.sent(far);
+        assert!(c.in_network(far - 234) && c.in_network(far + 765) && !c.in_network(far + 766));
+        assert!(!c.in_network(far - 235), "the segment below holds no copy");
+        // An ACK far past the last copy sent forgets everything below it, and
+        // segments above it are counted from there.
+        c.advance(far + 766 + 3000);
+        assert!(!c.in_network(far));
+        c.sent(far + 766 + 3000);
+        assert!(c.in_network(far + 766 + 3999) && !c.in_network(far + 766 + 4000));
+        c.gone(far + 766 + 3500);
+        assert!(!c.in_network(far + 766 + 3000));
     }
 }
