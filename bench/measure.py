@@ -19,16 +19,34 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 from bench import ns3build
 from bench.mirror import HEADER_BYTES, NS3_SOURCE, ROOT, Case, jain
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 # --------------------------------------------------------------------------
 # Timing a process
 
 
 GNU_TIME = "/usr/bin/time"
+
+
+def parallel_map(fn: Callable[[T], R], items: Iterable[T], threads: int, name: str = "bench-run") -> list[R]:
+    """[fn(x) for x in items], up to `threads` at a time on threads named `name`, in the items' order; the
+    first exception (in that order) is raised. For runs that are not timed: each is a process of its own
+    (or a dupack call, which releases the GIL)."""
+    items = list(items)
+    if threads <= 1 or len(items) <= 1:
+        return [fn(x) for x in items]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(threads, len(items)), thread_name_prefix=name) as pool:
+        return list(pool.map(fn, items))
 
 
 def timed(cmd: list[str], timeout: float | None = None) -> tuple[float, int, str, float]:

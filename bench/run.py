@@ -49,6 +49,7 @@ from bench.measure import (  # noqa: E402
     machine,
     ns2_metrics,
     ns3_metrics,
+    parallel_map,
     timed,
 )
 from bench import mirror  # noqa: E402
@@ -116,10 +117,7 @@ CONTROL_WORKERS = max(1, min(4, os.cpu_count() or 1))
 def outputs(cmds: list[list[str]], timeout: float) -> list[str]:
     """The standard output of each of `cmds` (in their order), run CONTROL_WORKERS at a time; TimeoutError
     if one of them timed out."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(CONTROL_WORKERS) as pool:
-        return list(pool.map(lambda cmd: timed(cmd, timeout)[2], cmds))
+    return parallel_map(lambda cmd: timed(cmd, timeout)[2], cmds, CONTROL_WORKERS)
 
 
 def n200_cases(res: list[dict], tool: str, p: float) -> list[dict]:

@@ -40,14 +40,8 @@ THREADS = 1
 
 def parallel_map(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
     """[fn(x) for x in items], up to THREADS at a time, in the items' order;
-    the first exception (in that order) is raised."""
-    items = list(items)
-    if THREADS <= 1 or len(items) <= 1:
-        return [fn(x) for x in items]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=min(THREADS, len(items)), thread_name_prefix="validation-run") as pool:
-        return list(pool.map(fn, items))
+    the first exception (in that order) is raised (bench/measure.py's)."""
+    return measure.parallel_map(fn, items, THREADS, "validation-run")
 
 
 def load_toml(path: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
