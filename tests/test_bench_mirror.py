@@ -281,13 +281,20 @@ def test_the_seed_controls_run_side_by_side_and_keep_each_seeds_place(monkeypatc
 
     res = [{"case": c, "ns2": {"x": 1} if c.ns2 else None, "ns3": None} for c in CASES]
     (row_case,) = [r for r in bench_run.n200_cases(res, "ns2", 0.05) if "sack" in r["case"].label]
-    running, most = [0], [0]
+    running, most, calls = [0], [0], [0]
     lock = threading.Lock()
+    # The first two runs wait for each other: run one after the other, they
+    # would never meet and the barrier would break (the test fails).
+    meet = threading.Barrier(2, timeout=30)
 
     def fake_timed(cmd: list[str], timeout: float):
         with lock:
             running[0] += 1
             most[0] = max(most[0], running[0])
+            calls[0] += 1
+            first_two = calls[0] <= 2
+        if first_two:
+            meet.wait()
         _time.sleep(random.random() / 500)
         with lock:
             running[0] -= 1
