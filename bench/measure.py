@@ -257,7 +257,8 @@ def cargo_profile(name: str) -> str:
         return setting(parent, key) if parent else defaults[key]
 
     lto = setting(name, "lto")
-    lto_text = {True: "fat LTO", "fat": "fat LTO", "thin": "thin LTO", False: "LTO within each crate", "off": "no LTO"}.get(lto, f"lto = {lto!r}")
+    names = {True: "fat LTO", "fat": "fat LTO", "thin": "thin LTO", False: "LTO within each crate", "off": "no LTO"}
+    lto_text = names.get(lto, f"lto = {lto!r}")
     units = setting(name, "codegen-units")
     return f"the workspace's {name} profile: {lto_text}, {units} codegen unit{'s' if units != 1 else ''}"
 

@@ -37,3 +37,21 @@ def test_a_run_over_its_time_limit_is_killed_with_everything_it_started() -> Non
     while _running(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _running(marker) == [], "the grandchild outlived the time limit"
+
+
+def test_the_report_names_the_cargo_profile_as_cargo_toml_defines_it(tmp_path, monkeypatch) -> None:
+    from bench import measure as bench_measure
+
+    # The profile the benchmark builds with is the extension's (pyproject's [tool.maturin] profile).
+    assert bench_measure.cargo_profile("dist") == "the workspace's dist profile: fat LTO, 1 codegen unit"
+    import tomllib
+
+    maturin = tomllib.loads((bench_measure.ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["maturin"]
+    assert maturin["profile"] == bench_measure.ns3build.PROFILE
+    # A setting a profile lacks comes from the one it inherits from, then from cargo's defaults.
+    (tmp_path / "Cargo.toml").write_text(
+        '[profile.release]\nlto = "thin"\n[profile.fast]\ninherits = "release"\ncodegen-units = 1\n'
+        '[profile.plain]\ninherits = "dev"\n', encoding="utf-8")
+    monkeypatch.setattr(bench_measure, "ROOT", tmp_path)
+    assert bench_measure.cargo_profile("fast") == "the workspace's fast profile: thin LTO, 1 codegen unit"
+    assert bench_measure.cargo_profile("plain") == "the workspace's plain profile: LTO within each crate, 16 codegen units"
