@@ -14,6 +14,7 @@ import pytest
 
 from validation import packets, report, s1_causes, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s6_vegas
 from validation.common import Estimate, estimate, rel
+from validation.peerapi import Transfer
 from validation.peers import PEERS
 
 pytestmark = pytest.mark.skipif(
@@ -295,6 +296,17 @@ def test_loss_streams_are_independent(tmp_path) -> None:
     assert lost_flows[0] != lost_flows[1]
 
 
+def test_same_losses_count_alike_in_both_tools() -> None:
+    # The same-loss transfer's counts, read by both peers when the transfer
+    # completes (ns-2's window cuts go on when its sender idles afterwards),
+    # are equal: what section 2 rests the "draws" cause on.
+    done = s2_lossy.same_losses("newreno", 0.03, 20, 1, {"dupack": PEERS["dupack"], "ns2": PEERS["ns2"]})
+    d, n = done["dupack"], done["ns2"]
+    assert d.events() == n.events()
+    assert d.timeouts > 10 and d.fast_retransmits > 100 and d.retransmitted > d.fast_retransmits
+    assert abs(d.time_s - n.time_s) < 0.1
+
+
 @pytest.mark.parametrize("variant", ["reno", "newreno"])
 def test_same_losses_give_the_same_transfer(variant: str) -> None:
     # Scenario 2's same-loss transfer (p = 10 %, RTT 20 ms, seed 1) with
@@ -305,7 +317,7 @@ def test_same_losses_give_the_same_transfer(variant: str) -> None:
     class Capture:
         def transfer(self, d):
             docs.append(d)
-            return 0.0
+            return Transfer(0.0, 0, 0, 0)
 
     s2_lossy.same_losses(variant, 0.1, 20, 1, {"dupack": Capture()})
     row = s1_fall_floyd._row(variant, 0, docs[0], PEERS)

@@ -173,6 +173,49 @@ def test_the_ns3_ssthresh_control_sits_beside_its_row() -> None:
     assert section.count("| rfc6675+lt | 0.03 | 100 |") == 1
 
 
+def test_each_event_gap_to_ns2_is_named_by_the_ns2_arithmetic_control() -> None:
+    # Scenario 2's event counts outside ±10 % of ns-2 get a cause from the
+    # control row (dupack alone, ns-2's window arithmetic, same seeds): the
+    # arithmetic where the control is within, the draws where the control
+    # cannot be told from ns-2 and the same-loss transfers counted alike,
+    # "not traced" otherwise. Control rows stay out of the main table.
+    from validation import report, s2_lossy
+    from validation.common import Estimate
+
+    def row(p: float, d: tuple[float, float], n: tuple[float, float] | None, ns2_arith: bool = False,
+            same: list | None = None) -> s2_lossy.Row:
+        e = {"dupack": Estimate(d[0], d[1], 10)} | ({"ns2": Estimate(n[0], n[1], 10)} if n else {})
+        good = {k: Estimate(1000.0, 1.0, 10) for k in e}
+        return s2_lossy.Row("newreno", p, 100, 950.0, good, dict(e), 400.0, 500.0, retransmitted=dict(e),
+                            fast_retransmits=dict(e), ns2_arith=ns2_arith,
+                            same_losses={"ns2": [0.0] * len(same)} if same is not None else {},
+                            same_events={"ns2": same} if same is not None else {})
+
+    equal = [((3, 300, 310), (3, 300, 310))] * 3
+    rows = [
+        row(0.001, (130.0, 5.0), (100.0, 5.0), same=equal),  # outside; the control within: arithmetic
+        row(0.003, (13.0, 4.0), (10.0, 4.0), same=equal),  # unresolved, control unresolved: the draws
+        row(0.01, (150.0, 5.0), (100.0, 5.0), same=equal),  # outside, control outside: not traced
+        row(0.03, (101.0, 5.0), (100.0, 5.0), same=equal),  # within
+    ]
+    controls = [row(0.001, (104.0, 5.0), None, True), row(0.003, (12.5, 4.0), None, True),
+                row(0.01, (140.0, 5.0), None, True), row(0.03, (101.0, 5.0), None, True)]
+    same = report.same_events_equal(rows)
+    assert same == (12, 12)
+    causes = [report.s2_cause(r, c, "timeouts", same) for r, c in report.s2_controls(rows, controls)]
+    assert causes == ["arithmetic", "draws", "untraced", None]
+    # One transfer that counted otherwise, and an unresolved gap is no longer the draws.
+    rows[1].same_events["ns2"] = [((3, 300, 310), (4, 300, 311))]
+    assert report.s2_cause(rows[1], controls[1], "timeouts", report.same_events_equal(rows)) == "untraced"
+    assert report.same_losses(rows[0]).endswith("counts equal in 3 of 3")
+    text = "\n".join(report.s2_ns2_control(rows, controls))
+    assert "in 9 of 10 same-loss transfers" in text and "no gap below is put down to the luck" in text
+    assert "| newreno | 0.001 | 100 | timeouts | 130.0 ± 5.0 | 104.0 ± 5.0 | 100.0 ± 5.0 | +30.0 % | +4.0 % | ns-2's window arithmetic |" in text
+    assert "| newreno | 0.03 | 100 | timeouts |" not in text
+    section = "\n".join(report.s2_section(rows + controls, {"dupack": None, "ns2": None}))
+    assert section.count("| newreno | 0.001 | 100 | 950 |") == 1
+
+
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not installed")
 def test_a_second_run_is_given_ns2s_runs_back_and_says_so(tmp_path: Path, kept_runs: Path) -> None:
     # Scenario 6 of the quick subset twice: the second run makes no ns-2 run,

@@ -4,6 +4,8 @@ A peer is an object with a `name`, `available()` (None, or why it cannot
 run here), `version()`, and one method per kind of run it supports:
 
 - `fall_floyd(doc) -> packets.Series` (scenario 1, packet level);
+- `transfer(doc) -> Transfer` (scenario 2's same-loss transfers: a finite
+  transfer with a given list of lost packets);
 - `greedy(doc, seed) -> list[FlowStats]` (scenarios 2, 3, 4 and 6: greedy
   flows over a dumbbell or a one-hop chain, per-flow counters at the end);
 - `queue(doc, seed) -> QueueStats` (scenario 4: the bottleneck queue).
@@ -31,6 +33,20 @@ class FlowStats:
     # took, and the timeouts that started a loss episode (backoffs not counted).
     rtt_mean_s: float = float("nan")
     timeout_episodes: float = float("nan")
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """A finite transfer's completion time and the sender's counts when it completed."""
+
+    time_s: float
+    timeouts: int  # as FlowStats
+    fast_retransmits: int
+    retransmitted: int
+
+    def events(self) -> tuple[int, int, int]:
+        """(timeouts, fast retransmits, retransmitted segments)."""
+        return self.timeouts, self.fast_retransmits, self.retransmitted
 
 
 @dataclass(frozen=True)

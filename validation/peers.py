@@ -17,7 +17,7 @@ from bench import measure, mirror
 from validation import packets
 from validation.common import HEADER_BYTES, NS2_DIR, ROOT, ns2_package_version, parse_kv_line, run_ns
 from validation.ns3peer import Ns3
-from validation.peerapi import FlowStats, Peer, QueueStats, Unsupported
+from validation.peerapi import FlowStats, Peer, QueueStats, Transfer, Unsupported
 
 
 # --------------------------------------------------------------------------
@@ -65,14 +65,15 @@ class Dupack:
             s.done_at = float(f["completion_time_s"])
         return s
 
-    def transfer(self, doc: dict[str, Any]) -> float:
-        """Completion time of the scenario-1 style finite transfer `doc`."""
+    def transfer(self, doc: dict[str, Any]) -> Transfer:
+        """The scenario-1 style finite transfer `doc`: its completion time and counts."""
         import dupack
 
-        t = float(dupack.run(doc).flows.iloc[0]["completion_time_s"])
+        f = dupack.run(doc).flows.iloc[0]
+        t = float(f["completion_time_s"])
         if t != t:
             raise RuntimeError(f"{doc['name']}: the transfer did not complete in {doc['run']['duration']}")
-        return t
+        return Transfer(t, int(f["timeouts"]), int(f["fast_retransmits"]), int(f["retransmitted_segments"]))
 
     def greedy(self, doc: dict[str, Any], seed: int) -> list[FlowStats]:
         import dupack
@@ -124,7 +125,7 @@ class Ns2:
             run_ns(NS2_DIR / "fall_floyd.tcl", dict(args, trace=tr, vars=vs), outputs=("trace", "vars"))
             return packets.ns2_series(tr, vs, args["packets"])
 
-    def transfer(self, doc: dict[str, Any]) -> float:
+    def transfer(self, doc: dict[str, Any]) -> Transfer:
         args = fall_floyd_args(doc)
         with tempfile.NamedTemporaryFile("w", suffix=".drops") as f:
             # Long drop lists go through a file: a command line has limits.
@@ -134,7 +135,10 @@ class Ns2:
         done = parse_kv_line(out, "DONE")
         if not done:
             raise RuntimeError(f"{doc['name']}: ns-2's transfer did not complete in {args['duration']} s")
-        return done[0]["t"]
+        # Read when the transfer completed (fall_floyd.tcl's `done`); fast
+        # retransmits as tcp_bench's: every window cut that was not a timeout.
+        d = done[0]
+        return Transfer(d["t"], int(d["nrexmit"]), int(d["ncwndcuts"]) - int(d["nrexmit"]), int(d["nrexmitpack"]))
 
     # The variants tcp_bench.tcl mirrors (ns-2.35 has no RFC 6675, PRR or RACK).
     GREEDY_VARIANTS = ("reno", "newreno", "newreno+ecn", "sack", "vegas")

@@ -240,7 +240,9 @@ def s2_section(rows, peers) -> list[str]:
     others = peer_names(peers)
     # The CUBIC section has the CUBIC rows; the ns-3 notes the control rows.
     arith = [r for r in rows if getattr(r, "arith", False)]
-    rows = [r for r in rows if not s2_lossy.is_cubic(r.variant) and not getattr(r, "arith", False)]
+    control = [r for r in rows if getattr(r, "ns2_arith", False)]
+    rows = [r for r in rows if not s2_lossy.is_cubic(r.variant) and not getattr(r, "arith", False)
+            and not getattr(r, "ns2_arith", False)]
     L = ["## 2. One long flow over a lossy link\n",
          "One Reno or NewReno flow (and, against ns-3 at RTT 100 ms, ns-3's two SACK recoveries, as `rfc6675+lt` and "
          "`rfc6675+prr+lt`) over one 100 Mbit/s link (never the bottleneck) with Bernoulli loss p on data "
@@ -303,10 +305,100 @@ def s2_section(rows, peers) -> list[str]:
             L.append(f"Event counts against {label(c)} (the last columns: timeouts, fast retransmits, retransmitted "
                      f"segments; ✓ within ±{EVENTS_TOL:g} %, ≈ outside but inside the two tools' 95 % intervals, ✗ "
                      f"outside both): {events_line(cases)}.\n")
+    if "ns2" in others:
+        L += s2_ns2_control(rows, control)
     L += s2_pftk_points(rows)
     if "ns3" in others:
         L += s2_ns3_notes(rows)
         L += s2_ns3_arith(rows, arith)
+    return L
+
+
+def same_events_equal(rows, peer: str = "ns2") -> tuple[int, int]:
+    """(transfers, of them with equal counts) over the rows' same-loss
+    transfers: timeouts, fast retransmits and retransmitted segments."""
+    pairs = [pair for r in rows for pair in getattr(r, "same_events", {}).get(peer, [])]
+    return len(pairs), sum(a == b for a, b in pairs)
+
+
+def s2_controls(rows, control) -> list[tuple[Any, Any]]:
+    """Each ns-2 row with its control (dupack alone, ns-2's window arithmetic, the same seeds)."""
+    by = {(c.variant, c.p, c.rtt_ms): c for c in control}
+    return [(r, by.get((r.variant, r.p, r.rtt_ms))) for r in rows if "ns2" in r.goodput]
+
+
+def s2_cause(r, c, key: str, same: tuple[int, int]) -> str | None:
+    """Why a row's count `key` is not within ±EVENTS_TOL % of ns-2's: None
+    (it is within), "arithmetic" (it is within with ns-2's window arithmetic
+    in dupack, so the gap is that departure of ns-2 from RFC 5681/6582),
+    "draws" (with ns-2's arithmetic the two tools' means still lie inside
+    each other's intervals, and on identical losses their counts were equal
+    in every same-loss transfer: the same model, so the gap is the luck of
+    the two random streams' draws), or "untraced"."""
+    ns2 = s2_events(r, "ns2")
+    if events_within(s2_events(r, "dupack"), ns2, key) in ("in", None):
+        return None
+    judged = events_within(s2_events(c, "dupack"), ns2, key) if c is not None else None
+    if judged == "in":
+        return "arithmetic"
+    if judged == "unresolved" and same[0] and same[0] == same[1]:
+        return "draws"
+    return "untraced"
+
+
+CAUSE_TEXT = {"arithmetic": "ns-2's window arithmetic", "draws": "the draws", "untraced": "not traced"}
+
+
+def s2_causes_line(rows, control) -> str:
+    """'timeouts: 4 ns-2's window arithmetic, 2 the draws; …' over the counts outside ±EVENTS_TOL %."""
+    same = same_events_equal(rows)
+    parts = []
+    for key, title in EVENTS:
+        causes = [s2_cause(r, c, key, same) for r, c in s2_controls(rows, control)]
+        counts = {k: causes.count(k) for k in CAUSE_TEXT if causes.count(k)}
+        if counts:
+            parts.append(f"{title}: " + ", ".join(f"{n} {CAUSE_TEXT[k]}" for k, n in counts.items()))
+    return "; ".join(parts)
+
+
+def s2_ns2_control(rows, control) -> list[str]:
+    """The causes of scenario 2's event-count gaps to ns-2: the same-loss
+    transfers' counts, and each count outside ±EVENTS_TOL % beside the same
+    seeds in dupack with ns-2's window arithmetic."""
+    n, equal = same_events_equal(rows)
+    pairs = s2_controls(rows, control)
+    L = []
+    if n:
+        L.append(f"On identical losses dupack's timeouts, fast retransmits and retransmitted segments equal ns-2's "
+                 f"in {equal} of {n} same-loss transfers (every row, up to 3 seeds each, ns-2's window arithmetic in "
+                 "dupack), counted when the transfer completes. "
+                 + ("So with that arithmetic the two are the same model, and over independent draws their counts "
+                    "differ only by the luck of the draws.\n" if equal == n else
+                    "Not in all, so no gap below is put down to the luck of the draws.\n"))
+    if not any(c is not None for _, c in pairs):
+        return L
+    same = (n, equal)
+    out = [(r, c, key, title, cause) for r, c in pairs for key, title in EVENTS
+           if (cause := s2_cause(r, c, key, same)) is not None]
+    L.append("The control: the Reno and NewReno rows once more in dupack alone with ns-2's window arithmetic "
+             "(`loss_ssthresh = \"window\"`, `ca_increase = \"fractional\"`, `recovery_exit_growth = \"grow\"`, "
+             "as in the same-loss transfers), the same seeds. A count outside ±"
+             f"{EVENTS_TOL:g} % that the control brings within it is that arithmetic (ns-2's departures from RFC "
+             "5681 eq. 4 and RFC 6582 that scenario 1 names, `timeout_ssthresh` and `exit_increase`); one the "
+             "control leaves inside both tools' 95 % intervals is the draws (the same model, by the same-loss "
+             "transfers above). Every count outside ±"
+             f"{EVENTS_TOL:g} %, with its cause" + (":\n" if out else ": none.\n"))
+    if out:
+        L += ["| variant | p | RTT ms | count | dupack | dupack, ns-2's arithmetic | ns-2 | dupack − ns-2 | "
+              "with ns-2's arithmetic | cause |",
+              "|---|---:|---:|---|---:|---:|---:|---:|---:|---|"]
+        for r, c, key, title, cause in out:
+            d, n2 = s2_events(r, "dupack")[key], s2_events(r, "ns2")[key]
+            a = s2_events(c, "dupack").get(key) if c is not None else None
+            gap = lambda e: f"{rel(e.mean, n2.mean):+.1f} %" if e is not None and n2.mean else "—"
+            L.append(f"| {r.variant} | {r.p:g} | {r.rtt_ms} | {title} | {f(d)} | {f(a)} | {f(n2)} | {gap(d)} | "
+                     f"{gap(a)} | {CAUSE_TEXT[cause]} |")
+        L.append("")
     return L
 
 
@@ -516,7 +608,9 @@ def same_losses(r) -> str:
     xs = r.same_losses.get("ns2", [])
     if not xs:
         return "—"
-    return f"{sum(xs) / len(xs):+.1f} % ({min(xs):+.1f} … {max(xs):+.1f})"
+    cell = f"{sum(xs) / len(xs):+.1f} % ({min(xs):+.1f} … {max(xs):+.1f})"
+    n, equal = same_events_equal([r])
+    return cell + (f", counts equal in {equal} of {n}" if n else "")
 
 
 def s2_events(r, peer: str) -> dict[str, Estimate]:
@@ -1139,11 +1233,16 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
         pftk = sum(all(abs(e.mean / r.pftk_kbps - 1) <= models.PFTK_ACCURACY for e in r.goodput.values()) for r in reno)
         same = [sum(xs) / len(xs) for r in rows if (xs := r.same_losses.get("ns2"))]
         ev = events_line([(f"{r.variant} p={r.p:g} RTT {r.rtt_ms} ms", s2_events(r, "dupack"), s2_events(r, "ns2")) for r in rows])
+        control = [r for r in results["2"] if getattr(r, "ns2_arith", False)]
+        causes = s2_causes_line(rows, control) if control else ""
+        n, equal = same_events_equal(rows)
         L.append(f"- **2. Lossy link:** goodput within ±{GOODPUT_TOL:g} % of ns-2 in {ok} of {len(rows)} cases; "
                  f"both tools within PFTK's ±{models.PFTK_ACCURACY * 100:.0f} % in {pftk} of {len(reno)} Reno cases; "
                  + (f"with the same losses, dupack − ns-2 (mean per case) from {min(same):+.2f} % to {max(same):+.2f} % "
                     "(with scenario 1's mirror the same transfer, section 2)." if same else "")
-                 + f" Event counts within ±{EVENTS_TOL:g} % of ns-2: {ev}.")
+                 + f" Event counts within ±{EVENTS_TOL:g} % of ns-2: {ev}."
+                 + (f" On identical losses the counts are equal in {equal} of {n} transfers." if n else "")
+                 + (f" Causes of the counts outside (section 2's control): {causes}." if causes else ""))
     if "3" in results:
         rows = [r for r in results["3"] if r.metrics.get("ns2")]
         ev = events_line([(r.label, r.metrics["dupack"], r.metrics["ns2"]) for r in rows])

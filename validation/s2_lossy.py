@@ -16,7 +16,7 @@ from bench import mirror
 from validation import models
 from validation.common import SCENARIOS, Estimate, estimate, load_toml, parallel_map, rel
 from validation.ns3peer import WindowTrace
-from validation.peerapi import Peer, Unsupported, supports
+from validation.peerapi import Peer, Transfer, Unsupported, supports
 
 PS = (0.001, 0.003, 0.01, 0.03, 0.1)
 RTTS_MS = (20, 100, 300)
@@ -42,6 +42,14 @@ CUBIC_PS = (0.001, 0.01, 0.03)
 # can show what that departure from RFC 6675 §5 (4.2) accounts for
 # (validation/report.py, `ns3_pipe_ssthresh`).
 NS3_ARITH = {"loss_ssthresh": "pipe"}
+# ns-2's window arithmetic in dupack (the same-loss transfers and scenario 1
+# use it): half of min(cwnd, rwnd) in whole segments as ns-2's slowdown(),
+# cwnd grown by a fraction of a segment per ACK, and growth on the ACK that
+# ends Reno's and NewReno's recovery. The Reno and NewReno rows once more,
+# dupack alone and the same seeds, with these: the control that separates
+# what the arithmetic does to the event counts from the luck of the draws
+# (validation/report.py, s2_ns2_arith).
+NS2_ARITH = {"loss_ssthresh": "window", "ca_increase": "fractional", "recovery_exit_growth": "grow"}
 NS3_ARITH_VARIANTS = ("rfc6675+lt",)
 CUBIC_QUICK = [(v, 0.01, 100) for v in CUBIC_VARIANTS]
 MSS = 1000
@@ -97,6 +105,10 @@ class Row:
     pftk_measured_kbps: float = math.nan
     timeout_share: float = math.nan
     arith: bool = False  # dupack alone with ns-3's ssthresh (NS3_ARITH)
+    # peer -> (dupack's, the peer's) (timeouts, fast retransmits, retransmitted
+    # segments) of each same-loss transfer.
+    same_events: dict[str, list[tuple[tuple[int, int, int], tuple[int, int, int]]]] = field(default_factory=dict)
+    ns2_arith: bool = False  # dupack alone with ns-2's window arithmetic (NS2_ARITH)
 
 
 def cases(quick: bool) -> list[tuple[str, float, int]]:
@@ -197,13 +209,15 @@ HIGH_LOSS_SEEDS = 30
 
 
 def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds: int, quick: bool,
-             arith: bool = False) -> Row:
+             arith: bool = False, ns2_arith: bool = False) -> Row:
     dur = duration(p, rtt_ms, quick)
     if p >= HIGH_LOSS and not quick:
         seeds = max(seeds, HIGH_LOSS_SEEDS)
     d = doc(variant, p, rtt_ms, dur)
     if arith:
         d["tcp"].update(NS3_ARITH)
+    if ns2_arith:
+        d["tcp"].update(NS2_ARITH)
     good: dict[str, Estimate] = {}
     tos: dict[str, Estimate] = {}
     rex: dict[str, Estimate] = {}
@@ -237,13 +251,15 @@ def run_case(variant: str, p: float, rtt_ms: int, peers: dict[str, Peer], seeds:
     # A peer without the variant (ns-2 has no RFC 6675) has no same-loss column either.
     same = {name: [] for name, peer in peers.items()
             if name != "dupack" and supports(peer, "transfer") and not cubic and name not in unsupported}
+    same_events: dict[str, list[tuple[tuple[int, int, int], tuple[int, int, int]]]] = {name: [] for name in same}
     for seed in range(1, min(seeds, SAME_LOSS_SEEDS) + 1 if same else 1):
-        times = same_losses(variant, p, rtt_ms, seed, {n: peers[n] for n in ["dupack", *same]})
+        done = same_losses(variant, p, rtt_ms, seed, {n: peers[n] for n in ["dupack", *same]})
         for name in same:
             # Goodput is packets / completion time: dupack relative to the peer.
-            same[name].append(rel(times[name], times["dupack"]))
+            same[name].append(rel(done[name].time_s, done["dupack"].time_s))
+            same_events[name].append((done["dupack"].events(), done[name].events()))
     row = Row(variant, p, rtt_ms, dur, good, tos, models.pftk(p, rtt, t0) * kbps, models.mathis(p, rtt) * kbps, same, rex,
-              unsupported, frs, win, arith=arith)
+              unsupported, frs, win, arith=arith, same_events=same_events, ns2_arith=ns2_arith)
     if dupack_runs:
         # PFTK again with the mean RTT dupack's sender measured, and the
         # share of its loss episodes that began with a timeout (PFTK's Q).
@@ -258,9 +274,9 @@ SAME_LOSS_SEEDS = 3
 SAME_LOSS_EVENTS = 400  # losses per same-loss transfer
 
 
-def same_losses(variant: str, p: float, rtt_ms: int, seed: int, peers: dict[str, Peer]) -> dict[str, float]:
-    """Completion times of one transfer in which every tool loses exactly the
-    same data packets: a Bernoulli(p) list drawn here, given to dupack's
+def same_losses(variant: str, p: float, rtt_ms: int, seed: int, peers: dict[str, Peer]) -> dict[str, Transfer]:
+    """One transfer in which every tool loses exactly the
+    same data packets (its completion time and the sender's counts): a Bernoulli(p) list drawn here, given to dupack's
     `droplist` and to ns-2's ErrorModel/List (validation/ns2/fall_floyd.tcl).
     This removes the two tools' different random streams from the
     comparison, so what differs is the model alone.
@@ -290,9 +306,11 @@ def s1_doc() -> dict[str, Any]:
 
 def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
     rows = [run_case(v, p, r, peers, seeds, quick) for v, p, r in cases(quick) + cubic_cases(quick)]
+    alone = {"dupack": peers["dupack"]}
     if not quick and "ns3" in peers:
-        alone = {"dupack": peers["dupack"]}
         rows += [run_case(v, p, NS3_RTT_MS, alone, seeds, quick, arith=True) for v in NS3_ARITH_VARIANTS for p in PS]
+    if not quick and "ns2" in peers:
+        rows += [run_case(v, p, r, alone, seeds, quick, ns2_arith=True) for v, p, r in cases(quick) if v in VARIANTS]
     return rows
 
 

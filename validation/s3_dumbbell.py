@@ -15,6 +15,7 @@ from typing import Any
 from bench import mirror
 from validation.common import ROOT, Estimate, estimate, jain, load_toml, parallel_map, parse_kv_line, run_ns
 from validation.peerapi import Peer, Unsupported, supports
+from validation import s2_lossy
 from validation.s2_lossy import CUBIC_VARIANTS, greedy_runs, is_cubic, window_estimates
 
 SCENARIO = ROOT / "bench" / "scenarios" / "unfairness.toml"
@@ -68,7 +69,7 @@ STARVED_KBPS = 1.0
 # NewReno's recovery, `recovery_exit_growth = "grow"`, with which scenario 1
 # is packet-exact): which of the differences left are these departures of
 # ns-2 from RFC 5681 (eq. 4, §3.2 step 6) and RFC 6582 (§3.2 step 3).
-NS2_ARITH = {"tcp.loss_ssthresh": "window", "tcp.ca_increase": "fractional", "tcp.recovery_exit_growth": "grow"}
+NS2_ARITH = {f"tcp.{k}": v for k, v in s2_lossy.NS2_ARITH.items()}
 # ns-3's SACK rows once more with ns-3's ssthresh in dupack (`loss_ssthresh =
 # "pipe"`: half of RFC 6675's pipe at the fast retransmit and at every
 # timeout, as TcpSocketBase sets it, where RFC 6675 §5 (4.2) and RFC 5681

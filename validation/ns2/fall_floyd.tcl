@@ -86,9 +86,12 @@ if {$opt(vars) ne ""} {
     $tcp trace ssthresh_
 }
 # ns-2 calls the agent's `done` when the whole transfer is acknowledged.
+# The counters are read there too: an idle sender's later window cuts
+# (`ncwndcuts_`) would otherwise count in the END line's.
 $tcp proc done {} {
-    global ns
-    puts [format "DONE t=%.9f" [$ns now]]
+    global ns tcp
+    puts [format "DONE t=%.9f nrexmit=%d nrexmitpack=%d ncwndcuts=%d" [$ns now] \
+        [$tcp set nrexmit_] [$tcp set nrexmitpack_] [$tcp set ncwndcuts_]]
 }
 set ftp [new Application/FTP]
 $ftp attach-agent $tcp
