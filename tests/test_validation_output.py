@@ -216,6 +216,38 @@ def test_each_event_gap_to_ns2_is_named_by_the_ns2_arithmetic_control() -> None:
     assert section.count("| newreno | 0.001 | 100 | 950 |") == 1
 
 
+def test_each_event_gap_on_the_dumbbell_is_named_through_its_remedy_and_arithmetic_rows() -> None:
+    # Scenario 3: a row without the phase-effect remedy is judged through its
+    # remedy row (p = 0: overhead 1 ms; N = 200: overhead 1 µs), and a row
+    # whose control with ns-2's window arithmetic is within has that cause.
+    from validation import report, s3_dumbbell
+    from validation.common import Estimate
+
+    def row(n, p, timeouts, ns2, overhead=0.0, arith=False):
+        def m(t):
+            return {"timeouts": Estimate(t[0], t[1], 10), "fast_retransmits": Estimate(100.0, 1.0, 10),
+                    "retransmitted": Estimate(300.0, 1.0, 10)}
+        return s3_dumbbell.Row(n, p, "newreno", 200.0, {"dupack": m(timeouts), "ns2": m(ns2)}, overhead, arith)
+
+    one_ms, one_us = s3_dumbbell.OVERHEAD, s3_dumbbell.TIEBREAK
+    rows = [
+        row(10, 0.0, (26.0, 4.0), (15.0, 0.0)),  # plain p = 0: through its 1 ms row
+        row(10, 0.0, (30.0, 5.0), (17.0, 2.0), one_ms),  # outside, within with ns-2's arithmetic
+        row(10, 0.0, (16.0, 2.0), (17.0, 2.0), one_ms, arith=True),
+        row(40, 0.0, (30.0, 1.0), (20.0, 1.0)),  # plain p = 0: its 1 ms row is within
+        row(40, 0.0, (20.0, 1.0), (20.0, 1.0), one_ms),
+        row(200, 0.01, (120.0, 30.0), (100.0, 30.0), one_us),  # unresolved, no control
+        row(200, 0.01, (200.0, 5.0), (100.0, 5.0)),  # plain N = 200: takes its 1 µs row's cause
+        row(40, 0.05, (200.0, 5.0), (100.0, 5.0)),  # nothing explains it
+    ]
+    causes = [report.s3_cause(r, rows, "timeouts") for r in rows]
+    assert causes == ["arithmetic", "arithmetic", None, "trajectory", None, "unresolved", "unresolved", "untraced"]
+    assert report.s3_cause(rows[0], rows, "fast_retransmits") is None
+    line = report.s3_causes_line(rows)
+    assert line.startswith("timeouts: 1 without the remedy") and "2 ns-2's window arithmetic" in line
+    assert "2 unresolved" in line and "1 not traced" in line
+
+
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not installed")
 def test_a_second_run_is_given_ns2s_runs_back_and_says_so(tmp_path: Path, kept_runs: Path) -> None:
     # Scenario 6 of the quick subset twice: the second run makes no ns-2 run,

@@ -718,7 +718,9 @@ def s3_section(rows, peers) -> list[str]:
             f"retransmits, retransmitted segments; ✓ within, ≈ outside but inside the two tools' 95 % intervals, "
             f"so these seeds cannot tell them apart, ✗ outside both): {events_line(cases)}. "
             f"dupack relative to {label(peer)}: timeouts {spread('timeouts')}; retransmitted segments "
-            f"{spread('retransmitted')}; fast retransmits {spread('fast_retransmits')}.\n"
+            f"{spread('retransmitted')}; fast retransmits {spread('fast_retransmits')}."
+            + (f" Causes of the counts outside ±{EVENTS_TOL:g} %, the control rows aside: {causes}." if peer == "ns2"
+               and (causes := s3_causes_line(rows)) else "") + "\n"
         )
     L += tiebreak_spread(rows)
     L.append(
@@ -894,6 +896,61 @@ def events_line(rows: list[tuple[str, dict[str, Estimate], dict[str, Estimate]]]
         out = [c for c, v in judged if v == "out"]
         parts.append(f"{title} {n_in} of {len(judged)}" + (f", {unresolved} unresolved" if unresolved else "")
                      + (f", outside: {', '.join(out)}" if out else ""))
+    return "; ".join(parts)
+
+
+def s3_remedy_twin(r, rows):
+    """The row a plain ns-2 row is compared through: at p = 0 (N in
+    OVERHEAD_NS) its "overhead 1 ms" row, at N = 200 its "overhead 1 µs"
+    row (section 3: without them each tool gives one trajectory); else None."""
+    if r.overhead or r.arith or r.ns3_arith:
+        return None
+    if r.n in s3_dumbbell.TIEBREAK_NS:
+        want = s3_dumbbell.TIEBREAK
+    elif r.p == 0 and r.n in s3_dumbbell.OVERHEAD_NS:
+        want = s3_dumbbell.OVERHEAD
+    else:
+        return None
+    return next((t for t in rows if (t.n, t.p, t.variant, t.overhead) == (r.n, r.p, r.variant, want)
+                 and not t.arith and not t.ns3_arith and t.metrics.get("ns2")), None)
+
+
+def s3_cause(r, rows, key: str) -> str | None:
+    """Why a scenario-3 row's count `key` is not within ±EVENTS_TOL % of
+    ns-2's: None (it is), "trajectory" (a row without the remedy whose remedy
+    row is within: two single trajectories compared), "arithmetic" (dupack
+    with ns-2's window arithmetic, the same seeds, is within), "unresolved"
+    (inside both tools' intervals, and not brought within by either), or
+    "untraced". A row compared through its remedy row takes that row's
+    cause."""
+    judged = events_within(r.metrics["dupack"], r.metrics.get("ns2"), key)
+    if judged in ("in", None):
+        return None
+    twin = s3_remedy_twin(r, rows)
+    if twin is not None:
+        return s3_cause(twin, rows, key) or "trajectory"
+    control = next((a for a in rows if a.arith and (a.n, a.p, a.variant, a.overhead) == (r.n, r.p, r.variant, r.overhead)
+                    and a.metrics.get("ns2")), None)
+    if control is not None and events_within(control.metrics["dupack"], control.metrics["ns2"], key) == "in":
+        return "arithmetic"
+    return judged if judged == "unresolved" else "untraced"
+
+
+S3_CAUSE_TEXT = {"trajectory": "without the remedy (single trajectories; their remedy rows are within)",
+                 "arithmetic": "ns-2's window arithmetic (within with it in dupack)",
+                 "unresolved": "unresolved (inside both tools' intervals)", "untraced": "not traced"}
+
+
+def s3_causes_line(rows) -> str:
+    """'timeouts: 6 single trajectories, 1 ns-2's window arithmetic; …' over the
+    plain and remedy rows against ns-2 (the control rows are the causes)."""
+    judged = [r for r in rows if r.metrics.get("ns2") and not r.arith and not r.ns3_arith]
+    parts = []
+    for key, title in EVENTS:
+        causes = [c for r in judged if (c := s3_cause(r, rows, key)) is not None]
+        if causes:
+            parts.append(f"{title}: " + ", ".join(f"{causes.count(k)} {text}" for k, text in S3_CAUSE_TEXT.items()
+                                                 if causes.count(k)))
     return "; ".join(parts)
 
 
@@ -1248,6 +1305,8 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
         ev = events_line([(r.label, r.metrics["dupack"], r.metrics["ns2"]) for r in rows])
         L.append(f"- **3. Dumbbell:** goodput within ±{GOODPUT_TOL:g} % and Jain's index within ±{JAIN_TOL} in "
                  f"{s3_met_line(rows, 'ns2')}. Event counts within ±{EVENTS_TOL:g} % of ns-2: {ev}. "
+                 + (f"Their causes, the control rows aside: {causes}. " if (causes := s3_causes_line(results["3"])) else "")
+                 + 
                  "The plain N = 200 rows compare two single trajectories of a synchronised start, which a "
                  "random delay of at most 1 µs before each send changes in both tools by more than the gap between "
                  "them; the N = 200 rows marked \"overhead 1 µs\" are the comparison (section 3).")
