@@ -248,6 +248,37 @@ def test_each_event_gap_on_the_dumbbell_is_named_through_its_remedy_and_arithmet
     assert "2 unresolved" in line and "1 not traced" in line
 
 
+def test_each_event_gap_to_ns3_is_named() -> None:
+    # Against ns-3: NewReno's gaps are ns-3's SACK-less recovery, sack is not
+    # ns-3's SACK, a gap the control with ns-3's ssthresh closes is that
+    # ssthresh, a p = 0 or N = 200 row is a single trajectory of ns-3's.
+    from validation import report, s3_dumbbell
+    from validation.common import Estimate
+
+    def row(n, p, variant, timeouts, ns3, ns3_arith=False):
+        def m(t):
+            return {"timeouts": Estimate(t[0], t[1], 10), "fast_retransmits": Estimate(100.0, 1.0, 10),
+                    "retransmitted": Estimate(300.0, 1.0, 10)}
+        return s3_dumbbell.Row(n, p, variant, 200.0, {"dupack": m(timeouts), "ns3": m(ns3)}, ns3_arith=ns3_arith)
+
+    rows = [
+        row(10, 0.01, "newreno", (20.0, 1.0), (40.0, 1.0)),
+        row(10, 0.01, "sack", (20.0, 1.0), (40.0, 1.0)),
+        row(10, 0.01, "rfc6675+lt", (20.0, 1.0), (40.0, 1.0)),  # the control below closes it
+        row(10, 0.0, "rfc6675+prr+lt", (20.0, 1.0), (40.0, 0.0)),  # p = 0
+        row(40, 0.05, "rfc6675+prr+lt", (20.0, 1.0), (40.0, 1.0)),  # nothing explains it
+        row(40, 0.05, "rfc6675+lt", (20.0, 9.0), (25.0, 9.0)),  # unresolved
+        row(40, 0.01, "rfc6675+lt", (40.0, 1.0), (40.0, 1.0)),  # within
+    ]
+    control = [row(10, 0.01, "rfc6675+lt", (39.0, 1.0), (40.0, 1.0), ns3_arith=True)]
+    text = report.s3_ns3_causes(rows, rows + control)
+    assert text.startswith("timeouts: 1 ns-3's SACK-less recovery")
+    for part in ("1 not ns-3's SACK", "1 ns-3's ssthresh", "1 single trajectories", "1 unresolved", "1 not traced"):
+        assert part in text, part
+    assert "fast retransmits" not in text
+    assert report.ns3_cause("in", "newreno", None, True) is None
+
+
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not installed")
 def test_a_second_run_is_given_ns2s_runs_back_and_says_so(tmp_path: Path, kept_runs: Path) -> None:
     # Scenario 6 of the quick subset twice: the second run makes no ns-2 run,

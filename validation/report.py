@@ -954,6 +954,77 @@ def s3_causes_line(rows) -> str:
     return "; ".join(parts)
 
 
+NS3_CAUSE_TEXT = {
+    "recovery": "ns-3's SACK-less recovery (`ns3_pipe_recovery`, `ns3_stale_scoreboard`)",
+    "variant": "not ns-3's SACK (Fall & Floyd's; `rfc6675+lt` is ns-3's mirror)",
+    "ssthresh": "ns-3's ssthresh (within with it in dupack, `ns3_pipe_ssthresh`)",
+    "trajectory": "single trajectories (p = 0, or N = 200's synchronised start: ns-3 has no send delay that would "
+                  "make them samples)",
+    "unresolved": "unresolved (inside both tools' intervals)",
+    "untraced": "not traced",
+}
+
+
+def ns3_cause(judged: str | None, variant: str, control: str | None, trajectory: bool) -> str | None:
+    """Why a count judged `judged` against ns-3 is not within ±EVENTS_TOL %:
+    None (it is), "recovery" (NewReno: ns-3's SACK-less recovery, section 2),
+    "variant" (`sack` is Fall & Floyd's, not ns-3's RFC 6675), "ssthresh"
+    (the control with ns-3's ssthresh in dupack, judged `control`, is
+    within), "trajectory" (a deterministic or synchronised single run of
+    ns-3's), "unresolved" or "untraced"."""
+    if judged in ("in", None):
+        return None
+    if variant == "newreno":
+        return "recovery"
+    if variant == "sack":
+        return "variant"
+    if control == "in":
+        return "ssthresh"
+    if trajectory:
+        return "trajectory"
+    return "unresolved" if judged == "unresolved" else "untraced"
+
+
+def ns3_causes_text(causes: list[str | None]) -> str:
+    """'3 ns-3's ssthresh (…), 1 not traced' over the causes that are not None."""
+    causes = [c for c in causes if c is not None]
+    return ", ".join(f"{causes.count(k)} {text}" for k, text in NS3_CAUSE_TEXT.items() if causes.count(k))
+
+
+def s2_ns3_causes(rows, control) -> str:
+    """Scenario 2's causes against ns-3 per event count ('timeouts: …; …');
+    `control`: the rows with ns-3's ssthresh in dupack (dupack alone)."""
+    by = {(c.variant, c.p, c.rtt_ms): c for c in control}
+    parts = []
+    for key, title in EVENTS:
+        causes = []
+        for r in rows:
+            c = by.get((r.variant, r.p, r.rtt_ms))
+            ns3 = s2_events(r, "ns3")
+            causes.append(ns3_cause(events_within(s2_events(r, "dupack"), ns3, key), r.variant,
+                                    events_within(s2_events(c, "dupack"), ns3, key) if c is not None else None, False))
+        if text := ns3_causes_text(causes):
+            parts.append(f"{title}: {text}")
+    return "; ".join(parts)
+
+
+def s3_ns3_causes(rows, all_rows) -> str:
+    """Scenario 3's causes against ns-3 per event count, the control rows
+    (ns-3's ssthresh in dupack, run with ns-3 too) from `all_rows`."""
+    parts = []
+    for key, title in EVENTS:
+        causes = []
+        for r in rows:
+            c = next((a for a in all_rows if a.ns3_arith and (a.n, a.p, a.variant) == (r.n, r.p, r.variant)
+                      and a.metrics.get("ns3")), None)
+            causes.append(ns3_cause(events_within(r.metrics["dupack"], r.metrics.get("ns3"), key), r.variant,
+                                    events_within(c.metrics["dupack"], c.metrics["ns3"], key) if c else None,
+                                    r.p == 0 or r.n in s3_dumbbell.TIEBREAK_NS))
+        if text := ns3_causes_text(causes):
+            parts.append(f"{title}: {text}")
+    return "; ".join(parts)
+
+
 def s3_met(r, peer: str) -> bool | None:
     d, s = r.metrics["dupack"], r.metrics.get(peer)
     if not s:
@@ -1190,21 +1261,22 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
                 gaps = [rel(r.goodput["dupack"].mean, r.goodput["ns3"].mean) for r in rows]
                 ev = events_line([(f"{r.variant} p={r.p:g} RTT {r.rtt_ms} ms", s2_events(r, "dupack"), s2_events(r, "ns3"))
                                   for r in rows])
+                control = [r for r in results["2"] if getattr(r, "arith", False) and r.variant == variant]
+                causes = s2_ns3_causes(rows, control)
                 L.append(f"- **2. Lossy link, ns-3, {variant}:** goodput within ±{GOODPUT_TOL:g} % "
                          f"in {sum(abs(g) <= GOODPUT_TOL for g in gaps)} of {len(rows)}, dupack − ns-3 from {min(gaps):+.1f} % "
                          f"to {max(gaps):+.1f} %; event counts within ±{EVENTS_TOL:g} %: {ev}"
-                         + ("; the causes are ns-3's SACK-less recovery (`ns3_pipe_recovery`, `ns3_stale_scoreboard`, "
-                            "traced below)." if variant == "newreno" else "."))
+                         + (f"; causes of the counts outside: {causes} (section 2)." if causes else "."))
         if "3" in results:
             rows = [r for r in results["3"] if r.metrics.get("ns3") and not s2_lossy.is_cubic(r.variant)]
             for v in ("sack", "newreno", "rfc6675+lt", "rfc6675+prr+lt"):
                 rv = [r for r in rows if r.variant == v and not r.ns3_arith]
                 if rv:
                     ev = events_line([(r.label, r.metrics["dupack"], r.metrics["ns3"]) for r in rv])
+                    causes = s3_ns3_causes(rv, results["3"])
                     L.append(f"- **3. Dumbbell, ns-3, {v}:** goodput within ±{GOODPUT_TOL:g} % and Jain's index within "
                              f"±{JAIN_TOL} in {s3_met_line(rv, 'ns3')}; event counts within ±{EVENTS_TOL:g} %: {ev}"
-                             + ("; the causes are ns-3's SACK-less recovery (`ns3_pipe_recovery`, "
-                                "`ns3_stale_scoreboard`, section 3)." if v == "newreno" else "."))
+                             + (f"; causes of the counts outside: {causes} (section 3)." if causes else "."))
             control = [r for r in rows if r.ns3_arith]
             if control:
                 ev = events_line([(r.label, r.metrics["dupack"], r.metrics["ns3"]) for r in control])
