@@ -1368,6 +1368,14 @@ fn recovery_exit_growth_is_read_and_checked() {
 }
 
 #[test]
+fn cubic_arithmetic_is_read_and_checked() {
+    // The default: RFC 9438 as written; "ns3" mirrors ns-3.44's TcpCubic.
+    use dupack_sim::scenario::model::CubicArithmetic as A;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.cubic_arithmetic;
+    assert_word_key("cubic_arithmetic", get, ("ns3", A::Ns3), A::Rfc9438, "linux", &["rfc9438", "ns3"]);
+}
+
+#[test]
 fn sack_recover_after_exit_is_read_and_checked() {
     // The default: RFC 6582 §3.2's guard outlives the recovery.
     use dupack_sim::scenario::model::SackRecoverAfterExit as S;

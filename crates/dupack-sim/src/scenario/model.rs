@@ -504,6 +504,8 @@ pub struct TcpConfig {
     /// Reno and NewReno: whether the ACK that ends fast recovery also
     /// grows the window.
     pub recovery_exit_growth: RecoveryExitGrowth,
+    /// `+cc=cubic`: RFC 9438's arithmetic, or ns-3.44's `TcpCubic` (Linux's).
+    pub cubic_arithmetic: CubicArithmetic,
     /// RFC 6675 recovery (`rfc6675…`): the same choice. RFC 6675 says
     /// nothing of the timer, so RFC 6298 §5.3 applies (every ACK of new
     /// data restarts it: "every"); ns-3 restarts it on the first partial
@@ -630,6 +632,20 @@ pub enum TimeoutExitGrowth {
     /// usually ends at the point, each timeout costs one more round trip
     /// at one segment.
     AboveRecover,
+}
+
+/// `tcp.cubic_arithmetic`: how `+cc=cubic` computes its window.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CubicArithmetic {
+    /// RFC 9438 as written (`tcp::cc::cubic`): windows in fractions of a
+    /// segment, ssthresh from FlightSize, the Reno-friendly α switching to
+    /// 1 above W_max.
+    Rfc9438,
+    /// ns-3.44's `TcpCubic` (after Linux's `tcp_cubic.c`): whole segments,
+    /// one segment per `cnt` ACKs, ssthresh from cwnd, Linux's Reno-friendly
+    /// scale kept above W_max, and the `cnt` clamp after a timeout
+    /// (`tcp::cc::cubic_ns3`; validation scenario 2, "CUBIC against ns-3").
+    Ns3,
 }
 
 /// `tcp.recovery_exit_growth`: the ACK that ends Reno's or NewReno's fast
@@ -827,6 +843,7 @@ impl Default for TcpConfig {
             sack_recover_after_exit: SackRecoverAfterExit::Kept,
             timeout_exit_growth: TimeoutExitGrowth::Acked,
             recovery_exit_growth: RecoveryExitGrowth::None,
+            cubic_arithmetic: CubicArithmetic::Rfc9438,
             overhead: SimDuration::ZERO,
         }
     }

@@ -4,7 +4,7 @@
 //! (`tcp::cc`). The one place where a variant becomes behaviour. `+eplr`
 //! fills two slots from one module, `tcp::eplr`.
 
-use crate::scenario::model::{RecoveryExitGrowth, TcpConfig};
+use crate::scenario::model::{CubicArithmetic, RecoveryExitGrowth, TcpConfig};
 use crate::tcp::cc::{self, CongestionControl};
 use crate::tcp::detect::{EarlyRetransmit, Efr, Fixed};
 use crate::tcp::eplr::{Eplr, EplrGrowth};
@@ -68,6 +68,7 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
 pub fn controller(v: &VariantSpec, cfg: &TcpConfig) -> Box<dyn CongestionControl> {
     match v.cc {
         Cc::Reno => Box::new(cc::Reno::new(cfg.ca_increase)),
+        Cc::Cubic if cfg.cubic_arithmetic == CubicArithmetic::Ns3 => Box::new(cc::cubic_ns3::Ns3Cubic::default()),
         Cc::Cubic => Box::new(cc::cubic::Cubic::default()),
         Cc::Vegas => Box::new(cc::vegas::Vegas::default()),
     }

@@ -49,6 +49,9 @@ pub struct View {
     /// The congestion controller's multiplicative decrease (`None`: halve;
     /// `tcp::cc::CongestionControl::beta`).
     pub beta: Option<f64>,
+    /// The controller applies β to whole segments of cwnd (ns-3's CUBIC,
+    /// `tcp::cc::CongestionControl::ssthresh_of_whole_segments`).
+    pub ssthresh_whole_segments: bool,
     /// The data in the network for `loss_ssthresh = "pipe"` (ns-3's
     /// ssthresh); `None` otherwise.
     pub pipe: Option<u64>,
@@ -77,7 +80,10 @@ impl View {
     /// timeout that ends a NewReno recovery inflated to 17 segments with
     /// ssthresh 7 thus gives 3, as in ns-2, not 8.
     pub fn loss_ssthresh(&self) -> u64 {
-        use crate::tcp::cc::{halve, halve_window, reduce};
+        use crate::tcp::cc::{halve, halve_window, reduce, reduce_whole_segments};
+        if let (true, Some(b)) = (self.ssthresh_whole_segments, self.beta) {
+            return reduce_whole_segments(self.cwnd, b, self.mss);
+        }
         match (self.loss_ssthresh, self.beta) {
             (LossSsthresh::FlightSize, None) => halve(self.ssthresh_flight(), self.mss),
             (LossSsthresh::FlightSize, Some(b)) => reduce(self.ssthresh_flight(), b, self.mss),

@@ -211,6 +211,8 @@ pub struct RtoEstimator {
     /// `RttSampling::PerSegment`: the outstanding segments in the order they
     /// were first sent, with their send times.
     history: VecDeque<SentSegment>,
+    /// The latest sample (for a congestion controller that reads it).
+    last: Option<SimDuration>,
 }
 
 /// A segment as the per-segment sampler remembers it (ns-3's `RttHistory`).
@@ -290,6 +292,7 @@ impl RtoEstimator {
             timed: None,
             sampling: cfg.sampling,
             history: VecDeque::new(),
+            last: None,
         }
     }
 
@@ -297,6 +300,7 @@ impl RtoEstimator {
     /// `now`. Also clears the backoff (Karn; BSD `t_rxtshift = 0`).
     pub fn on_rtt_sample(&mut self, sent: SimTime, now: SimTime) {
         self.samples.add(now.saturating_since(sent));
+        self.last = Some(now.saturating_since(sent));
         let (min, max) = (self.min, self.max);
         match &mut self.mode {
             Mode::Fine(f) => {
@@ -512,6 +516,11 @@ impl RtoEstimator {
                 }
             }
         }
+    }
+
+    /// The latest sample taken, if any.
+    pub fn last_sample(&self) -> Option<SimDuration> {
+        self.last
     }
 
     /// The samples taken so far.

@@ -91,6 +91,8 @@ pub struct Sender {
     /// `cc.beta()`, read once: a controller's decrease factor is a constant
     /// of the controller, and the View carries it on every ACK.
     beta: Option<f64>,
+    /// `cc.ssthresh_of_whole_segments()`, read once for the same reason.
+    ssthresh_whole_segments: bool,
     rwnd: u64,
     dupacks: u32,
     recovery: Box<dyn LossRecovery>,
@@ -145,6 +147,7 @@ impl Sender {
             cwnd: (cfg.initial_window as u64 * mss).min(cfg.max_cwnd),
             ssthresh: cfg.initial_ssthresh,
             beta: cc.beta(),
+            ssthresh_whole_segments: cc.ssthresh_of_whole_segments(),
             cc,
             rwnd: peer_window,
             dupacks: 0,
@@ -222,6 +225,7 @@ impl Sender {
             loss_ssthresh: self.cfg.loss_ssthresh,
             in_recovery: self.recovery.in_recovery(),
             beta: self.beta,
+            ssthresh_whole_segments: self.ssthresh_whole_segments,
             pipe,
         }
     }
@@ -404,6 +408,7 @@ impl Sender {
             mss: self.mss,
             max_cwnd: self.cfg.max_cwnd,
             srtt: self.rto.srtt(),
+            rtt_last: self.rto.last_sample(),
             now: self.now,
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
@@ -524,7 +529,10 @@ impl Sender {
         // ns-3 (`"pipe"`) recomputes it at every expiry too, from the data
         // in flight (`ReTxTimeout`: `SetSentListLost` clears the mark that
         // `IsHeadRetransmitted` then tests).
-        if !self.rto_retransmitted_una || self.cfg.loss_ssthresh != LossSsthresh::FlightSize {
+        if !self.rto_retransmitted_una
+            || self.cfg.loss_ssthresh != LossSsthresh::FlightSize
+            || self.ssthresh_whole_segments
+        {
             self.ssthresh = self.view().loss_ssthresh();
         }
         // RFC 9438 §4.8: a timeout is a congestion event too.

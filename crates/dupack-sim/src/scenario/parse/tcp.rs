@@ -26,6 +26,7 @@ pub(super) const TCP_KEYS: &[&str] = &[
     "rfc6675_rto_reset",
     "timeout_exit_growth",
     "recovery_exit_growth",
+    "cubic_arithmetic",
     "sack_recover_after_exit",
     "ca_increase",
     "loss_ssthresh",
@@ -97,6 +98,7 @@ pub(super) struct TcpRaw {
     pub(super) rfc6675_rto_reset: Option<At<PartialAckRtoReset>>,
     pub(super) timeout_exit_growth: Option<At<TimeoutExitGrowth>>,
     pub(super) recovery_exit_growth: Option<At<RecoveryExitGrowth>>,
+    pub(super) cubic_arithmetic: Option<At<CubicArithmetic>>,
     pub(super) sack_recover_after_exit: Option<At<SackRecoverAfterExit>>,
     pub(super) overhead: Option<At<SimDuration>>,
     pub(super) timer: Option<At<Timer>>,
@@ -197,6 +199,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
         })?,
         recovery_exit_growth: t.opt("recovery_exit_growth", |v, p| {
             v_enum(v, p, &[("none", RecoveryExitGrowth::None), ("grow", RecoveryExitGrowth::Grow)])
+        })?,
+        cubic_arithmetic: t.opt("cubic_arithmetic", |v, p| {
+            v_enum(v, p, &[("rfc9438", CubicArithmetic::Rfc9438), ("ns3", CubicArithmetic::Ns3)])
         })?,
         sack_recover_after_exit: t.opt("sack_recover_after_exit", |v, p| {
             v_enum(v, p, &[("kept", SackRecoverAfterExit::Kept), ("cleared", SackRecoverAfterExit::Cleared)])

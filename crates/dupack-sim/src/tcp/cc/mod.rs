@@ -15,6 +15,7 @@
 //! names the controller with `+cc=NAME` (`tcp::variant`).
 
 pub mod cubic;
+pub mod cubic_ns3;
 pub mod vegas;
 
 use crate::scenario::model::CaIncrease;
@@ -30,6 +31,8 @@ pub struct AckInput {
     pub mss: u64,
     pub max_cwnd: u64,
     pub srtt: Option<SimDuration>,
+    /// The latest RTT sample the sender took (ns-3's `m_lastRtt`).
+    pub rtt_last: Option<SimDuration>,
     pub now: SimTime,
     /// The cumulative ACK (after this one) and the next byte to send, for a
     /// controller that compares the data outstanding with the rate (Vegas).
@@ -66,6 +69,12 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     /// (eq. 4, or the BSD rule `tcp.loss_ssthresh` chooses).
     fn beta(&self) -> Option<f64> {
         None
+    }
+    /// β is applied to the window in whole segments, `cwnd` at the event
+    /// (also at every expiry of the timer), rather than as
+    /// `tcp.loss_ssthresh` says ([`reduce_whole_segments`]; ns-3's CUBIC).
+    fn ssthresh_of_whole_segments(&self) -> bool {
+        false
     }
     /// A congestion event (fast retransmit or ECN reduction; a retransmission
     /// timeout when `timeout`) at `now`, with the window `cwnd` it found.
@@ -144,6 +153,11 @@ pub fn halve(flight_size: u64, mss: u64) -> u64 {
 /// `ssthresh = max(window · β, 2·SMSS)` (RFC 9438 §4.6 with β_cubic).
 pub fn reduce(window: u64, beta: f64, mss: u64) -> u64 {
     ((window as f64 * beta) as u64).max(2 * mss)
+}
+
+/// Linux's and ns-3's CUBIC: `ssthresh = max(⌊⌊cwnd / SMSS⌋ · β⌋, 2)` segments.
+pub fn reduce_whole_segments(cwnd: u64, beta: f64, mss: u64) -> u64 {
+    (((cwnd / mss) as f64 * beta) as u64).max(2) * mss
 }
 
 /// BSD's and ns-2's rule (RFC 2001 §3): half the window

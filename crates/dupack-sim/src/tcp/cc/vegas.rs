@@ -180,6 +180,7 @@ mod tests {
             mss: MSS,
             max_cwnd: u64::MAX,
             srtt: None,
+            rtt_last: None,
             now: at(t),
             snd_una: una * MSS,
             snd_nxt: nxt * MSS,

@@ -43,6 +43,7 @@ fn test_view(cwnd_segs: u64, rwnd_segs: u64, dupacks: u32) -> super::policy::Vie
         loss_ssthresh: crate::scenario::model::LossSsthresh::FlightSize,
         in_recovery: false,
         beta: None,
+        ssthresh_whole_segments: false,
         pipe: None,
     }
 }
