@@ -248,6 +248,32 @@ def test_each_event_gap_on_the_dumbbell_is_named_through_its_remedy_and_arithmet
     assert "2 unresolved" in line and "1 not traced" in line
 
 
+def test_the_cubic_control_sits_beside_its_row() -> None:
+    # Scenario 2's SACK CUBIC rows are read against ns-3 as they are and with
+    # ns-3's CUBIC arithmetic in dupack (a dupack-alone row), which stays out
+    # of the CUBIC table.
+    from validation import report, s2_lossy
+    from validation.common import Estimate
+
+    def row(goodput: float, ns3: float | None, control: bool) -> s2_lossy.Row:
+        peers = {"dupack": goodput} | ({"ns3": ns3} if ns3 else {})
+        e = {k: Estimate(v, 0.0, 10) for k, v in peers.items()}
+        win = {k: {"mean": Estimate(v / 100, 0.0, 10), "at_fr": Estimate(v / 80, 0.0, 10)} for k, v in peers.items()}
+        return s2_lossy.Row("rfc6675+lt+cc=cubic", 0.01, 20, 330.0, dict(e), dict(e), 400.0, 500.0,
+                            retransmitted=dict(e), fast_retransmits=dict(e), window=win, cubic_ns3=control)
+
+    main, control = row(1130.0, 1000.0, False), row(1020.0, None, True)
+    results = {"2": [main, control]}
+    assert report.cubic_rows(results, "2") == [main]
+    pairs = report.cubic_controls(results)
+    assert pairs == [(main, control)]
+    table = "\n".join(report.cubic_control_table(pairs))
+    assert "| rfc6675+lt+cc=cubic | 0.01 | 20 | +13.0 → +2.0 ✓ |" in table
+    line = report.cubic_control_line(pairs)
+    assert "goodput 0 → 1 of 1" in line and "mean cwnd 0 → 1 of 1" in line
+    assert report.cubic_controls({"2": [main]}) == []
+
+
 def test_each_event_gap_to_ns3_is_named() -> None:
     # Against ns-3: NewReno's gaps are ns-3's SACK-less recovery, sack is not
     # ns-3's SACK, a gap the control with ns-3's ssthresh closes is that
