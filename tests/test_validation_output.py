@@ -272,6 +272,19 @@ def test_the_cubic_control_sits_beside_its_row() -> None:
     line = report.cubic_control_line(pairs)
     assert "goodput 0 → 1 of 1" in line and "mean cwnd 0 → 1 of 1" in line
     assert report.cubic_controls({"2": [main]}) == []
+    # The dumbbell's: keyed by N, p and variant.
+    from validation import s3_dumbbell
+
+    def row3(goodput: float, ns3: float | None, control: bool) -> s3_dumbbell.Row:
+        m = lambda v: {"goodput": Estimate(v, 0.0, 10), "timeouts": Estimate(v / 10, 0.0, 10)}  # noqa: E731
+        metrics = {"dupack": m(goodput)} | ({"ns3": m(ns3)} if ns3 else {})
+        return s3_dumbbell.Row(10, 0.01, "rfc6675+lt+cc=cubic", 200.0, metrics, cubic_ns3=control)
+
+    main3, control3 = row3(1100.0, 1000.0, False), row3(1000.0, None, True)
+    pairs3 = report.cubic_controls({"3": [main3, control3]}, "3")
+    assert pairs3 == [(main3, control3)]
+    table3 = "\n".join(report.cubic_control_table(pairs3, "N | p | variant"))
+    assert "| 10 | 0.01 | rfc6675+lt+cc=cubic | +10.0 → +0.0 ✓ | +10.0 → +0.0 ✓ |" in table3
 
 
 def test_each_event_gap_to_ns3_is_named() -> None:

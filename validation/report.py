@@ -1425,19 +1425,30 @@ def cubic_rows(results: dict[str, Any], key: str) -> list:
     return [r for r in results.get(key, []) if s2_lossy.is_cubic(r.variant) and not getattr(r, "cubic_ns3", False)]
 
 
-def cubic_controls(results: dict[str, Any]) -> list[tuple[Any, Any]]:
-    """Scenario 2's SACK CUBIC rows with ns-3 and their control with ns-3's
-    CUBIC arithmetic in dupack (`tcp.cubic_arithmetic = "ns3"`)."""
-    by = {(r.variant, r.p, r.rtt_ms): r for r in results.get("2", []) if getattr(r, "cubic_ns3", False)}
-    return [(r, by[(r.variant, r.p, r.rtt_ms)]) for r in cubic_rows(results, "2")
-            if "ns3" in r.goodput and (r.variant, r.p, r.rtt_ms) in by]
+def cubic_key(r) -> tuple:
+    """What a CUBIC row and its control share: scenario 2's (variant, p,
+    RTT) or scenario 3's (N, p, variant)."""
+    return (r.variant, r.p, r.rtt_ms) if hasattr(r, "rtt_ms") else (r.n, r.p, r.variant)
+
+
+def cubic_controls(results: dict[str, Any], key: str = "2") -> list[tuple[Any, Any]]:
+    """Scenario `key`'s SACK CUBIC rows with ns-3 and their control with
+    ns-3's CUBIC arithmetic in dupack (`tcp.cubic_arithmetic = "ns3"`)."""
+    by = {cubic_key(r): r for r in results.get(key, []) if getattr(r, "cubic_ns3", False)}
+    return [(r, by[cubic_key(r)]) for r in cubic_rows(results, key)
+            if cubic_figures(r, "ns3") and cubic_key(r) in by]
+
+
+def cubic_figures(r, peer: str) -> dict[str, Estimate]:
+    """A CUBIC row's figures for `peer` in either scenario, keyed as scenario 3's metrics."""
+    return s2_cubic_metrics(r, peer) if hasattr(r, "rtt_ms") else r.metrics.get(peer, {})
 
 
 CUBIC_CONTROL_KEYS = (("goodput", "goodput"), ("timeouts", "timeouts"), ("fast_retransmits", "fast retransmits"),
                       ("retransmitted", "retransmitted"), ("cwnd_mean", "mean cwnd"), ("cwnd_at_fr", "cwnd at FR"))
 
 
-def cubic_control_table(pairs) -> list[str]:
+def cubic_control_table(pairs, head: str = "variant | p | RTT ms") -> list[str]:
     """Each SACK CUBIC row of scenario 2: dupack − ns-3 in per cent as it is → with ns-3's arithmetic."""
     if not pairs:
         return []
@@ -1446,10 +1457,10 @@ def cubic_control_table(pairs) -> list[str]:
          "above but the last two, which are not differences), the same seeds. Each cell is dupack − ns-3 in per cent, "
          "as it is → with ns-3's arithmetic; ✓ where that is within the row's tolerance (±"
          f"{GOODPUT_TOL:g} % for goodput, ±{EVENTS_TOL:g} % for the counts and the window).\n",
-         "| variant | p | RTT ms | " + " | ".join(t for _, t in CUBIC_CONTROL_KEYS) + " |",
+         f"| {head} | " + " | ".join(t for _, t in CUBIC_CONTROL_KEYS) + " |",
          "|---|---:|---:|" + "---:|" * len(CUBIC_CONTROL_KEYS)]
     for r, c in pairs:
-        d, a, n = s2_cubic_metrics(r, "dupack"), s2_cubic_metrics(c, "dupack"), s2_cubic_metrics(r, "ns3")
+        d, a, n = cubic_figures(r, "dupack"), cubic_figures(c, "dupack"), cubic_figures(r, "ns3")
         cells = []
         for k, _ in CUBIC_CONTROL_KEYS:
             if k not in d or k not in a or k not in n or not n[k].mean or math.isnan(n[k].mean):
@@ -1458,7 +1469,8 @@ def cubic_control_table(pairs) -> list[str]:
             tol = GOODPUT_TOL if k == "goodput" else EVENTS_TOL
             after = rel(a[k].mean, n[k].mean)
             cells.append(f"{rel(d[k].mean, n[k].mean):+.1f} → {after:+.1f}" + (" ✓" if abs(after) <= tol else ""))
-        L.append(f"| {r.variant} | {r.p:g} | {r.rtt_ms} | " + " | ".join(cells) + " |")
+        where = f"{r.variant} | {r.p:g} | {r.rtt_ms}" if hasattr(r, "rtt_ms") else f"{r.n} | {r.p:g} | {r.variant}"
+        L.append(f"| {where} | " + " | ".join(cells) + " |")
     L.append("")
     return L
 
@@ -1470,7 +1482,7 @@ def cubic_control_line(pairs) -> str:
     parts = []
     for k, title in CUBIC_CONTROL_KEYS:
         tol = GOODPUT_TOL if k == "goodput" else EVENTS_TOL
-        got = [(s2_cubic_metrics(r, "dupack").get(k), s2_cubic_metrics(c, "dupack").get(k), s2_cubic_metrics(r, "ns3").get(k))
+        got = [(cubic_figures(r, "dupack").get(k), cubic_figures(c, "dupack").get(k), cubic_figures(r, "ns3").get(k))
                for r, c in pairs]
         got = [(d, a, n) for d, a, n in got if d and a and n and n.mean and not math.isnan(n.mean)]
         if got:
@@ -1567,12 +1579,12 @@ def cubic_agreement(cases) -> str:
 
 def cubic_summary(results: dict[str, Any]) -> list[str]:
     s2, s3 = cubic_cases(results)
-    controls = cubic_controls(results)
+    controls, controls3 = cubic_controls(results), cubic_controls(results, "3")
     L = []
     for title, cases in (("2. Lossy link", s2), ("3. Dumbbell", s3)):
         for v in s2_lossy.CUBIC_VARIANTS:
             cv = [c for c in cases if v in c[0]]
-            pairs = [(r, c) for r, c in controls if r.variant == v] if cases is s2 else []
+            pairs = [(r, c) for r, c in (controls if cases is s2 else controls3) if r.variant == v]
             if cv:
                 L.append(f"- **{title}, ns-3, {v}:** {cubic_agreement(cv)}"
                          + (f"; {cubic_control_line(pairs)}" if pairs else "") + " (section \"CUBIC against ns-3\").")
@@ -1636,11 +1648,12 @@ def cubic_section(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
         L.append("N CUBIC flows on scenario 3's dumbbell; sums over the flows, the window figures are flow 0's.\n")
         L += cubic_table(s3, ["N", "p", "variant", "s", "seeds"], jain=True)
         L.append(f"Agreement: {cubic_agreement(s3)}.\n")
-    L += cubic_reading(s2, s3, cubic_controls(results))
+        L += cubic_control_table(cubic_controls(results, "3"), "N | p | variant")
+    L += cubic_reading(s2, s3, cubic_controls(results), cubic_controls(results, "3"))
     return L
 
 
-def cubic_reading(s2, s3, controls=()) -> list[str]:
+def cubic_reading(s2, s3, controls=(), controls3=()) -> list[str]:
     """What the rows say, from their figures, and the causes that fit."""
     both = [(c, d, n) for c, d, n in s2 + s3 if n]
     if not both:
@@ -1674,7 +1687,8 @@ def cubic_reading(s2, s3, controls=()) -> list[str]:
         L.append(f"- The lossy link's SACK rows with the control (the table above), counted "
                  f"{cubic_control_line(controls)}. So what separates them from ns-3 is ns-3's CUBIC arithmetic "
                  "(`ns3_cubic_arithmetic`: its departures from RFC 9438 listed above), as far as the counts "
-                 "moved into tolerance; the rest stays as the table shows it.")
+                 "moved into tolerance; the rest stays as the table shows it."
+                 + (f" On the dumbbell, counted the same way: {cubic_control_line(controls3)}." if controls3 else ""))
     else:
         L.append(
         "- Causes that fit: of the differences listed above, ns-3's whole-segment ssthresh and W_max and its "

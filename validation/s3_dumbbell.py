@@ -84,8 +84,10 @@ QUICK_DURATION = 50
 
 
 def doc(n: int, p: float, variant: str, duration: float, overhead: float = 0.0, arith: bool = False,
-        ns3_arith: bool = False) -> dict[str, Any]:
+        ns3_arith: bool = False, cubic_ns3: bool = False) -> dict[str, Any]:
     over = {"tcp.overhead": f"{overhead * 1e6:g}us"} if overhead else {}
+    if cubic_ns3:
+        over.update({f"tcp.{k}": v for k, v in s2_lossy.CUBIC_NS3.items()})
     return load_toml(
         SCENARIO,
         {"topology.senders": n, "topology.access.fwd_error.p": p, "tcp.variant": variant, "run.duration": f"{duration:g}s",
@@ -103,6 +105,7 @@ class Row:
     overhead: float = 0.0  # tcp.overhead in seconds (the phase-effect remedy), 0: none
     arith: bool = False  # dupack with ns-2's window arithmetic (NS2_ARITH)
     ns3_arith: bool = False  # dupack with ns-3's ssthresh (NS3_ARITH)
+    cubic_ns3: bool = False  # dupack alone with ns-3's CUBIC arithmetic (s2_lossy.CUBIC_NS3)
 
     @property
     def label(self) -> str:
@@ -110,6 +113,7 @@ class Row:
         extra = f" overhead {overhead_text(self.overhead)}" if self.overhead else ""
         extra += ", ns-2's window arithmetic" if self.arith else ""
         extra += ", ns-3's ssthresh" if self.ns3_arith else ""
+        extra += ", ns-3's CUBIC arithmetic" if self.cubic_ns3 else ""
         return f"N={self.n} p={self.p:g}{extra} {self.variant}"
 
 
@@ -129,8 +133,8 @@ def cubic_cases(quick: bool) -> list[tuple[int, float, str]]:
 
 
 def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int, duration: float,
-             overhead: float = 0.0, arith: bool = False, ns3_arith: bool = False) -> Row:
-    d = doc(n, p, variant, duration, overhead, arith, ns3_arith)
+             overhead: float = 0.0, arith: bool = False, ns3_arith: bool = False, cubic_ns3: bool = False) -> Row:
+    d = doc(n, p, variant, duration, overhead, arith, ns3_arith, cubic_ns3)
     out: dict[str, dict[str, Estimate]] = {}
     for name, peer in peers.items():
         if not supports(peer, "greedy"):
@@ -155,7 +159,7 @@ def run_case(n: int, p: float, variant: str, peers: dict[str, Peer], seeds: int,
         }
         # The first flow's window (CUBIC rows): "cwnd_mean", "cwnd_p50", ...
         out[name].update({f"cwnd_{k}": e for k, e in window_estimates(window).items()})
-    return Row(n, p, variant, duration, out, overhead, arith, ns3_arith)
+    return Row(n, p, variant, duration, out, overhead, arith, ns3_arith, cubic_ns3)
 
 
 def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
@@ -167,7 +171,16 @@ def run(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
                     for n in TIEBREAK_NS for p in PS for v in VARIANTS]
         add_startup(tiebreak, peers)
         rows += tiebreak + extra_rows(peers, seeds, dur)
-    return rows
+    return rows + cubic_controls(peers, quick, seeds, dur)
+
+
+def cubic_controls(peers: dict[str, Peer], quick: bool, seeds: int, dur: float) -> list[Row]:
+    """The SACK CUBIC rows again in dupack alone with ns-3's CUBIC arithmetic (s2_lossy.CUBIC_NS3)."""
+    if quick or "ns3" not in peers:
+        return []
+    alone = {"dupack": peers["dupack"]}
+    return [run_case(n, p, v, alone, seeds, dur, cubic_ns3=True) for n, p, v in cubic_cases(quick)
+            if v in s2_lossy.CUBIC_NS3_VARIANTS]
 
 
 # How the flows that lost their first packet at the synchronised start of the
@@ -253,4 +266,4 @@ def extra_rows(peers: dict[str, Peer], seeds: int, dur: float) -> list[Row]:
 def run_cubic(peers: dict[str, Peer], quick: bool, seeds: int) -> list[Row]:
     """The CUBIC rows alone (validation/report.py --cubic)."""
     dur = QUICK_DURATION if quick else 200
-    return [run_case(n, p, v, peers, seeds, dur) for n, p, v in cubic_cases(quick)]
+    return [run_case(n, p, v, peers, seeds, dur) for n, p, v in cubic_cases(quick)] + cubic_controls(peers, quick, seeds, dur)
