@@ -1629,6 +1629,10 @@ and so from dupack, in ways no attribute removes:
 - fast convergence: both compare the window at the loss with the W_max in force (RFC 9438 §4.7).
 - no HyStart in either (ns-3's `HyStart` false); slow start is RFC 5681's in both (ns-3 adds a segment per
   segment ACKed, the same with an ACK per segment).
+
+dupack's `tcp.cubic_arithmetic = "ns3"` (`crates/dupack-sim/src/tcp/cc/cubic_ns3.rs`, docs/scenario.md) does
+what ns-3 does in each of the first four, so that the SACK rows can be run again with it (the control tables
+below; `ns3_cubic_arithmetic` where a gap closes with it). RFC 9438 stays dupack's default.
 """
 
 
