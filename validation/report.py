@@ -1688,10 +1688,14 @@ def cubic_reading(s2, s3, controls=(), controls3=()) -> list[str]:
             + (f", mean cwnd of the traced flow {min(mean):+.1f} % to {max(mean):+.1f} %" if mean else "")
             + (f", cwnd at a fast retransmit {min(at):+.1f} % to {max(at):+.1f} %" if at else "") + ".")
     if controls:
+        left = [f"{r.variant} p = {r.p:g}, RTT {r.rtt_ms} ms ({rel(c.goodput['dupack'].mean, r.goodput['ns3'].mean):+.1f} %)"
+                for r, c in controls if abs(rel(c.goodput["dupack"].mean, r.goodput["ns3"].mean)) > GOODPUT_TOL]
         L.append(f"- The lossy link's SACK rows with the control (the table above), counted "
                  f"{cubic_control_line(controls)}. So what separates them from ns-3 is ns-3's CUBIC arithmetic "
                  "(`ns3_cubic_arithmetic`: its departures from RFC 9438 listed above), as far as the counts "
-                 "moved into tolerance; the rest stays as the table shows it."
+                 "moved into tolerance; the rest stays as the table shows it"
+                 + (f", and goodput stays outside ±{GOODPUT_TOL:g} % with it in {len(left)} of {len(controls)} rows: "
+                    f"{', '.join(left)}, not traced further." if left else ".")
                  + (f" On the dumbbell, counted the same way: {cubic_control_line(controls3)}." if controls3 else ""))
     else:
         L.append(
