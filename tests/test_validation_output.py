@@ -287,6 +287,17 @@ def test_the_cubic_control_sits_beside_its_row() -> None:
     assert "| 10 | 0.01 | rfc6675+lt+cc=cubic | +10.0 → +0.0 ✓ | +10.0 → +0.0 ✓ |" in table3
 
 
+def test_the_small_dumbbells_newreno_and_sack_rows_take_more_seeds_in_a_full_run() -> None:
+    # Their few timeouts need them to decide ±10 % (validation/s3_dumbbell.py, SMALL_N_SEEDS).
+    from validation import s3_dumbbell as s3
+
+    assert s3.seeds_for(10, "newreno", 10, quick=False) == s3.SMALL_N_SEEDS
+    assert s3.seeds_for(10, "sack", 400, quick=False) == 400
+    assert s3.seeds_for(10, "rfc6675+lt", 10, quick=False) == 10
+    assert s3.seeds_for(40, "sack", 10, quick=False) == 10
+    assert s3.seeds_for(10, "sack", 2, quick=True) == 2
+
+
 def test_each_event_gap_to_ns3_is_named() -> None:
     # Against ns-3: NewReno's gaps are ns-3's SACK-less recovery, sack is not
     # ns-3's SACK, a gap the control with ns-3's ssthresh closes is that
