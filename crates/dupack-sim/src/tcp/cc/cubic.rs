@@ -72,6 +72,15 @@ impl Cubic {
     }
 }
 
+/// W_max after a congestion event at window `w` (segments), `last` the W_max
+/// in force: §4.7 fast convergence, `w·(1 + β)/2` when `w` fell below it.
+pub fn w_max_after(w: f64, last: Option<f64>) -> f64 {
+    match last {
+        Some(last) if w < last => w * (1.0 + BETA) / 2.0,
+        _ => w,
+    }
+}
+
 /// α_cubic (RFC 9438 §4.3, eq. 4): Reno's average rate at β_cubic.
 pub fn alpha_cubic() -> f64 {
     3.0 * (1.0 - BETA) / (1.0 + BETA)
@@ -128,12 +137,7 @@ impl CongestionControl for Cubic {
             self.w_max = None;
             return;
         }
-        let w = cwnd as f64 / mss as f64;
-        // §4.7 fast convergence, against the W_max in force.
-        self.w_max = Some(match self.w_max {
-            Some(last) if w < last => w * (1.0 + BETA) / 2.0,
-            _ => w,
-        });
+        self.w_max = Some(w_max_after(cwnd as f64 / mss as f64, self.w_max));
     }
 
     fn on_undo(&mut self) {

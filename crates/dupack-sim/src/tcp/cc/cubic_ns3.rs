@@ -37,9 +37,8 @@ use super::{grow, AckInput, CongestionControl, Growth};
 use super::reduce_whole_segments;
 use crate::time::{SimDuration, SimTime};
 
-/// RFC 9438 §5's constants, as ns-3's attributes `C` and `Beta`.
-const C: f64 = 0.4;
-const BETA: f64 = 0.7;
+// RFC 9438 §5's C and β, as ns-3's attributes `C` and `Beta`.
+use super::cubic::{w_max_after, BETA, C};
 /// Linux's Reno-friendly scale with β = 717/1024: ⌊8·(1024 + 717)/3/(1024 − 717)⌋.
 const FRIENDLY_SCALE: u64 = 15;
 /// `CntClamp`: at most this many ACKs per segment while W_max is unknown.
@@ -150,9 +149,10 @@ impl CongestionControl for Ns3Cubic {
             self.tcp_cwnd = 0;
             return;
         }
-        let w = cwnd / mss;
-        // Fast convergence against the W_max in force (`GetSsThresh`).
-        self.last_max = if w < self.last_max { ((w as f64) * (1.0 + BETA) / 2.0) as u64 } else { w };
+        // Fast convergence against the W_max in force (`GetSsThresh`), in
+        // whole segments: truncated, as ns-3 stores it in an integer.
+        let last = (self.last_max > 0).then_some(self.last_max as f64);
+        self.last_max = w_max_after((cwnd / mss) as f64, last) as u64;
     }
 
     fn on_undo(&mut self) {
@@ -237,6 +237,7 @@ mod tests {
             cwnd = c.on_ack(&ack(cwnd, t, 0)).cwnd / MSS;
         }
         assert!((14..=16).contains(&cwnd), "{cwnd}");
+        assert_eq!(cwnd, 15, "one segment on every second ACK from the first");
     }
 
     #[test]

@@ -923,6 +923,43 @@ fn loss_ssthresh_pipe_halves_what_is_in_the_network_as_ns3_does() {
     }
 }
 
+/// `tcp.cubic_arithmetic = "ns3"`: the sender takes ssthresh from the
+/// controller's whole-segment rule, max(⌊0.7·⌊cwnd/SMSS⌋⌋, 2) segments, at
+/// the fast retransmit and at every expiry of the timer (ns-3's `TcpCubic`
+/// `GetSsThresh`, which `ReTxTimeout` calls each time); RFC 9438 §4.6 takes
+/// 0.7·FlightSize and RFC 5681 §3.1 holds it over a backoff.
+#[test]
+fn cubic_ns3_arithmetic_sets_ssthresh_in_whole_segments_of_cwnd_at_every_loss() {
+    use crate::scenario::model::CubicArithmetic;
+    for arith in [CubicArithmetic::Rfc9438, CubicArithmetic::Ns3] {
+        let cfg = TcpConfig { cubic_arithmetic: arith, ..tcp(15) };
+        let mut h = Harness::with("rfc6675+cc=cubic", cfg, None);
+        assert_eq!(h.tx().len(), 15);
+        h.ack(0, &[(1, 2)]).ack(0, &[(1, 3)]).ack(0, &[(1, 4)]);
+        assert!(h.s.in_recovery());
+        // FlightSize 15 segments: 0.7 · 15000 = 10500 bytes; ns-3: ⌊0.7 · 15⌋ = 10 segments.
+        let at_fr = if arith == CubicArithmetic::Ns3 { 10_000 } else { 10_500 };
+        assert_eq!(h.s.ssthresh(), at_fr, "{arith:?}");
+        h.tx();
+        let d = h.s.poll_timeout().unwrap();
+        h.at(d);
+        let cwnd = h.s.cwnd();
+        h.s.on_timer(d);
+        let at_rto = h.s.ssthresh();
+        if arith == CubicArithmetic::Ns3 {
+            assert_eq!(at_rto, ((cwnd / 1000) * 7 / 10).max(2) * 1000, "from cwnd {cwnd}");
+        }
+        h.tx();
+        // A backoff: ns-3 recomputes from cwnd = 1 segment (2 at least);
+        // RFC 5681 §3.1 holds ssthresh for a segment the timer already resent.
+        let d = h.s.poll_timeout().unwrap();
+        h.at(d);
+        h.s.on_timer(d);
+        let at_backoff = if arith == CubicArithmetic::Ns3 { 2000 } else { at_rto };
+        assert_eq!(h.s.ssthresh(), at_backoff, "{arith:?}");
+    }
+}
+
 /// `tcp.rto.on_fast_retransmit`: BSD, Linux and ns-2 start the timer afresh
 /// with the fast retransmission; ns-3 (and RFC 6298 §5.1 read literally:
 /// start the timer at a send only when it is not running) leaves it running
