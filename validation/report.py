@@ -349,16 +349,23 @@ def s2_cause(r, c, key: str, same: tuple[int, int]) -> str | None:
 CAUSE_TEXT = {"arithmetic": "ns-2's window arithmetic", "draws": "the draws", "untraced": "not traced"}
 
 
+def causes_line(cause_of, texts: dict[str, str]) -> str:
+    """'timeouts: 4 <texts[a]>, 2 <texts[b]>; …': for each event count of
+    EVENTS, how many rows `cause_of(key)` (a list, None for a row within)
+    gives each cause, in the order of `texts`."""
+    parts = []
+    for key, title in EVENTS:
+        causes = [c for c in cause_of(key) if c is not None]
+        if causes:
+            parts.append(f"{title}: " + ", ".join(f"{causes.count(k)} {text}" for k, text in texts.items()
+                                                 if causes.count(k)))
+    return "; ".join(parts)
+
+
 def s2_causes_line(rows, control) -> str:
     """'timeouts: 4 ns-2's window arithmetic, 2 the draws; …' over the counts outside ±EVENTS_TOL %."""
     same = same_events_equal(rows)
-    parts = []
-    for key, title in EVENTS:
-        causes = [s2_cause(r, c, key, same) for r, c in s2_controls(rows, control)]
-        counts = {k: causes.count(k) for k in CAUSE_TEXT if causes.count(k)}
-        if counts:
-            parts.append(f"{title}: " + ", ".join(f"{n} {CAUSE_TEXT[k]}" for k, n in counts.items()))
-    return "; ".join(parts)
+    return causes_line(lambda key: [s2_cause(r, c, key, same) for r, c in s2_controls(rows, control)], CAUSE_TEXT)
 
 
 def s2_ns2_control(rows, control) -> list[str]:
@@ -945,13 +952,7 @@ def s3_causes_line(rows) -> str:
     """'timeouts: 6 single trajectories, 1 ns-2's window arithmetic; …' over the
     plain and remedy rows against ns-2 (the control rows are the causes)."""
     judged = [r for r in rows if r.metrics.get("ns2") and not r.arith and not r.ns3_arith]
-    parts = []
-    for key, title in EVENTS:
-        causes = [c for r in judged if (c := s3_cause(r, rows, key)) is not None]
-        if causes:
-            parts.append(f"{title}: " + ", ".join(f"{causes.count(k)} {text}" for k, text in S3_CAUSE_TEXT.items()
-                                                 if causes.count(k)))
-    return "; ".join(parts)
+    return causes_line(lambda key: [s3_cause(r, rows, key) for r in judged], S3_CAUSE_TEXT)
 
 
 NS3_CAUSE_TEXT = {
@@ -985,44 +986,30 @@ def ns3_cause(judged: str | None, variant: str, control: str | None, trajectory:
     return "unresolved" if judged == "unresolved" else "untraced"
 
 
-def ns3_causes_text(causes: list[str | None]) -> str:
-    """'3 ns-3's ssthresh (…), 1 not traced' over the causes that are not None."""
-    causes = [c for c in causes if c is not None]
-    return ", ".join(f"{causes.count(k)} {text}" for k, text in NS3_CAUSE_TEXT.items() if causes.count(k))
-
-
 def s2_ns3_causes(rows, control) -> str:
     """Scenario 2's causes against ns-3 per event count ('timeouts: …; …');
     `control`: the rows with ns-3's ssthresh in dupack (dupack alone)."""
     by = {(c.variant, c.p, c.rtt_ms): c for c in control}
-    parts = []
-    for key, title in EVENTS:
-        causes = []
-        for r in rows:
-            c = by.get((r.variant, r.p, r.rtt_ms))
-            ns3 = s2_events(r, "ns3")
-            causes.append(ns3_cause(events_within(s2_events(r, "dupack"), ns3, key), r.variant,
-                                    events_within(s2_events(c, "dupack"), ns3, key) if c is not None else None, False))
-        if text := ns3_causes_text(causes):
-            parts.append(f"{title}: {text}")
-    return "; ".join(parts)
+
+    def cause(r, key: str) -> str | None:
+        c, ns3 = by.get((r.variant, r.p, r.rtt_ms)), s2_events(r, "ns3")
+        return ns3_cause(events_within(s2_events(r, "dupack"), ns3, key), r.variant,
+                         events_within(s2_events(c, "dupack"), ns3, key) if c is not None else None, False)
+
+    return causes_line(lambda key: [cause(r, key) for r in rows], NS3_CAUSE_TEXT)
 
 
 def s3_ns3_causes(rows, all_rows) -> str:
     """Scenario 3's causes against ns-3 per event count, the control rows
     (ns-3's ssthresh in dupack, run with ns-3 too) from `all_rows`."""
-    parts = []
-    for key, title in EVENTS:
-        causes = []
-        for r in rows:
-            c = next((a for a in all_rows if a.ns3_arith and (a.n, a.p, a.variant) == (r.n, r.p, r.variant)
-                      and a.metrics.get("ns3")), None)
-            causes.append(ns3_cause(events_within(r.metrics["dupack"], r.metrics.get("ns3"), key), r.variant,
-                                    events_within(c.metrics["dupack"], c.metrics["ns3"], key) if c else None,
-                                    r.p == 0 or r.n in s3_dumbbell.TIEBREAK_NS))
-        if text := ns3_causes_text(causes):
-            parts.append(f"{title}: {text}")
-    return "; ".join(parts)
+    def cause(r, key: str) -> str | None:
+        c = next((a for a in all_rows if a.ns3_arith and (a.n, a.p, a.variant) == (r.n, r.p, r.variant)
+                  and a.metrics.get("ns3")), None)
+        return ns3_cause(events_within(r.metrics["dupack"], r.metrics.get("ns3"), key), r.variant,
+                         events_within(c.metrics["dupack"], c.metrics["ns3"], key) if c else None,
+                         r.p == 0 or r.n in s3_dumbbell.TIEBREAK_NS)
+
+    return causes_line(lambda key: [cause(r, key) for r in rows], NS3_CAUSE_TEXT)
 
 
 def s3_met(r, peer: str) -> bool | None:
