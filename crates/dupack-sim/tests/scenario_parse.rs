@@ -1376,6 +1376,14 @@ fn cubic_arithmetic_is_read_and_checked() {
 }
 
 #[test]
+fn prr_arithmetic_is_read_and_checked() {
+    // The default: RFC 6937 as written; "ns3" mirrors ns-3.44's TcpPrrRecovery.
+    use dupack_sim::scenario::model::PrrArithmetic as A;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.prr_arithmetic;
+    assert_word_key("prr_arithmetic", get, ("ns3", A::Ns3), A::Rfc6937, "linux", &["rfc6937", "ns3"]);
+}
+
+#[test]
 fn sack_recover_after_exit_is_read_and_checked() {
     // The default: RFC 6582 §3.2's guard outlives the recovery.
     use dupack_sim::scenario::model::SackRecoverAfterExit as S;

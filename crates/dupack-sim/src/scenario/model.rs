@@ -506,6 +506,8 @@ pub struct TcpConfig {
     pub recovery_exit_growth: RecoveryExitGrowth,
     /// `+cc=cubic`: RFC 9438's arithmetic, or ns-3.44's `TcpCubic` (Linux's).
     pub cubic_arithmetic: CubicArithmetic,
+    /// `+prr`: RFC 6937's arithmetic, or ns-3.44's `TcpPrrRecovery`.
+    pub prr_arithmetic: PrrArithmetic,
     /// RFC 6675 recovery (`rfc6675…`): the same choice. RFC 6675 says
     /// nothing of the timer, so RFC 6298 §5.3 applies (every ACK of new
     /// data restarts it: "every"); ns-3 restarts it on the first partial
@@ -645,6 +647,22 @@ pub enum CubicArithmetic {
     /// one segment per `cnt` ACKs, ssthresh from cwnd, Linux's Reno-friendly
     /// scale kept above W_max, and the `cnt` clamp after a timeout
     /// (`tcp::cc::cubic_ns3`; validation scenario 2, "CUBIC against ns-3").
+    Ns3,
+}
+
+/// `tcp.prr_arithmetic`: how `+prr` sizes what each ACK of a recovery may send.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PrrArithmetic {
+    /// RFC 6937 §3 as written, with the slow-start reduction bound
+    /// (`tcp::recovery::prr`).
+    Rfc6937,
+    /// ns-3.44's `TcpPrrRecovery`: RecoverFS is the pipe when recovery
+    /// starts, every duplicate ACK that SACKs new data counts one more SMSS
+    /// as delivered while `prr_delivered` < RecoverFS, an ACK that delivers
+    /// nothing leaves the window alone, the reduction bound is the
+    /// conservative one unless the ACK covers a retransmission, and the
+    /// first ACK of a recovery may always send one segment
+    /// (`tcp::recovery::prr`; validation scenario 2, "CUBIC against ns-3").
     Ns3,
 }
 
@@ -844,6 +862,7 @@ impl Default for TcpConfig {
             timeout_exit_growth: TimeoutExitGrowth::Acked,
             recovery_exit_growth: RecoveryExitGrowth::None,
             cubic_arithmetic: CubicArithmetic::Rfc9438,
+            prr_arithmetic: PrrArithmetic::Rfc6937,
             overhead: SimDuration::ZERO,
         }
     }

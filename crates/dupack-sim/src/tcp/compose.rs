@@ -33,7 +33,7 @@ pub fn recovery(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery>
         policy = Box::new(EplrGrowth::new(policy, cfg.dupthresh));
     }
     if variant.has(Ext::Prr) {
-        policy = Box::new(prr::Prr::new(policy));
+        policy = Box::new(prr::Prr::with_arithmetic(policy, cfg.prr_arithmetic));
     }
     if variant.has(Ext::LimitedTransmit) {
         policy = Box::new(limited_transmit::LimitedTransmit::new(policy));

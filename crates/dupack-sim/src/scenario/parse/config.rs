@@ -131,6 +131,7 @@ impl Merge<'_> {
             recovery_exit_growth: pick(&f.recovery_exit_growth, &g.recovery_exit_growth)
                 .map_or(d.recovery_exit_growth, |a| a.v),
             cubic_arithmetic: pick(&f.cubic_arithmetic, &g.cubic_arithmetic).map_or(d.cubic_arithmetic, |a| a.v),
+            prr_arithmetic: pick(&f.prr_arithmetic, &g.prr_arithmetic).map_or(d.prr_arithmetic, |a| a.v),
             sack_recover_after_exit: pick(&f.sack_recover_after_exit, &g.sack_recover_after_exit)
                 .map_or(d.sack_recover_after_exit, |a| a.v),
             overhead: pick(&f.overhead, &g.overhead).map_or(d.overhead, |a| a.v),

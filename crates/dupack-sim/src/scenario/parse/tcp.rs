@@ -27,6 +27,7 @@ pub(super) const TCP_KEYS: &[&str] = &[
     "timeout_exit_growth",
     "recovery_exit_growth",
     "cubic_arithmetic",
+    "prr_arithmetic",
     "sack_recover_after_exit",
     "ca_increase",
     "loss_ssthresh",
@@ -99,6 +100,7 @@ pub(super) struct TcpRaw {
     pub(super) timeout_exit_growth: Option<At<TimeoutExitGrowth>>,
     pub(super) recovery_exit_growth: Option<At<RecoveryExitGrowth>>,
     pub(super) cubic_arithmetic: Option<At<CubicArithmetic>>,
+    pub(super) prr_arithmetic: Option<At<PrrArithmetic>>,
     pub(super) sack_recover_after_exit: Option<At<SackRecoverAfterExit>>,
     pub(super) overhead: Option<At<SimDuration>>,
     pub(super) timer: Option<At<Timer>>,
@@ -202,6 +204,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
         })?,
         cubic_arithmetic: t.opt("cubic_arithmetic", |v, p| {
             v_enum(v, p, &[("rfc9438", CubicArithmetic::Rfc9438), ("ns3", CubicArithmetic::Ns3)])
+        })?,
+        prr_arithmetic: t.opt("prr_arithmetic", |v, p| {
+            v_enum(v, p, &[("rfc6937", PrrArithmetic::Rfc6937), ("ns3", PrrArithmetic::Ns3)])
         })?,
         sack_recover_after_exit: t.opt("sack_recover_after_exit", |v, p| {
             v_enum(v, p, &[("kept", SackRecoverAfterExit::Kept), ("cleared", SackRecoverAfterExit::Cleared)])

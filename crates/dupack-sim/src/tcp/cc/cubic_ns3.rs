@@ -32,9 +32,9 @@
 //!
 //! Slow start is as in [`super::grow`]: one segment per segment acknowledged.
 
-use super::{grow, AckInput, CongestionControl, Growth};
 #[cfg(test)]
 use super::reduce_whole_segments;
+use super::{grow, AckInput, CongestionControl, Growth};
 use crate::time::{SimDuration, SimTime};
 
 // RFC 9438 §5's C and β, as ns-3's attributes `C` and `Beta`.

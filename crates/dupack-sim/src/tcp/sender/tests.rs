@@ -1348,6 +1348,45 @@ fn rfc6937_prr_spreads_the_reduction_over_the_recovery() {
 }
 
 #[test]
+fn prr_with_ns3_arithmetic_counts_a_segment_more_per_sacking_dupack_and_sizes_recoverfs_by_pipe() {
+    use crate::scenario::model::PrrArithmetic;
+    // The train of the test above: 20 segments out, segment 0 lost, the
+    // other 19 each SACKed by a dupack. ns-3.44's `TcpPrrRecovery`:
+    // RecoverFS = pipe at the third dupack = 20 − 3 SACKed − the lost head
+    // = 16; each SACKing dupack delivers its segment plus one SMSS while
+    // prr_delivered < RecoverFS; the proportional part is
+    // ⌈prr_delivered · 10 / 16⌉ − prr_out, at least one segment before the
+    // first is sent, a ceiling in bytes: fractions of a segment carry over.
+    let sent_by = |arith: PrrArithmetic, last_dupack: u64| -> Vec<Vec<(u64, bool)>> {
+        let cfg = TcpConfig { prr_arithmetic: arith, ..tcp(20) };
+        let mut h = Harness::with("rfc6675+prr", cfg, None);
+        assert_eq!(h.tx().len(), 20);
+        (1..=last_dupack)
+            .map(|k| {
+                h.ack(0, &[(1, k + 1)]);
+                h.tx()
+            })
+            .collect()
+    };
+    let ns3 = sent_by(PrrArithmetic::Ns3, 10);
+    // Third dupack: prr_delivered = 2, 2·10/16 = 1.25 segments: the fast
+    // retransmission alone (with RecoverFS = FlightSize = 20 and no extra
+    // segment it would be 0.5, raised to the one segment).
+    assert_eq!(ns3[2], vec![rexmit(0)]);
+    // Dupacks 4 to 10 bring prr_delivered to 16 = RecoverFS and the
+    // allowance to 16·10/16 = 10 segments: 2.5, 3.75, 5, 6.25, 7.5, 8.75, 10.
+    let per_ack: Vec<usize> = ns3[3..].iter().map(Vec::len).collect();
+    assert_eq!(per_ack, vec![1, 1, 2, 1, 1, 1, 2]);
+    assert_eq!(ns3.iter().map(Vec::len).sum::<usize>(), 10);
+    // RFC 6937 by then: ⌈8·10/20⌉ = 4 (the retransmission and three new).
+    let rfc = sent_by(PrrArithmetic::Rfc6937, 10);
+    assert_eq!(rfc.iter().map(Vec::len).sum::<usize>(), 4);
+    // From there on each dupack counts its own segment only: 10/16 of one per ACK.
+    let ns3 = sent_by(PrrArithmetic::Ns3, 18);
+    assert_eq!(ns3[10..].iter().map(Vec::len).sum::<usize>(), 15 - 10, "⌈24·10/16⌉ = 15 by the 18th dupack");
+}
+
+#[test]
 fn prr_needs_the_rfc6675_base() {
     assert!(parse_variant("rfc6675+prr").is_ok());
     assert!(parse_variant("sack+prr").unwrap_err().0.contains("rfc6675+prr"));
