@@ -174,3 +174,34 @@ def test_ns3s_cubic_arithmetic_closes_the_cubic_gap_to_ns3() -> None:
     for key in ("at_fr", "mean"):
         assert abs(gap(ns3, key)) <= report.CWND_TOL, (key, ns3.window)
     assert abs(gap(ns3, "goodput")) <= abs(gap(rfc, "goodput")) / 3, (rfc.goodput, ns3.goodput)
+
+
+@needs_ns3
+def test_ns3s_prr_arithmetic_closes_the_prr_gap_to_ns3() -> None:
+    # The same point with PRR: with ns-3's CUBIC arithmetic alone dupack's
+    # goodput is some 9 % below ns-3's; ns-3.44's TcpPrrRecovery counts one
+    # SMSS more per SACKing duplicate ACK and takes RecoverFS from pipe, so
+    # it sends more during a recovery than RFC 6937 (`ns3_prr_arithmetic`).
+    # `tcp.prr_arithmetic = "ns3"` (in the control, s2_lossy.CUBIC_NS3)
+    # brings the gap within the tolerance of the counts and to under 2/3 of
+    # what it was; the same seeds in both dupack runs.
+    from validation import s2_lossy
+
+    peers = {"dupack": PEERS["dupack"], "ns3": NS3}
+    variant, p, rtt_ms, seeds = "rfc6675+prr+lt+cc=cubic", 0.01, 20, 4
+    assert s2_lossy.CUBIC_NS3["prr_arithmetic"] == "ns3"
+    saved = dict(s2_lossy.CUBIC_NS3)
+    try:
+        s2_lossy.CUBIC_NS3["prr_arithmetic"] = "rfc6937"
+        cubic_only = s2_lossy.run_case(variant, p, rtt_ms, peers, seeds=seeds, quick=True, cubic_ns3=True)
+    finally:
+        s2_lossy.CUBIC_NS3.clear()
+        s2_lossy.CUBIC_NS3.update(saved)
+    both = s2_lossy.run_case(variant, p, rtt_ms, peers, seeds=seeds, quick=True, cubic_ns3=True)
+
+    def gap(row) -> float:
+        return rel(row.goodput["dupack"].mean, row.goodput["ns3"].mean)
+
+    assert gap(cubic_only) < -report.GOODPUT_TOL, cubic_only.goodput
+    assert abs(gap(both)) <= report.EVENTS_TOL and abs(gap(both)) < 2 / 3 * abs(gap(cubic_only)), (
+        cubic_only.goodput, both.goodput)

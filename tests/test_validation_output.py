@@ -167,10 +167,12 @@ def test_the_ns3_ssthresh_control_sits_beside_its_row() -> None:
 
     main, control = row(110.0, 100.0, False), row(95.0, None, True)
     text = "\n".join(report.s2_ns3_arith([main], [control]))
-    assert "| 0.03 | 100 | +10.0 → -5.0 | +10.0 → -5.0 | +10.0 → -5.0 | +10.0 → -5.0 |" in text
+    assert "| rfc6675+lt | 0.03 | 100 | +10.0 → -5.0 | +10.0 → -5.0 | +10.0 → -5.0 | +10.0 → -5.0 |" in text
     assert report.s2_ns3_arith([main], []) == []
     section = "\n".join(report.s2_section([main, control], {"dupack": None, "ns3": None}))
-    assert section.count("| rfc6675+lt | 0.03 | 100 |") == 1
+    main_table, control_table = section.split("The control of `ns3_pipe_ssthresh`")
+    assert main_table.count("| rfc6675+lt | 0.03 | 100 |") == 1
+    assert control_table.count("| rfc6675+lt | 0.03 | 100 |") == 1
 
 
 def test_each_event_gap_to_ns2_is_named_by_the_ns2_arithmetic_control() -> None:

@@ -416,18 +416,20 @@ def s2_ns3_arith(rows, arith) -> list[str]:
              if r.variant == a.variant and r.p == a.p and r.rtt_ms == a.rtt_ms and "ns3" in r.goodput]
     if not pairs:
         return []
-    L = [f"The control of `ns3_pipe_ssthresh`: dupack's `{pairs[0][0].variant}` rows again with "
-         "`loss_ssthresh = \"pipe\"` (dupack alone, same seeds), beside dupack as it is and ns-3. Each cell is "
-         "dupack − ns-3 in per cent, as it is → with ns-3's ssthresh.\n",
-         "| p | RTT ms | goodput | timeouts | fast retransmits | retransmitted |",
-         "|---:|---:|---:|---:|---:|---:|"]
+    L = ["The control of `ns3_pipe_ssthresh` and `ns3_prr_arithmetic`: dupack's "
+         + " and ".join(f"`{v}`" for v in dict.fromkeys(r.variant for r, _ in pairs))
+         + " rows again with `loss_ssthresh = \"pipe\"` and, for `+prr`, `prr_arithmetic = \"ns3\"` (dupack alone, "
+         "same seeds), beside dupack as it is and ns-3. Each cell is dupack − ns-3 in per cent, as it is → with "
+         "ns-3's ssthresh (and PRR).\n",
+         "| variant | p | RTT ms | goodput | timeouts | fast retransmits | retransmitted |",
+         "|---|---:|---:|---:|---:|---:|---:|"]
     for r, a in pairs:
         cells = []
         for table, other in ((r.goodput, a.goodput), (r.timeouts, a.timeouts),
                              (r.fast_retransmits, a.fast_retransmits), (r.retransmitted, a.retransmitted)):
             n = table["ns3"].mean
             cells.append(f"{rel(table['dupack'].mean, n):+.1f} → {rel(other['dupack'].mean, n):+.1f}" if n else "—")
-        L.append(f"| {r.p:g} | {r.rtt_ms} | " + " | ".join(cells) + " |")
+        L.append(f"| {r.variant} | {r.p:g} | {r.rtt_ms} | " + " | ".join(cells) + " |")
     L.append("")
     return L
 
@@ -572,6 +574,18 @@ the SACK blocks, `CongState`, `RTO`) and its `TcpTxBuffer` at every timeout, p =
   dupack's goodput, timeouts, fast retransmits and retransmitted segments are 149.4 kbit/s, 176.1,
   550.9 and 1101 against ns-3's 144.1, 165.0, 546.6 and 1041, all within tolerance; without it goodput
   was 154 kbit/s. There ns-3's ssthresh as well (the control) gives 135.2 kbit/s: too little.
+- `ns3_prr_arithmetic` (a departure of ns-3 from RFC 6937 §3, in the `+prr` rows): ns-3.44's
+  `TcpPrrRecovery::DoRecovery` adds one SMSS to DeliveredData for every duplicate ACK while
+  `prr_delivered` < RecoverFS, RFC 6937's estimate for a sender without SACK, although with SACK the
+  ACK's DeliveredData already counts the segment it SACKs (later ns-3 releases drop the addition for
+  SACK); `EnterRecovery` takes RecoverFS from `m_bytesInFlight`, the pipe, where RFC 6937 takes
+  FlightSize; below ssthresh the bound is the conservative one, with one SMSS more only on an ACK that
+  covers retransmitted data (`m_isRetransDataAcked`). With the first two, ns-3 sends about one
+  segment per segment delivered until `prr_delivered` reaches RecoverFS, so its window comes down to
+  ssthresh later than RFC 6937's. dupack's `tcp.prr_arithmetic = "ns3"` mirrors the three; the
+  control rows (ns-3's ssthresh in dupack) carry it in the `rfc6675+prr+lt` rows. Measured on the
+  `rfc6675+prr+lt` row at p = 3 %, RTT 100 ms (four seeds): dupack − ns-3 goodput +6.6 % as dupack is,
+  −8.7 % with ns-3's ssthresh alone, −3.4 % with its PRR arithmetic as well.
 """
 
 
@@ -866,7 +880,8 @@ def s3_p(r) -> str:
     """Scenario 3's p cell: the loss rate, and the phase-effect remedy when the row has one."""
     return (f"{r.p:g}" + (f", overhead {s3_dumbbell.overhead_text(r.overhead)}" if r.overhead else "")
             + (", ns-2's window arithmetic in dupack" if r.arith else "")
-            + (", ns-3's ssthresh in dupack" if r.ns3_arith else ""))
+            + ((", ns-3's ssthresh and PRR in dupack" if "prr" in r.variant.split("+") else ", ns-3's ssthresh in dupack")
+               if r.ns3_arith else ""))
 
 
 def indistinct(a: Estimate, b: Estimate) -> bool:
@@ -958,7 +973,8 @@ def s3_causes_line(rows) -> str:
 NS3_CAUSE_TEXT = {
     "recovery": "ns-3's SACK-less recovery (`ns3_pipe_recovery`, `ns3_stale_scoreboard`)",
     "variant": "not ns-3's SACK (Fall & Floyd's; `rfc6675+lt` is ns-3's mirror)",
-    "ssthresh": "ns-3's ssthresh (within with it in dupack, `ns3_pipe_ssthresh`)",
+    "ssthresh": "ns-3's ssthresh, and with `+prr` its PRR arithmetic (within with them in dupack, `ns3_pipe_ssthresh`, "
+                "`ns3_prr_arithmetic`)",
     "trajectory": "single trajectories (p = 0, or N = 200's synchronised start: ns-3 has no send delay that would "
                   "make them samples)",
     "unresolved": "unresolved (inside both tools' intervals)",
@@ -1264,11 +1280,14 @@ def summary(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
                     L.append(f"- **3. Dumbbell, ns-3, {v}:** goodput within ±{GOODPUT_TOL:g} % and Jain's index within "
                              f"±{JAIN_TOL} in {s3_met_line(rv, 'ns3')}; event counts within ±{EVENTS_TOL:g} %: {ev}"
                              + (f"; causes of the counts outside: {causes} (section 3)." if causes else "."))
-            control = [r for r in rows if r.ns3_arith]
-            if control:
-                ev = events_line([(r.label, r.metrics["dupack"], r.metrics["ns3"]) for r in control])
-                L.append(f"- **3. Dumbbell, ns-3, {control[0].variant} with ns-3's ssthresh in dupack (the control of "
-                         f"`ns3_pipe_ssthresh`):** event counts within ±{EVENTS_TOL:g} %: {ev}.")
+            for v in s3_dumbbell.NS3_ARITH_VARIANTS:
+                control = [r for r in rows if r.ns3_arith and r.variant == v]
+                if control:
+                    ev = events_line([(r.label, r.metrics["dupack"], r.metrics["ns3"]) for r in control])
+                    what = "ssthresh and PRR" if "prr" in v.split("+") else "ssthresh"
+                    L.append(f"- **3. Dumbbell, ns-3, {v} with ns-3's {what} in dupack (the control of "
+                             f"`ns3_pipe_ssthresh`{', `ns3_prr_arithmetic`' if 'prr' in v.split('+') else ''}):** "
+                             f"event counts within ±{EVENTS_TOL:g} %: {ev}.")
         L += cubic_summary(results)
     if "5" in results:
         rows5 = [r for r in results["5"] if r.p > 0 and s5_snoop.checks(r)]
@@ -1441,7 +1460,8 @@ def cubic_control_table(pairs, head: str = "variant | p | RTT ms") -> list[str]:
         return []
     L = ["The control: the SACK rows once more in dupack alone with ns-3's CUBIC arithmetic "
          "(`tcp.cubic_arithmetic = \"ns3\"`, `crates/dupack-sim/src/tcp/cc/cubic_ns3.rs`: every difference listed "
-         "above but the last two, which are not differences), the same seeds. Each cell is dupack − ns-3 in per cent, "
+         "above but the last two, which are not differences; in the `+prr` rows also ns-3's PRR arithmetic, "
+         "`tcp.prr_arithmetic = \"ns3\"`, `ns3_prr_arithmetic`), the same seeds. Each cell is dupack − ns-3 in per cent, "
          "as it is → with ns-3's arithmetic; ✓ where that is within the row's tolerance (±"
          f"{GOODPUT_TOL:g} % for goodput, ±{EVENTS_TOL:g} % for the counts and the window).\n",
          f"| {head} | " + " | ".join(t for _, t in CUBIC_CONTROL_KEYS) + " |",
@@ -1476,8 +1496,8 @@ def cubic_control_line(pairs) -> str:
             before = sum(abs(rel(d.mean, n.mean)) <= tol for d, _, n in got)
             after = sum(abs(rel(a.mean, n.mean)) <= tol for _, a, n in got)
             parts.append(f"{title} {before} → {after} of {len(got)}")
-    return ("within tolerance of ns-3 as dupack is → with ns-3's CUBIC arithmetic in dupack "
-            f"(`tcp.cubic_arithmetic = \"ns3\"`): {'; '.join(parts)}")
+    return ("within tolerance of ns-3 as dupack is → with ns-3's CUBIC (and PRR) arithmetic in dupack "
+            f"(`tcp.cubic_arithmetic = \"ns3\"`, `tcp.prr_arithmetic = \"ns3\"`): {'; '.join(parts)}")
 
 
 def within(d: dict[str, Estimate], s: dict[str, Estimate] | None, key: str, tol: float) -> str | None:
@@ -1620,6 +1640,9 @@ and so from dupack, in ways no attribute removes:
 dupack's `tcp.cubic_arithmetic = "ns3"` (`crates/dupack-sim/src/tcp/cc/cubic_ns3.rs`, docs/scenario.md) does
 what ns-3 does in each of the first four, so that the SACK rows can be run again with it (the control tables
 below; `ns3_cubic_arithmetic` where a gap closes with it). RFC 9438 stays dupack's default.
+
+The `+prr` rows also meet ns-3's PRR (`TcpPrrRecovery`, ns-3.44), which departs from RFC 6937 §3 (the
+`ns3_prr_arithmetic` of scenario 2's causes): the controls run it too (`tcp.prr_arithmetic = "ns3"`).
 """
 
 
@@ -1642,6 +1665,21 @@ def cubic_section(results: dict[str, Any], peers: dict[str, Peer]) -> list[str]:
         L += cubic_control_table(cubic_controls(results, "3"), "N | p | variant")
     L += cubic_reading(s2, s3, cubic_controls(results), cubic_controls(results, "3"))
     return L
+
+
+SHARED_GAP = 2.0  # per cent: a PRR row's residual this close to its classic twin's is not PRR's
+
+
+def shared_with_classic(r, gap: dict) -> str:
+    """For a `+prr` CUBIC row whose control stays outside: the classic-recovery
+    row at the same point, when its control leaves the same gap (so the
+    residual is not the PRR's)."""
+    if "prr" not in r.variant.split("+"):
+        return ""
+    twin = gap.get((r.variant.replace("+prr", ""), r.p, r.rtt_ms))
+    if twin is None or abs(twin - gap[cubic_key(r)]) > SHARED_GAP:
+        return ""
+    return f"; {r.variant.replace('+prr', '')} there: {twin:+.1f} %, so not the PRR's"
 
 
 def cubic_reading(s2, s3, controls=(), controls3=()) -> list[str]:
@@ -1675,11 +1713,14 @@ def cubic_reading(s2, s3, controls=(), controls3=()) -> list[str]:
             + (f", mean cwnd of the traced flow {min(mean):+.1f} % to {max(mean):+.1f} %" if mean else "")
             + (f", cwnd at a fast retransmit {min(at):+.1f} % to {max(at):+.1f} %" if at else "") + ".")
     if controls:
-        left = [f"{r.variant} p = {r.p:g}, RTT {r.rtt_ms} ms ({rel(c.goodput['dupack'].mean, r.goodput['ns3'].mean):+.1f} %)"
-                for r, c in controls if abs(rel(c.goodput["dupack"].mean, r.goodput["ns3"].mean)) > GOODPUT_TOL]
+        gap = {cubic_key(r): rel(c.goodput["dupack"].mean, r.goodput["ns3"].mean) for r, c in controls}
+        left = [f"{r.variant} p = {r.p:g}, RTT {r.rtt_ms} ms ({gap[cubic_key(r)]:+.1f} %"
+                + shared_with_classic(r, gap) + ")"
+                for r, c in controls if abs(gap[cubic_key(r)]) > GOODPUT_TOL]
         L.append(f"- The lossy link's SACK rows with the control (the table above), counted "
                  f"{cubic_control_line(controls)}. So what separates them from ns-3 is ns-3's CUBIC arithmetic "
-                 "(`ns3_cubic_arithmetic`: its departures from RFC 9438 listed above), as far as the counts "
+                 "(`ns3_cubic_arithmetic`: its departures from RFC 9438 listed above) and, in the `+prr` rows, its "
+                 "PRR arithmetic (`ns3_prr_arithmetic`), as far as the counts "
                  "moved into tolerance; the rest stays as the table shows it"
                  + (f", and goodput stays outside ±{GOODPUT_TOL:g} % with it in {len(left)} of {len(controls)} rows: "
                     f"{', '.join(left)}, not traced further." if left else ".")

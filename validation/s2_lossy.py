@@ -40,8 +40,10 @@ CUBIC_PS = (0.001, 0.01, 0.03)
 # `loss_ssthresh = "pipe"` (half of RFC 6675's pipe at the fast retransmit
 # and at every timeout, as ns-3's TcpSocketBase sets it), so that the report
 # can show what that departure from RFC 6675 §5 (4.2) accounts for
-# (validation/report.py, `ns3_pipe_ssthresh`).
-NS3_ARITH = {"loss_ssthresh": "pipe"}
+# (validation/report.py, `ns3_pipe_ssthresh`); with `+prr`, ns-3's PRR
+# arithmetic as well (`prr_arithmetic = "ns3"`: RecoverFS from pipe, one SMSS
+# more per SACKing dupack, `ns3_prr_arithmetic`).
+NS3_ARITH = {"loss_ssthresh": "pipe", "prr_arithmetic": "ns3"}
 # ns-2's window arithmetic in dupack (the same-loss transfers and scenario 1
 # use it): half of min(cwnd, rwnd) in whole segments as ns-2's slowdown(),
 # cwnd grown by a fraction of a segment per ACK, and growth on the ACK that
@@ -50,14 +52,16 @@ NS3_ARITH = {"loss_ssthresh": "pipe"}
 # what the arithmetic does to the event counts from the luck of the draws
 # (validation/report.py, s2_ns2_arith).
 NS2_ARITH = {"loss_ssthresh": "window", "ca_increase": "fractional", "recovery_exit_growth": "grow"}
-NS3_ARITH_VARIANTS = ("rfc6675+lt",)
+NS3_ARITH_VARIANTS = ("rfc6675+lt", "rfc6675+prr+lt")
 CUBIC_QUICK = [(v, 0.01, 100) for v in CUBIC_VARIANTS]
 # ns-3's CUBIC arithmetic in dupack (`tcp.cubic_arithmetic = "ns3"`: whole
 # segments, growth by counting ACKs, ssthresh from cwnd, Linux's
 # Reno-friendly scale; crates/dupack-sim/src/tcp/cc/cubic_ns3.rs): the SACK
 # CUBIC rows once more, dupack alone and the same seeds, so that the report
-# can show what ns-3's departures from RFC 9438 account for.
-CUBIC_NS3 = {"cubic_arithmetic": "ns3"}
+# can show what ns-3's departures from RFC 9438 account for; with `+prr`,
+# ns-3's PRR arithmetic as well (`prr_arithmetic = "ns3"`, which `+prr`-less
+# variants ignore).
+CUBIC_NS3 = {"cubic_arithmetic": "ns3", "prr_arithmetic": "ns3"}
 CUBIC_NS3_VARIANTS = ("rfc6675+lt+cc=cubic", "rfc6675+prr+lt+cc=cubic")
 MSS = 1000
 RATE = 100e6
@@ -111,7 +115,7 @@ class Row:
     rtt_measured_s: float = math.nan
     pftk_measured_kbps: float = math.nan
     timeout_share: float = math.nan
-    arith: bool = False  # dupack alone with ns-3's ssthresh (NS3_ARITH)
+    arith: bool = False  # dupack alone with ns-3's ssthresh, and PRR with `+prr` (NS3_ARITH)
     # peer -> (dupack's, the peer's) (timeouts, fast retransmits, retransmitted
     # segments) of each same-loss transfer.
     same_events: dict[str, list[tuple[tuple[int, int, int], tuple[int, int, int]]]] = field(default_factory=dict)

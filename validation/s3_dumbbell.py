@@ -83,9 +83,10 @@ NS2_ARITH = {f"tcp.{k}": v for k, v in s2_lossy.NS2_ARITH.items()}
 # "pipe"`: half of RFC 6675's pipe at the fast retransmit and at every
 # timeout, as TcpSocketBase sets it, where RFC 6675 §5 (4.2) and RFC 5681
 # eq. 4 halve FlightSize), against ns-3 again: what that departure of ns-3
-# from the RFC accounts for of the event-count gaps (`ns3_pipe_ssthresh`).
-NS3_ARITH = {"tcp.loss_ssthresh": "pipe"}
-NS3_ARITH_VARIANTS = ("rfc6675+lt",)
+# from the RFC accounts for of the event-count gaps (`ns3_pipe_ssthresh`);
+# with `+prr`, ns-3's PRR arithmetic too (s2_lossy.NS3_ARITH).
+NS3_ARITH = {f"tcp.{k}": v for k, v in s2_lossy.NS3_ARITH.items()}
+NS3_ARITH_VARIANTS = s2_lossy.NS3_ARITH_VARIANTS
 # CUBIC against ns-3 only (scenario 2 has the variants); with the window
 # of the first flow (s2_lossy.WINDOW) besides the sums over the flows.
 CUBIC_QUICK = [(10, 0.01, v) for v in CUBIC_VARIANTS]
@@ -121,7 +122,7 @@ class Row:
         """How the report names the case: N, p (and the remedy), variant."""
         extra = f" overhead {overhead_text(self.overhead)}" if self.overhead else ""
         extra += ", ns-2's window arithmetic" if self.arith else ""
-        extra += ", ns-3's ssthresh" if self.ns3_arith else ""
+        extra += (", ns-3's ssthresh and PRR" if "prr" in self.variant.split("+") else ", ns-3's ssthresh") if self.ns3_arith else ""
         extra += ", ns-3's CUBIC arithmetic" if self.cubic_ns3 else ""
         return f"N={self.n} p={self.p:g}{extra} {self.variant}"
 
