@@ -83,7 +83,10 @@ def reruns(rerun: dict | list[dict] | None) -> list[dict]:
 
 def header(peers: dict[str, Peer], missing: dict[str, str], quick: bool, seeds: int, elapsed: float, argv,
            rerun: dict | list[dict] | None = None, base_machine: dict | None = None,
-           reused: dict[str, list[int]] | None = None) -> list[str]:
+           reused: dict[str, list[int]] | None = None, versions: list[str] | None = None) -> list[str]:
+    """`versions`: the tools' versions when the (first) run was made, saved
+    with its results; a report rendered later from them names those, not
+    the tools installed at the time of rendering."""
     m = base_machine or measure.machine()
     shown = shown_args(argv)
     cmd = " ".join(["python3 validation/run.py", *shown])
@@ -102,8 +105,8 @@ def header(peers: dict[str, Peer], missing: dict[str, str], quick: bool, seeds: 
         f"- date: {m['date']}; dupack commit {m['commit']}",
         f"- CPU: {m['cpu']}; `nproc` = {m['nproc']}; memory {m['mem']}; {m['os']}",
     ]
-    for p in peers.values():
-        L.append(f"- {p.version()}")
+    for v in versions or [p.version() for p in peers.values()]:
+        L.append(f"- {v}")
     for name, why in missing.items():
         L.append(f"- {name}: not run ({why})")
     L.append(f"- Python {m['python']}; {m['rustc']}; the run took {elapsed / 60:.1f} minutes; replications for scenarios 2–4: {seeds}")
@@ -1398,8 +1401,9 @@ def summary_ns2(results: dict[str, Any]) -> list[str]:
 
 def render(results: dict[str, Any], peers: dict[str, Peer], missing: dict[str, str], *, quick: bool, seeds: int,
            only: set[str], elapsed: float, argv, rerun: dict | list[dict] | None = None,
-           base_machine: dict | None = None, reused: dict[str, list[int]] | None = None) -> str:
-    L = header(peers, missing, quick, seeds, elapsed, argv, rerun, base_machine, reused)
+           base_machine: dict | None = None, reused: dict[str, list[int]] | None = None,
+           versions: list[str] | None = None) -> str:
+    L = header(peers, missing, quick, seeds, elapsed, argv, rerun, base_machine, reused, versions)
     at = L.index("## Configuration mirror\n")
     L[at:at] = summary(results, peers)
     if "1" in results:

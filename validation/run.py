@@ -214,13 +214,13 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
         print("validation: interrupted", file=log, flush=True)
     elapsed = time.perf_counter() - t0
     settings = {"quick": quick, "seeds": seeds, "only": only, "elapsed": elapsed, "argv": argv,
-                "reused": runcache.summary(kept)}
+                "reused": runcache.summary(kept), "versions": [p.version() for p in peers.values()]}
     machine = measure.machine()
     if base is not None:
         # The saved run's results, its settings and provenance; these scenarios' results over them.
         results = {**base["results"], **results}
         again = {"scenarios": sorted(only), "elapsed": elapsed, "argv": argv, "machine": machine,
-                 "reused": settings["reused"]}
+                 "reused": settings["reused"], "versions": settings["versions"]}
         settings = {**base["settings"], "rerun": [*report.reruns(base["settings"].get("rerun")), again],
                     "base_machine": base["machine"], "only": set(base["settings"]["only"]) | only}
         machine = base["machine"]
