@@ -978,15 +978,13 @@ def profile_section(prof: dict | None) -> list[str]:
         "and 0.261 s): the tree has a leaf for every slot, 8,192 at 1000 flows, and every re-schedule of "
         "the event just popped walks its whole height, where the heap holds the ~2,000 pending events only "
         "and its sift stops early.\n"
-        "- **Tried and rejected: a radix heap** (Ahuja, Mehlhorn, Orlin & Tarjan 1990): each entry filed "
-        "in the bucket of its highest bit differing from the last entry popped, so a push is an XOR, a "
-        "leading-zero count and a `Vec::push`, with a small binary heap beside it for the entries scheduled "
-        "at the current instant below the last one popped. Bit-identical; slower where it counts: user time "
-        "of `bench_scenario`, interleaved, (a) N = 10 × 2000 s 0.24–0.25 s with the binary heap against "
-        "0.26–0.28 s, 1000 flows × 20 s 0.55–0.64 s against 0.72–0.76 s; 10,000 flows × 20 s 21.0–24.4 s "
-        "against 20.0–23.3 s, within the noise. The keys differ from the last pop in their time bits, so "
-        "an entry moves down several buckets before it is popped, and each bucket emptied is scanned for "
-        "its minimum: more work than the shallow binary heap's early-exit sift.\n"
+        "- **Tried again and rejected: a radix heap on the whole 128-bit key** (the monotone radix heap "
+        "above, with time, class and tie-break in one key, so that only entries scheduled at the current "
+        "instant below the last one popped need the small heap beside it). Bit-identical and no faster: "
+        "user time of `bench_scenario`, interleaved, binary heap first, (a) N = 10 × 2000 s 0.24–0.25 s "
+        "and 0.26–0.28 s, 1000 flows × 20 s 0.55–0.64 s and 0.72–0.76 s, 10,000 flows × 20 s 21.0–24.4 s "
+        "and 20.0–23.3 s (within the noise): the bucket moves still cost more than the shallow heap's "
+        "early-exit sift.\n"
     )
     L.append("### What would close the scaling gap\n")
     L.append(
