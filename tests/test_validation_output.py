@@ -331,6 +331,38 @@ def test_each_event_gap_to_ns3_is_named() -> None:
     assert report.ns3_cause("in", "newreno", None, True) is None
 
 
+def test_each_cubic_event_gap_to_ns3_is_named() -> None:
+    # The CUBIC rows: newreno+cc=cubic's gaps are ns-3's SACK-less recovery,
+    # a gap the control (ns-3's CUBIC and PRR arithmetic in dupack) closes is
+    # that arithmetic, a p = 0 dumbbell row is a single trajectory of ns-3's.
+    from validation import report, s3_dumbbell
+    from validation.common import Estimate
+
+    def row(n, p, variant, timeouts, ns3, cubic_ns3=False):
+        def m(t):
+            return {"goodput": Estimate(2800.0, 1.0, 10), "timeouts": Estimate(t[0], t[1], 10),
+                    "fast_retransmits": Estimate(100.0, 1.0, 10), "retransmitted": Estimate(300.0, 1.0, 10)}
+        return s3_dumbbell.Row(n, p, variant, 200.0, {"dupack": m(timeouts), "ns3": m(ns3)}, cubic_ns3=cubic_ns3)
+
+    rows = [
+        row(10, 0.01, "newreno+cc=cubic", (20.0, 1.0), (40.0, 1.0)),
+        row(10, 0.01, "rfc6675+lt+cc=cubic", (20.0, 1.0), (40.0, 1.0)),  # the control below closes it
+        row(10, 0.0, "rfc6675+prr+lt+cc=cubic", (20.0, 1.0), (40.0, 0.0)),  # p = 0
+        row(40, 0.05, "rfc6675+lt+cc=cubic", (20.0, 1.0), (40.0, 1.0)),  # nothing explains it
+        row(40, 0.01, "rfc6675+lt+cc=cubic", (40.0, 1.0), (40.0, 1.0)),  # within
+    ]
+    control = row(10, 0.01, "rfc6675+lt+cc=cubic", (39.0, 1.0), (40.0, 1.0), cubic_ns3=True)
+    text = report.cubic_causes_line(rows, [(rows[1], control)])
+    assert text.startswith("timeouts: 1 ns-3's SACK-less recovery")
+    for part in ("1 ns-3's CUBIC (and PRR) arithmetic", "1 single trajectories", "1 not traced"):
+        assert part in text, part
+    assert "fast retransmits" not in text
+    # The summary line carries them.
+    results = {"3": rows + [control]}
+    summary = "\n".join(report.cubic_summary(results))
+    assert "causes of the counts outside: timeouts: 1 ns-3's CUBIC (and PRR) arithmetic" in summary, summary
+
+
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`) is not installed")
 def test_a_second_run_is_given_ns2s_runs_back_and_says_so(tmp_path: Path, kept_runs: Path) -> None:
     # Scenario 6 of the quick subset twice: the second run makes no ns-2 run,

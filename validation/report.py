@@ -1588,17 +1588,57 @@ def cubic_agreement(cases) -> str:
             f"window within ±{CWND_TOL:g} %: {'; '.join(parts)}")
 
 
+CUBIC_CAUSE_TEXT = {
+    "recovery": "ns-3's SACK-less recovery (`ns3_stale_scoreboard`)",
+    "arithmetic": "ns-3's CUBIC (and PRR) arithmetic (within with it in dupack, `ns3_cubic_arithmetic`, "
+                  "`ns3_prr_arithmetic`)",
+    "trajectory": "single trajectories (p = 0: ns-3 is deterministic)",
+    "unresolved": "unresolved (inside both tools' intervals)",
+    "untraced": "not traced",
+}
+
+
+def cubic_cause(r, control, key: str) -> str | None:
+    """Why a CUBIC row's count `key` is not within ±EVENTS_TOL % of ns-3's:
+    None (it is), "recovery" (`newreno+cc=cubic`: ns-3's SACK-less classic
+    recovery), "arithmetic" (its control, dupack with ns-3's CUBIC and PRR
+    arithmetic, is within), "trajectory" (p = 0 on the dumbbell),
+    "unresolved" or "untraced"."""
+    d, n = cubic_figures(r, "dupack"), cubic_figures(r, "ns3")
+    judged = events_within(d, n, key)
+    if judged in ("in", None):
+        return None
+    if r.variant.startswith("newreno"):
+        return "recovery"
+    if control is not None and events_within(cubic_figures(control, "dupack"), n, key) == "in":
+        return "arithmetic"
+    if not hasattr(r, "rtt_ms") and r.p == 0:
+        return "trajectory"
+    return "unresolved" if judged == "unresolved" else "untraced"
+
+
+def cubic_causes_line(rows, controls) -> str:
+    """'timeouts: 3 ns-3's CUBIC arithmetic, 2 not traced; …' over CUBIC rows with ns-3."""
+    by = {cubic_key(r): c for r, c in controls}
+    rows = [r for r in rows if cubic_figures(r, "ns3")]
+    return causes_line(lambda key: [cubic_cause(r, by.get(cubic_key(r)), key) for r in rows], CUBIC_CAUSE_TEXT)
+
+
 def cubic_summary(results: dict[str, Any]) -> list[str]:
     s2, s3 = cubic_cases(results)
     controls, controls3 = cubic_controls(results), cubic_controls(results, "3")
     L = []
-    for title, cases in (("2. Lossy link", s2), ("3. Dumbbell", s3)):
+    for title, cases, key in (("2. Lossy link", s2, "2"), ("3. Dumbbell", s3, "3")):
         for v in s2_lossy.CUBIC_VARIANTS:
             cv = [c for c in cases if v in c[0]]
             pairs = [(r, c) for r, c in (controls if cases is s2 else controls3) if r.variant == v]
+            causes = cubic_causes_line([r for r in cubic_rows(results, key) if r.variant == v],
+                                       controls if cases is s2 else controls3)
             if cv:
                 L.append(f"- **{title}, ns-3, {v}:** {cubic_agreement(cv)}"
-                         + (f"; {cubic_control_line(pairs)}" if pairs else "") + " (section \"CUBIC against ns-3\").")
+                         + (f"; {cubic_control_line(pairs)}" if pairs else "")
+                         + (f"; causes of the counts outside: {causes}" if causes else "")
+                         + " (section \"CUBIC against ns-3\").")
     return L
 
 
