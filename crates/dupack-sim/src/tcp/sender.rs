@@ -535,8 +535,9 @@ impl Sender {
         {
             self.ssthresh = self.view().loss_ssthresh();
         }
-        // RFC 9438 §4.8: a timeout is a congestion event too.
-        if !self.rto_retransmitted_una {
+        // RFC 9438 §4.8: a timeout is a congestion event too (the
+        // controller says whether each backoff's expiry is one).
+        if !self.rto_retransmitted_una || self.cc.congestion_at_every_expiry() {
             self.cc.on_congestion(self.cwnd, self.mss, true, now);
         }
         self.rto_retransmitted_una = true;
