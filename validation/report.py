@@ -1674,15 +1674,13 @@ and so from dupack, in ways no attribute removes:
 - the Reno-friendly estimate: ns-3 grows it by one segment per 15·cwnd/8 ACKs (Linux's scale ⌊8·1.7/(3·0.3)⌋ =
   15; α ≈ 0.533, RFC 9438: 0.529), and keeps that α above W_max, where RFC 9438 §4.3 (and dupack) switch to
   α = 1.
-- after a timeout dupack forgets W_max (K = 0, the origin at the window where congestion avoidance resumes, as
-  RFC 9438 §4.8 describes the first epoch after a timeout). ns-3 keeps it: every expiry of the timer calls
-  `GetSsThresh`, which sets W_max from the window at the expiry with fast convergence, and the `CubicReset` that
-  follows (entering `CA_LOSS`) clears the origin, K, the Reno-friendly window and the least RTT but not
-  `m_lastMaxCwnd` (read in the wheel's `libns3.44-internet.so`: the reset stores zero at the origin's offset, not
-  at W_max's, which `GetSsThresh` writes), so the next epoch climbs back towards W_max along the concave curve.
-  A second expiry, at one segment, truncates W_max to ⌊1.7 / 2⌋ = 0; while W_max is 0 (before the first loss,
-  and after a backoff) ns-3 grows by at least one segment per 20 ACKs (about 5 % per RTT, Linux's `cnt` clamp),
-  which dupack does not.
+- after a timeout both forget W_max (K = 0, the origin at the window where congestion avoidance resumes, as
+  RFC 9438 §4.8 describes the first epoch after a timeout); ns-3 also grows, as before the first loss, by at
+  least one segment per 20 ACKs (about 5 % per RTT, Linux's `cnt` clamp), which dupack does not. (Read in the
+  wheel's `libns3.44-internet.so`, ns-3's `CubicReset` clears the origin and K but not `m_lastMaxCwnd`; a control
+  that kept W_max through a timeout moved the lossy-link rows further from ns-3, goodput within ±5 % in 8 of 18
+  instead of 14, so ns-3 regrows after a timeout faster than that reading gives, by a part not yet found, and
+  the control forgets W_max.)
 - fast convergence: both compare the window at the loss with the W_max in force (RFC 9438 §4.7).
 - no HyStart in either (ns-3's `HyStart` false); slow start is RFC 5681's in both (ns-3 adds a segment per
   segment ACKed, the same with an ACK per segment).

@@ -535,9 +535,8 @@ impl Sender {
         {
             self.ssthresh = self.view().loss_ssthresh();
         }
-        // RFC 9438 §4.8: a timeout is a congestion event too (the
-        // controller says whether each backoff's expiry is one).
-        if !self.rto_retransmitted_una || self.cc.congestion_at_every_expiry() {
+        // RFC 9438 §4.8: a timeout is a congestion event too.
+        if !self.rto_retransmitted_una {
             self.cc.on_congestion(self.cwnd, self.mss, true, now);
         }
         self.rto_retransmitted_una = true;

@@ -79,13 +79,6 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     /// A congestion event (fast retransmit or ECN reduction; a retransmission
     /// timeout when `timeout`) at `now`, with the window `cwnd` it found.
     fn on_congestion(&mut self, _cwnd: u64, _mss: u64, _timeout: bool, _now: SimTime) {}
-    /// Every expiry of the retransmission timer is a congestion event, the
-    /// backoffs' included (ns-3's CUBIC: `ReTxTimeout` calls `GetSsThresh`
-    /// each time); otherwise only the first expiry for a segment is (RFC
-    /// 9438 §4.8 with RFC 5681 §3.1's ssthresh held during a backoff).
-    fn congestion_at_every_expiry(&self) -> bool {
-        false
-    }
     /// A window reduction was undone (`+undo`, `+irw`): the controller
     /// forgets the epoch the reduction started.
     fn on_undo(&mut self) {}
