@@ -501,8 +501,8 @@ pub struct TcpConfig {
     /// The ACK that reaches `snd_max` of the last timeout: how much of it
     /// grows the window.
     pub timeout_exit_growth: TimeoutExitGrowth,
-    /// Reno and NewReno: whether the ACK that ends fast recovery also
-    /// grows the window.
+    /// Reno, NewReno and RFC 6675: whether the ACK that ends fast recovery
+    /// also grows the window.
     pub recovery_exit_growth: RecoveryExitGrowth,
     /// `+cc=cubic`: RFC 9438's arithmetic, or ns-3.44's `TcpCubic` (Linux's).
     pub cubic_arithmetic: CubicArithmetic,
@@ -668,8 +668,10 @@ pub enum PrrArithmetic {
 
 /// `tcp.recovery_exit_growth`: the ACK that ends Reno's or NewReno's fast
 /// recovery sets the window (RFC 5681 §3.2 step 6: cwnd = ssthresh; RFC
-/// 6582 §3.2 step 3: min(ssthresh, FlightSize + SMSS) or ssthresh) and,
-/// by the RFCs, does not grow it.
+/// 6582 §3.2 step 3: min(ssthresh, FlightSize + SMSS) or ssthresh), and
+/// RFC 6675's leaves it as the recovery left it; by the RFCs, none grows
+/// it. ns-2's Reno and NewReno agents and ns-3's `ProcessAck` (every
+/// recovery) do.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RecoveryExitGrowth {
     /// No growth on that ACK (RFC 5681, RFC 6582).

@@ -45,6 +45,11 @@ pub struct Rfc6675 {
     rto_reset: PartialAckRtoReset,
     /// Partial ACKs in this recovery so far.
     partial_acks: u32,
+    /// `tcp.recovery_exit_growth = "grow"`: the ACK that ends the recovery
+    /// also grows the window, as ns-3's `ProcessAck` does (it calls
+    /// `IncreaseWindow` with the segments that ACK acknowledges once the
+    /// state is `CA_OPEN` again); RFC 6675 §5 leaves cwnd as it is.
+    exit_growth: bool,
 }
 
 impl Default for Rfc6675 {
@@ -65,7 +70,13 @@ impl Rfc6675 {
             rexmits: VecDeque::new(),
             rto_reset,
             partial_acks: 0,
+            exit_growth: false,
         }
+    }
+
+    pub fn with_exit_growth(mut self, grow: bool) -> Self {
+        self.exit_growth = grow;
+        self
     }
 
     fn threshold(v: &View) -> u64 {
@@ -153,7 +164,7 @@ impl LossRecovery for Rfc6675 {
         if v.snd_una >= self.recovery_point.unwrap_or(0) {
             self.in_recovery = false;
             self.rexmits.clear();
-            return Response::default();
+            return Response { grow: self.exit_growth, ..Response::default() };
         }
         // A partial ACK: whether it restarts the timer (`tcp.rfc6675_rto_reset`).
         self.partial_acks += 1;

@@ -1191,6 +1191,27 @@ fn recovery_exit_growth_grows_the_window_on_the_ack_that_ends_recovery() {
     }
 }
 
+/// `rfc6675` with `recovery_exit_growth = "grow"` (ns-3's `ProcessAck`):
+/// the ACK that ends the recovery also grows the window, here by
+/// congestion avoidance's MSS²/cwnd from cwnd = ssthresh = 10 segments;
+/// RFC 6675 §5 leaves it at 10.
+#[test]
+fn rfc6675_exit_growth_grows_the_window_on_the_ack_that_ends_recovery() {
+    for (growth, exit) in [(RecoveryExitGrowth::None, 10_000), (RecoveryExitGrowth::Grow, 10_100)] {
+        let cfg = TcpConfig { recovery_exit_growth: growth, ..tcp(20) };
+        let mut h = Harness::with("rfc6675", cfg, None);
+        assert_eq!(h.tx().len(), 20);
+        for k in 1..=3 {
+            h.ack(0, &[(1, k + 1)]);
+        }
+        assert!(h.s.in_recovery());
+        assert_eq!(h.tx().first(), Some(&rexmit(0)));
+        h.ack(20, &[]);
+        assert!(!h.s.in_recovery());
+        assert_eq!(h.s.cwnd(), exit, "{growth:?}");
+    }
+}
+
 #[test]
 fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
     let mut h = Harness::new("rfc6675", 8);
