@@ -132,11 +132,14 @@ NS3_MIRROR = {
 # - `ns3_loss_exit_growth` (not a timer rule, but of the timeout's aftermath): the ACK that ends CA_LOSS
 #   grows cwnd by the whole segments above m_recover only ((ackNumber - m_recover) / segmentSize in
 #   ProcessAck), where RFC 5681 §3.1 grows it on every ACK of new data.
-# Cases run against ns-3 alone take all five (NS3_RTO in [tcp.rto], NS3_TCP in [tcp]); NewReno, which both
+# - `ns3_exit_growth` (of the end of a recovery): `ProcessAck` calls `IncreaseWindow` on the ACK that ends an
+#   RFC 6675 recovery once the state is CA_OPEN again, with the segments it newly delivered (`segsAcked` from
+#   `currentDelivered`); RFC 6675 §5 leaves the window as the recovery left it.
+# Cases run against ns-3 alone take all six (NS3_RTO in [tcp.rto], NS3_TCP in [tcp]); NewReno, which both
 # peers run from one dupack case, keeps ns-2's rules (its partial ACKs reset the timer the first time in
 # both, `newreno_rto_reset = "first"`).
 NS3_RTO = {"on_fast_retransmit": "keep", "backoff_reset": "new_ack", "sampling": "per_segment"}
-NS3_TCP = {"rfc6675_rto_reset": "first", "timeout_exit_growth": "above_recover"}
+NS3_TCP = {"rfc6675_rto_reset": "first", "timeout_exit_growth": "above_recover", "rfc6675_exit_growth": "grow"}
 
 
 def ns3_rto_overrides(variant: str) -> dict[str, str]:

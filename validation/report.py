@@ -589,6 +589,12 @@ the SACK blocks, `CongState`, `RTO`) and its `TcpTxBuffer` at every timeout, p =
   control rows (ns-3's ssthresh in dupack) carry it in the `rfc6675+prr+lt` rows. Measured on the
   `rfc6675+prr+lt` row at p = 3 %, RTT 100 ms (four seeds): dupack − ns-3 goodput +6.6 % as dupack is,
   −8.7 % with ns-3's ssthresh alone, −3.4 % with its PRR arithmetic as well.
+- `ns3_exit_growth` (a mirror error, fixed; found through CUBIC, section "CUBIC against ns-3"): the ACK that ends an
+  RFC 6675 recovery also grows ns-3's window (`ProcessAck` calls `IncreaseWindow` once the state is `CA_OPEN` again,
+  with the segments that ACK newly delivered), where RFC 6675 §5 leaves it as the recovery left it. The rows run
+  against ns-3 alone set `tcp.rfc6675_exit_growth = "grow"`. With NewReno's controller it adds SMSS²/cwnd once per
+  recovery; with ns-3's CUBIC it feeds the ACK counter, and it brought `rfc6675+lt+cc=cubic` at p = 3 %, RTT 100 ms
+  from −6.6 % to −2.7 % of ns-3's goodput (four seeds, with ACKs counted by the data they deliver).
 """
 
 
@@ -1680,17 +1686,19 @@ and so from dupack, in ways no attribute removes:
   wheel's `libns3.44-internet.so`, ns-3's `CubicReset` clears the origin and K but not `m_lastMaxCwnd`; a control
   that kept W_max through a timeout moved the lossy-link rows further from ns-3, goodput within ±5 % in 8 of 18
   instead of 14, so ns-3 regrows after a timeout faster than that reading gives, by a part not yet found, and
-  the control forgets W_max. A control that also grew the window on the ACK that ends a recovery, as ns-3's
-  `ProcessAck` does by calling `IncreaseWindow` once back in `CA_OPEN` (dupack's `recovery_exit_growth = "grow"`
-  for `rfc6675`), overshot on the lossy link, `rfc6675+lt+cc=cubic` goodput against ns-3 going from −4.7 to +3.2 %
-  at p = 1 %, RTT 20 ms and from −6.6 to +8.3 % at p = 3 %, RTT 100 ms (four seeds), and moved the N = 40
-  dumbbell's timeouts only from −28.5 to −24.6 %: it stays out of the control.)
+  the control forgets W_max; that was measured before the next point was mirrored.)
+- what an ACK counts for: ns-3 takes `segmentsAcked` from `currentDelivered` (RFC 6937's DeliveredData: the
+  cumulative advance less what was SACKed before, plus what the ACK newly SACKs; read in the same library, the
+  quotient by `m_segmentSize` in `ProcessAck` is of that argument), and its slow start adds every segment so counted
+  without a limit (`m_cWnd += segmentsAcked · m_segmentSize`). dupack's controllers see the cumulative advance and
+  its slow start adds at most one segment per ACK (RFC 5681 §3.1). The ACK that fills a hole below SACKed data
+  thus counts one segment in ns-3 and the whole advance in dupack; an ACK that also SACKs new data counts more in
+  ns-3.
 - fast convergence: both compare the window at the loss with the W_max in force (RFC 9438 §4.7).
-- no HyStart in either (ns-3's `HyStart` false); slow start is RFC 5681's in both (ns-3 adds a segment per
-  segment ACKed, the same with an ACK per segment).
+- no HyStart in either (ns-3's `HyStart` false).
 
 dupack's `tcp.cubic_arithmetic = "ns3"` (`crates/dupack-sim/src/tcp/cc/cubic_ns3.rs`, docs/scenario.md) does
-what ns-3 does in each of the first four, so that the SACK rows can be run again with it (the control tables
+what ns-3 does in each of these but the fourth's W_max, counting ACKs by the data they deliver, so that the SACK rows can be run again with it (the control tables
 below; `ns3_cubic_arithmetic` where a gap closes with it). RFC 9438 stays dupack's default.
 
 The `+prr` rows also meet ns-3's PRR (`TcpPrrRecovery`, ns-3.44), which departs from RFC 6937 §3 (the

@@ -1365,6 +1365,8 @@ fn recovery_exit_growth_is_read_and_checked() {
     use dupack_sim::scenario::model::RecoveryExitGrowth as G;
     let get = |t: &dupack_sim::scenario::model::TcpConfig| t.recovery_exit_growth;
     assert_word_key("recovery_exit_growth", get, ("grow", G::Grow), G::None, "yes", &["none", "grow"]);
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.rfc6675_exit_growth;
+    assert_word_key("rfc6675_exit_growth", get, ("grow", G::Grow), G::None, "yes", &["none", "grow"]);
 }
 
 #[test]

@@ -501,9 +501,13 @@ pub struct TcpConfig {
     /// The ACK that reaches `snd_max` of the last timeout: how much of it
     /// grows the window.
     pub timeout_exit_growth: TimeoutExitGrowth,
-    /// Reno, NewReno and RFC 6675: whether the ACK that ends fast recovery
-    /// also grows the window.
+    /// Reno and NewReno: whether the ACK that ends fast recovery also
+    /// grows the window.
     pub recovery_exit_growth: RecoveryExitGrowth,
+    /// RFC 6675 recovery (`rfc6675…`): the same choice. RFC 6675 §5 leaves
+    /// the window as the recovery left it; ns-3's `ProcessAck` grows it
+    /// (`IncreaseWindow` once back in `CA_OPEN`).
+    pub rfc6675_exit_growth: RecoveryExitGrowth,
     /// `+cc=cubic`: RFC 9438's arithmetic, or ns-3.44's `TcpCubic` (Linux's).
     pub cubic_arithmetic: CubicArithmetic,
     /// `+prr`: RFC 6937's arithmetic, or ns-3.44's `TcpPrrRecovery`.
@@ -666,12 +670,12 @@ pub enum PrrArithmetic {
     Ns3,
 }
 
-/// `tcp.recovery_exit_growth`: the ACK that ends Reno's or NewReno's fast
-/// recovery sets the window (RFC 5681 §3.2 step 6: cwnd = ssthresh; RFC
-/// 6582 §3.2 step 3: min(ssthresh, FlightSize + SMSS) or ssthresh), and
-/// RFC 6675's leaves it as the recovery left it; by the RFCs, none grows
-/// it. ns-2's Reno and NewReno agents and ns-3's `ProcessAck` (every
-/// recovery) do.
+/// `tcp.recovery_exit_growth` and `tcp.rfc6675_exit_growth`: the ACK that
+/// ends Reno's or NewReno's fast recovery sets the window (RFC 5681 §3.2
+/// step 6: cwnd = ssthresh; RFC 6582 §3.2 step 3: min(ssthresh,
+/// FlightSize + SMSS) or ssthresh), and RFC 6675's leaves it as it is;
+/// by the RFCs, none grows it. ns-2's Reno and NewReno agents do, and so
+/// does ns-3's `ProcessAck` at the end of every recovery.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RecoveryExitGrowth {
     /// No growth on that ACK (RFC 5681, RFC 6582).
@@ -863,6 +867,7 @@ impl Default for TcpConfig {
             sack_recover_after_exit: SackRecoverAfterExit::Kept,
             timeout_exit_growth: TimeoutExitGrowth::Acked,
             recovery_exit_growth: RecoveryExitGrowth::None,
+            rfc6675_exit_growth: RecoveryExitGrowth::None,
             cubic_arithmetic: CubicArithmetic::Rfc9438,
             prr_arithmetic: PrrArithmetic::Rfc6937,
             overhead: SimDuration::ZERO,

@@ -57,7 +57,10 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         Base::SackCautious => Box::new(rpld::Rpld::authors_sack()),
         Base::Sack => Box::new(sack_ff96::SackFf96::new(sack_ff96::PipeInit::Outstanding, cfg.sack_recover_after_exit)),
         Base::Fack => Box::new(fack::Fack::new()),
-        Base::Rfc6675 => Box::new(rfc6675::Rfc6675::new(cfg.rfc6675_rto_reset).with_exit_growth(exit_growth)),
+        Base::Rfc6675 => Box::new(
+            rfc6675::Rfc6675::new(cfg.rfc6675_rto_reset)
+                .with_exit_growth(cfg.rfc6675_exit_growth == RecoveryExitGrowth::Grow),
+        ),
         Base::Vegas => Box::new(vegas::Vegas::new()),
         Base::Rack => Box::new(rack::Rack::new()),
         Base::EcnFack => Box::new(fack::Fack::ecn_fack()),

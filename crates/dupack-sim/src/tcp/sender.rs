@@ -93,6 +93,10 @@ pub struct Sender {
     beta: Option<f64>,
     /// `cc.ssthresh_of_whole_segments()`, read once for the same reason.
     ssthresh_whole_segments: bool,
+    /// SACKed bytes before the ACK being handled marked its blocks, and that
+    /// ACK's DeliveredData (RFC 6937) once known: [`AckInput::delivered`].
+    sacked_before_ack: u64,
+    ack_delivered: u64,
     rwnd: u64,
     dupacks: u32,
     recovery: Box<dyn LossRecovery>,
@@ -148,6 +152,8 @@ impl Sender {
             ssthresh: cfg.initial_ssthresh,
             beta: cc.beta(),
             ssthresh_whole_segments: cc.ssthresh_of_whole_segments(),
+            sacked_before_ack: 0,
+            ack_delivered: 0,
             cc,
             rwnd: peer_window,
             dupacks: 0,
@@ -265,6 +271,7 @@ impl Sender {
         self.stats.acks_received += 1;
         let wnd_changed = seg.wnd != self.rwnd;
         self.rwnd = seg.wnd;
+        self.sacked_before_ack = self.sb.sacked_bytes();
         if self.uses_sack {
             self.sb.begin_ack();
             for b in seg.sack.as_slice() {
@@ -362,14 +369,19 @@ impl Sender {
         let v = self.view();
         let mut r = self.recovery.on_new_ack(&v, acked, &mut self.sb);
         let mut grow_by = acked;
+        // DeliveredData: what this ACK newly reports received, SACKed data
+        // already counted by an earlier ACK left out (RFC 6937 §3).
+        self.ack_delivered = (acked + self.sb.sacked_bytes()).saturating_sub(self.sacked_before_ack);
         if let (TimeoutExitGrowth::AboveRecover, Some(h)) = (self.cfg.timeout_exit_growth, rto_high) {
             if seg.ack >= h {
                 // ns-3 leaving CA_LOSS: only the whole segments above the point count.
                 grow_by = (seg.ack - h) / self.mss * self.mss;
+                self.ack_delivered = grow_by;
                 r.grow &= grow_by > 0;
             }
         }
         self.apply(r, now, grow_by);
+        self.ack_delivered = 0;
         // irw §3 / RFC 3522: the ACK for the retransmitted data shows the
         // original arrived: it was delayed, not lost; restore the window.
         let ts_ecr = seg.ts.map(|(_, ecr)| ecr);
@@ -405,6 +417,7 @@ impl Sender {
             cwnd: self.cwnd,
             ssthresh: self.ssthresh,
             acked,
+            delivered: self.ack_delivered,
             mss: self.mss,
             max_cwnd: self.cfg.max_cwnd,
             srtt: self.rto.srtt(),

@@ -26,6 +26,7 @@ pub(super) const TCP_KEYS: &[&str] = &[
     "rfc6675_rto_reset",
     "timeout_exit_growth",
     "recovery_exit_growth",
+    "rfc6675_exit_growth",
     "cubic_arithmetic",
     "prr_arithmetic",
     "sack_recover_after_exit",
@@ -99,6 +100,7 @@ pub(super) struct TcpRaw {
     pub(super) rfc6675_rto_reset: Option<At<PartialAckRtoReset>>,
     pub(super) timeout_exit_growth: Option<At<TimeoutExitGrowth>>,
     pub(super) recovery_exit_growth: Option<At<RecoveryExitGrowth>>,
+    pub(super) rfc6675_exit_growth: Option<At<RecoveryExitGrowth>>,
     pub(super) cubic_arithmetic: Option<At<CubicArithmetic>>,
     pub(super) prr_arithmetic: Option<At<PrrArithmetic>>,
     pub(super) sack_recover_after_exit: Option<At<SackRecoverAfterExit>>,
@@ -200,6 +202,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
             v_enum(v, p, &[("acked", TimeoutExitGrowth::Acked), ("above_recover", TimeoutExitGrowth::AboveRecover)])
         })?,
         recovery_exit_growth: t.opt("recovery_exit_growth", |v, p| {
+            v_enum(v, p, &[("none", RecoveryExitGrowth::None), ("grow", RecoveryExitGrowth::Grow)])
+        })?,
+        rfc6675_exit_growth: t.opt("rfc6675_exit_growth", |v, p| {
             v_enum(v, p, &[("none", RecoveryExitGrowth::None), ("grow", RecoveryExitGrowth::Grow)])
         })?,
         cubic_arithmetic: t.opt("cubic_arithmetic", |v, p| {

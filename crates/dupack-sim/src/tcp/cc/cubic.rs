@@ -161,6 +161,7 @@ mod tests {
             cwnd: (cwnd_segs * MSS as f64) as u64,
             ssthresh: 0,
             acked: MSS,
+            delivered: MSS,
             mss: MSS,
             max_cwnd: u64::MAX,
             srtt: Some(ms(100)),

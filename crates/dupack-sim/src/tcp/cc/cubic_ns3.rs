@@ -29,7 +29,17 @@
 //!   is at most 20 (a segment per 20 ACKs: Linux's clamp while W_max is
 //!   unknown); the least RTT is forgotten too. RTT samples within 10 ms of
 //!   an epoch's start are not taken for it.
-//!
+//! - ACKs are counted by the data they newly deliver: ns-3's `ProcessAck`
+//!   takes `segmentsAcked` from `currentDelivered` (read in the wheel's
+//!   `libns3.44-internet.so`: the quotient by `m_segmentSize` is of that
+//!   argument), RFC 6937's DeliveredData: the cumulative advance less what
+//!   was SACKed before, plus what the ACK newly SACKs. The ACK that fills a
+//!   hole below SACKed data counts the segment it delivers, not the whole
+//!   advance.
+//! - Slow start adds every segment so counted, without RFC 3465's limit
+//!   and without a cap at ssthresh (`m_cWnd += segmentsAcked ·
+//!   m_segmentSize`, and return); none of that ACK goes to congestion
+//!   avoidance.
 //!
 //! Where this departs from ns-3's code, knowingly: ns-3.44's `CubicReset`
 //! (on entering `CA_LOSS`) clears the origin, K, the Reno-friendly window
@@ -41,17 +51,12 @@
 //! rows instead of 14; docs/validation.md, "CUBIC against ns-3"): ns-3
 //! regrows after a timeout faster than that reading of its code gives, by
 //! a part not yet found. Forgetting W_max, with the clamp, matches ns-3's
-//! figures better and stays until that part is found.
-//!
-//! Slow start is as in [`super::grow`]: one segment per ACK. ns-3's window
-//! traces on the validation's dumbbell never grow by more than one segment
-//! at a time; byte counting without a limit (a reading of its
-//! `m_cWnd += segmentsAcked · m_segmentSize`) was tried and gave windows
-//! that jump by up to 23 segments after a timeout.
+//! figures better and stays until that part is found. (Measured before
+//! ACKs were counted by the data they deliver; worth measuring again.)
 
 #[cfg(test)]
 use super::reduce_whole_segments;
-use super::{grow, AckInput, CongestionControl, Growth};
+use super::{AckInput, CongestionControl, Growth};
 use crate::time::{SimDuration, SimTime};
 
 // RFC 9438 §5's C and β, as ns-3's attributes `C` and `Beta`.
@@ -129,12 +134,16 @@ impl CongestionControl for Ns3Cubic {
                 self.delay_min = Some(rtt);
             }
         }
-        if a.cwnd < a.ssthresh {
-            return Growth::cwnd(grow(a.cwnd, a.ssthresh, a.acked, a.mss, a.max_cwnd));
-        }
-        self.partial += a.acked;
+        // ns-3 counts the ACK's segments from the data it newly delivered
+        // (`ProcessAck`: `currentDelivered / m_segmentSize`, the rest carried).
+        self.partial += a.delivered;
         let acked = self.partial / a.mss;
         self.partial %= a.mss;
+        if a.cwnd < a.ssthresh {
+            // Every segment delivered, with no limit and no cap at ssthresh;
+            // none of the ACK goes to congestion avoidance.
+            return Growth::cwnd(a.cwnd.saturating_add(acked * a.mss).min(a.max_cwnd));
+        }
         if acked == 0 {
             return Growth::cwnd(a.cwnd);
         }
@@ -193,6 +202,7 @@ mod tests {
             cwnd: cwnd_segs * MSS,
             ssthresh: 0,
             acked: MSS,
+            delivered: MSS,
             mss: MSS,
             max_cwnd: u64::MAX,
             srtt: Some(ms(rtt)),
@@ -292,10 +302,17 @@ mod tests {
     }
 
     #[test]
-    fn slow_start_adds_a_segment_per_segment_acknowledged() {
+    fn slow_start_adds_every_segment_the_ack_delivers() {
         let mut c = Ns3Cubic::default();
         let a = AckInput { ssthresh: u64::MAX, ..ack(4, SimTime::ZERO, 10) };
         assert_eq!(c.on_ack(&a).cwnd, 5 * MSS);
         assert!(c.epoch.is_none());
+        // A hole filled below five SACKed segments: six acknowledged, one delivered.
+        let a = AckInput { ssthresh: 8 * MSS, acked: 6 * MSS, delivered: MSS, ..ack(1, SimTime::ZERO, 10) };
+        assert_eq!(c.on_ack(&a).cwnd, 2 * MSS);
+        // Three delivered (a delayed ACK of two, one newly SACKed): three, past ssthresh.
+        let a = AckInput { ssthresh: 3 * MSS, acked: 2 * MSS, delivered: 3 * MSS, ..ack(2, SimTime::ZERO, 10) };
+        assert_eq!(c.on_ack(&a).cwnd, 5 * MSS);
+        assert!(c.epoch.is_none() && c.cwnd_cnt == 0);
     }
 }

@@ -28,6 +28,11 @@ pub struct AckInput {
     pub ssthresh: u64,
     /// New bytes this ACK acknowledged.
     pub acked: u64,
+    /// The data this ACK newly reports delivered: the cumulative advance
+    /// less what was SACKed before, plus what it newly SACKs (RFC 6937's
+    /// DeliveredData; equal to `acked` without SACK). ns-3's
+    /// `TcpSocketBase::ProcessAck` counts `segmentsAcked` from it.
+    pub delivered: u64,
     pub mss: u64,
     pub max_cwnd: u64,
     pub srtt: Option<SimDuration>,

@@ -177,6 +177,7 @@ mod tests {
             cwnd,
             ssthresh,
             acked: MSS,
+            delivered: MSS,
             mss: MSS,
             max_cwnd: u64::MAX,
             srtt: None,

@@ -45,7 +45,7 @@ pub struct Rfc6675 {
     rto_reset: PartialAckRtoReset,
     /// Partial ACKs in this recovery so far.
     partial_acks: u32,
-    /// `tcp.recovery_exit_growth = "grow"`: the ACK that ends the recovery
+    /// `tcp.rfc6675_exit_growth = "grow"`: the ACK that ends the recovery
     /// also grows the window, as ns-3's `ProcessAck` does (it calls
     /// `IncreaseWindow` with the segments that ACK acknowledges once the
     /// state is `CA_OPEN` again); RFC 6675 §5 leaves cwnd as it is.

@@ -1191,14 +1191,14 @@ fn recovery_exit_growth_grows_the_window_on_the_ack_that_ends_recovery() {
     }
 }
 
-/// `rfc6675` with `recovery_exit_growth = "grow"` (ns-3's `ProcessAck`):
+/// `rfc6675` with `rfc6675_exit_growth = "grow"` (ns-3's `ProcessAck`):
 /// the ACK that ends the recovery also grows the window, here by
 /// congestion avoidance's MSS²/cwnd from cwnd = ssthresh = 10 segments;
 /// RFC 6675 §5 leaves it at 10.
 #[test]
 fn rfc6675_exit_growth_grows_the_window_on_the_ack_that_ends_recovery() {
     for (growth, exit) in [(RecoveryExitGrowth::None, 10_000), (RecoveryExitGrowth::Grow, 10_100)] {
-        let cfg = TcpConfig { recovery_exit_growth: growth, ..tcp(20) };
+        let cfg = TcpConfig { rfc6675_exit_growth: growth, ..tcp(20) };
         let mut h = Harness::with("rfc6675", cfg, None);
         assert_eq!(h.tx().len(), 20);
         for k in 1..=3 {
