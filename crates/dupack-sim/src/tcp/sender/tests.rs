@@ -1212,6 +1212,30 @@ fn rfc6675_exit_growth_grows_the_window_on_the_ack_that_ends_recovery() {
     }
 }
 
+/// The sender hands the controller each ACK's DeliveredData (RFC 6937 §3):
+/// the ACK that fills a hole below SACKed data delivers one segment though
+/// it acknowledges three. ns-3's CUBIC slow start counts that one (ns-3
+/// takes `segmentsAcked` from `currentDelivered`); with the cumulative
+/// advance the window would open by three.
+#[test]
+fn the_controller_sees_the_data_an_ack_newly_delivers() {
+    use crate::scenario::model::CubicArithmetic;
+    let cfg = TcpConfig { cubic_arithmetic: CubicArithmetic::Ns3, ..tcp(4) };
+    let mut h = Harness::with("rfc6675+cc=cubic", cfg, None);
+    assert_eq!(h.tx().len(), 4);
+    // 0 is late; 1 and 2 arrive and are SACKed by one duplicate ACK.
+    h.ack(0, &[(1, 3)]);
+    assert!(!h.s.in_recovery());
+    assert_eq!(h.s.cwnd(), 4 * MSS);
+    // 0 arrives: ACK 3 acknowledges three segments and delivers one.
+    h.ack(3, &[]);
+    assert_eq!(h.s.cwnd(), 5 * MSS, "one segment delivered, not three");
+    // An ACK that acknowledges one and newly SACKs another: two delivered.
+    h.tx();
+    h.ack(4, &[(5, 6)]);
+    assert_eq!(h.s.cwnd(), 7 * MSS);
+}
+
 #[test]
 fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
     let mut h = Harness::new("rfc6675", 8);
