@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import dupack
 from dupack.cli.app import app
 from dupack.reproduce import ReproduceError, list_papers, load_paper, reproduce
-from dupack.reproduce.analysis import FAILS, HOLDS, NOT_RUN, UNDECIDED, evaluate_claim
+from dupack.reproduce.analysis import FAILS, HOLDS, NO_NUMBERS, NOT_RUN, UNDECIDED, evaluate_claim
 from dupack.reproduce.spec import PAPERS_DIR
 from tests.browser import needs_chromium, render
 
@@ -169,6 +169,13 @@ def test_claims_of_rpld_and_irw_hold_or_fail_as_documented(name: str, tmp_path: 
         assert verdict == want, (cid, verdict, [c.reason for c in r.claims if c.claim["id"] == cid])
     assert set(observed) <= set(got)
     assert (tmp_path / "report.html").is_file() and len(list((tmp_path / "figures").glob("*.png"))) >= 4
+    if not r.comparisons:
+        # A paper that prints no numbers says so, in the report and on the terminal (which reuses the runs),
+        # instead of showing an empty table.
+        assert NO_NUMBERS in (tmp_path / "report.html").read_text()
+        res = runner.invoke(app, ["reproduce", name, "-o", str(tmp_path)])
+        assert res.exit_code == 0, res.output
+        assert NO_NUMBERS in " ".join(res.output.split()) and "Published numbers beside" not in res.output
 
 
 @pytest.fixture(scope="module")

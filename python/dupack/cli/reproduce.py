@@ -126,24 +126,28 @@ def _print(r: Reproduction, wall: float) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from dupack.reproduce.analysis import FAILS, HOLDS
+    from dupack.reproduce.analysis import FAILS, HOLDS, NO_NUMBERS
 
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     p = r.paper
     mode = "full" if r.full else "quick"
     console.print(f"[bold]{p.title}[/bold]  ({mode} mode, "
                   + ", ".join(f"{v} replications" for v in sorted(set(r.seeds.values()))) + f", {wall:.1f} s)")
-    t = Table(box=box.SIMPLE_HEAD, title="Published numbers beside dupack's (mean ± 95 % CI)", title_justify="left")
-    for col in ("where", "scheme", "conditions", "paper", "dupack", "difference"):
-        t.add_column(col, justify="right" if col in ("paper", "dupack", "difference") else "left")
-    for c in r.comparisons:
-        if c.dupack is None:
-            continue
-        v = c.value
-        cond = ", ".join(f"{k} {x}" for k, x in v.get("conditions", {}).items())
-        t.add_row(str(v.get("where")), str(v.get("scheme")), cond, f"{v.get('value')} {v.get('unit', '')}",
-                  c.dupack.fmt(), f"{c.difference_pct:+.0f} %")
-    console.print(t)
+    if r.comparisons:
+        t = Table(box=box.SIMPLE_HEAD, title="Published numbers beside dupack's (mean ± 95 % CI)",
+                  title_justify="left")
+        for col in ("where", "scheme", "conditions", "paper", "dupack", "difference"):
+            t.add_column(col, justify="right" if col in ("paper", "dupack", "difference") else "left")
+        for c in r.comparisons:
+            v = c.value
+            cond = ", ".join(f"{k} {x}" for k, x in v.get("conditions", {}).items())
+            # A number that could not be compared (its runs were not made) says why, as the report does.
+            ours, diff = (c.dupack.fmt(), f"{c.difference_pct:+.0f} %") if c.dupack is not None else (c.reason, "")
+            t.add_row(str(v.get("where")), str(v.get("scheme")), cond, f"{v.get('value')} {v.get('unit', '')}",
+                      ours, diff)
+        console.print(t)
+    else:
+        console.print(NO_NUMBERS)
     t = Table(box=box.SIMPLE_HEAD, title="Claims", title_justify="left")
     t.add_column("verdict")
     t.add_column("claim")
