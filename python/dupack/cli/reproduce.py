@@ -126,28 +126,43 @@ def _print(r: Reproduction, wall: float) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from dupack.reproduce.analysis import FAILS, HOLDS, NO_NUMBERS
+    from dupack.reproduce.analysis import FAILS, HOLDS
 
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     p = r.paper
     mode = "full" if r.full else "quick"
     console.print(f"[bold]{p.title}[/bold]  ({mode} mode, "
                   + ", ".join(f"{v} replications" for v in sorted(set(r.seeds.values()))) + f", {wall:.1f} s)")
-    if r.comparisons:
+    compared = [c for c in r.comparisons if c.dupack is not None]
+    unmatched = len(r.comparisons) - len(compared)
+    report = r.out / "report.html" if r.out else None
+    if compared:
         t = Table(box=box.SIMPLE_HEAD, title="Published numbers beside dupack's (mean ± 95 % CI)",
                   title_justify="left")
         for col in ("where", "scheme", "conditions", "paper", "dupack", "difference"):
             t.add_column(col, justify="right" if col in ("paper", "dupack", "difference") else "left")
-        for c in r.comparisons:
+        for c in compared:
             v = c.value
             cond = ", ".join(f"{k} {x}" for k, x in v.get("conditions", {}).items())
-            # A number that could not be compared (its runs were not made) says why, as the report does.
-            ours, diff = (c.dupack.fmt(), f"{c.difference_pct:+.0f} %") if c.dupack is not None else (c.reason, "")
             t.add_row(str(v.get("where")), str(v.get("scheme")), cond, f"{v.get('value')} {v.get('unit', '')}",
-                      ours, diff)
+                      c.dupack.fmt(), f"{c.difference_pct:+.0f} %")
         console.print(t)
-    else:
-        console.print(NO_NUMBERS)
+    # Rather than an empty table (or none at all), say what was not compared, why, and where it is listed.
+    if unmatched:
+        reasons: dict[str, int] = {}
+        for c in r.comparisons:
+            if c.dupack is None:
+                reasons[c.reason] = reasons.get(c.reason, 0) + 1
+        why = "; ".join(f"{reason}: {n}" for reason, n in reasons.items())
+        where = report or "the report"
+        if compared:
+            console.print(f"{unmatched} more published results have no dupack figure beside them ({why}); "
+                          f"{where} lists each.")
+        else:
+            console.print(f"None of the paper's {unmatched} published results has a dupack figure beside it ({why}): "
+                          f"only its claims are checked; {where} lists each result.")
+    elif not compared:
+        console.print("The paper publishes no results to set beside dupack's: only its claims are checked.")
     t = Table(box=box.SIMPLE_HEAD, title="Claims", title_justify="left")
     t.add_column("verdict")
     t.add_column("claim")

@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 HOLDS, FAILS, UNDECIDED, NOT_RUN = "holds", "fails", "not decidable", "not run"
-#: Said where a paper prints no numbers to set beside dupack's (its figures are read from the text only).
-NO_NUMBERS = "The paper prints no numbers for its figures: only its claims are checked, and its figures are redrawn."
 
 
 def _values_close(a: Any, b: Any) -> bool:

@@ -10,7 +10,7 @@ import platform
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from dupack.reproduce.analysis import FAILS, HOLDS, NO_NUMBERS
+from dupack.reproduce.analysis import FAILS, HOLDS
 
 if TYPE_CHECKING:
     from dupack.reproduce import Reproduction
@@ -57,21 +57,16 @@ def html_page(r: Reproduction) -> str:
         L.append(f"<tr class='{cls}'><td>{_e(c.claim.get('text'))}</td><td>{_e(c.claim.get('where'))}</td>"
                  f"<td>{_e(c.verdict)}</td><td>{_e(c.reason)}</td></tr>")
     L.append("</table>")
-    L.append("<h2>Published numbers beside dupack's</h2>")
-    if not r.comparisons:
-        L.append(f"<p>{_e(NO_NUMBERS)}</p>")
-    else:
-        L.append("<table><tr><th>where</th><th>scheme</th><th>conditions</th>"
-                 "<th>paper</th><th>dupack (mean ± 95 % CI)</th><th>difference</th></tr>")
-        for c in r.comparisons:
-            v = c.value
-            d = c.dupack
-            diff = "" if c.difference_pct != c.difference_pct else f"{c.difference_pct:+.0f} %"
-            L.append(f"<tr><td>{_e(v.get('where'))}</td><td>{_e(v.get('scheme'))}</td>"
-                     f"<td>{_e(v.get('conditions'))}</td>"
-                     f"<td class='num'>{_e(v.get('value'))} {_e(v.get('unit', ''))}</td>"
-                     f"<td class='num'>{_e(d.fmt() if d else c.reason)}</td><td class='num'>{diff}</td></tr>")
-        L.append("</table>")
+    L.append("<h2>Published numbers beside dupack's</h2><table><tr><th>where</th><th>scheme</th><th>conditions</th>"
+             "<th>paper</th><th>dupack (mean ± 95 % CI)</th><th>difference</th></tr>")
+    for c in r.comparisons:
+        v = c.value
+        d = c.dupack
+        L.append(f"<tr><td>{_e(v.get('where'))}</td><td>{_e(v.get('scheme'))}</td><td>{_e(v.get('conditions'))}</td>"
+                 f"<td class='num'>{_e(v.get('value'))} {_e(v.get('unit', ''))}</td>"
+                 f"<td class='num'>{_e(d.fmt() if d else c.reason)}</td>"
+                 f"<td class='num'>{'' if c.difference_pct != c.difference_pct else f'{c.difference_pct:+.0f} %'}</td></tr>")
+    L.append("</table>")
     L.append("<h2>Figures</h2>")
     for path in r.figures:
         if path.suffix == ".png":
