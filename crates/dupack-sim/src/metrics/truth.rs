@@ -47,7 +47,13 @@ impl SegmentCopies {
     fn slot(&mut self, seq: u64) -> Option<&mut u16> {
         let i = self.index(seq)? as usize;
         if i >= self.live.len() {
-            self.live.resize(i + 1, 0);
+            // Nearly always the next new segment: one push, not resize's
+            // general extension.
+            if i == self.live.len() {
+                self.live.push_back(0);
+            } else {
+                self.live.resize(i + 1, 0);
+            }
         }
         self.live.get_mut(i)
     }

@@ -46,7 +46,7 @@ use super::packet::{Ecn, NodeId, PacketPool, PacketRef};
 use super::queue::{Qdisc, Verdict};
 use super::snoop::Snoop;
 use super::trace::TraceLink;
-use crate::engine::rng::StreamRng;
+use crate::engine::rng::{NameHash, StreamRng};
 use crate::observe::PcapWriter;
 use crate::scenario::model::LinkSpec;
 use crate::time::{SimDuration, SimTime, TxClock};
@@ -246,7 +246,9 @@ impl Channel {
         // A traced direction's mean capacity stands in for the rate in
         // RED's idle decay and in the results.
         let rate_bps = trace.as_ref().map_or(l.rate_bps, TraceLink::mean_rate_bps);
-        let stream = |what: &str| StreamRng::new(seed, &format!("link/{}/{dir}/{what}", l.name));
+        // "link/{name}/{dir}", hashed without building the string.
+        let base = NameHash::of("link/").then(&l.name).then("/").then(dir);
+        let stream = |what: &str| StreamRng::named(seed, base.then("/").then(what));
         Channel {
             link: index,
             fwd,
@@ -257,7 +259,7 @@ impl Channel {
             jitter: (jitter > SimDuration::ZERO).then(|| Box::new(Jitter::new(jitter, stream("jitter")))),
             trace,
             queue: Qdisc::from_spec(&l.queue, rate_bps, stream("queue")),
-            error: ErrorModel::new(err, format!("link/{}/{dir}", l.name), seed),
+            error: ErrorModel::new(err, base, seed),
             prio: VecDeque::new(),
             arq: l.arq.as_ref().filter(|a| if fwd { a.fwd } else { a.rev }).map(|a| Box::new(Arq::new(a))),
             ctl_frame_bytes: l.arq.as_ref().map_or(0, |a| a.nak_bytes),
@@ -551,7 +553,7 @@ mod tests {
             jitter: None,
             trace: None,
             queue: Qdisc::from_spec(&spec, 8_000_000, StreamRng::new(1, "q")),
-            error: ErrorModel::new(&ErrorSpec::none(), "e".into(), 1),
+            error: ErrorModel::new(&ErrorSpec::none(), NameHash::of("e"), 1),
             prio: VecDeque::new(),
             arq: arq.as_ref().map(|a| Box::new(Arq::new(a))),
             ctl_frame_bytes: 16,
@@ -797,7 +799,7 @@ mod tests {
         let mut r = rig(None);
         r.c.error = ErrorModel::new(
             &ErrorSpec { model: ErrorModelSpec::Bernoulli { p: 1.0 }, applies_to: PacketSelector::All },
-            "e".into(),
+            NameHash::of("e"),
             1,
         );
         let t0 = SimTime::ZERO;

@@ -12,7 +12,7 @@
 //! advanced only by that flow's selected packets.
 
 use super::packet::{Packet, PacketKind};
-use crate::engine::rng::StreamRng;
+use crate::engine::rng::{NameHash, StreamRng};
 use crate::scenario::model::{ErrorModelSpec, ErrorSpec, GilbertElliottSpec, PacketSelector};
 
 #[derive(Clone, Debug)]
@@ -47,8 +47,9 @@ struct FlowStream {
 pub struct ErrorModel {
     model: Model,
     select: PacketSelector,
-    /// Stream name prefix; the flow name is appended.
-    name: String,
+    /// The hash of the stream names' prefix (`link/{link}/{dir}`); a
+    /// flow's stream appends `/flow/{flow}` ([`NameHash`]).
+    name: NameHash,
     seed: u64,
     /// One stream per flow seen here, sorted by flow index. Sparse: an
     /// access link sees one flow, so a table indexed by flow would cost
@@ -57,7 +58,7 @@ pub struct ErrorModel {
 }
 
 impl ErrorModel {
-    pub fn new(spec: &ErrorSpec, name: String, seed: u64) -> Self {
+    pub fn new(spec: &ErrorSpec, name: NameHash, seed: u64) -> Self {
         let model = match &spec.model {
             ErrorModelSpec::None => Model::None,
             ErrorModelSpec::Bernoulli { p } => Model::Bernoulli { p: *p },
@@ -90,8 +91,8 @@ impl ErrorModel {
         let i = match self.streams.binary_search_by_key(&flow, |e| e.flow) {
             Ok(i) => i,
             Err(i) => {
-                let name = format!("{}/flow/{}", self.name, flow_names[flow as usize]);
-                self.streams.insert(i, FlowStream { flow, rng: StreamRng::new(self.seed, &name), bad: false });
+                let name = self.name.then("/flow/").then(&flow_names[flow as usize]);
+                self.streams.insert(i, FlowStream { flow, rng: StreamRng::named(self.seed, name), bad: false });
                 i
             }
         };
@@ -161,7 +162,7 @@ mod tests {
             model: ErrorModelSpec::DropList { flow: 1, packets: vec![5, 2, 2] },
             applies_to: PacketSelector::Data,
         };
-        let mut m = ErrorModel::new(&spec, "x".into(), 1);
+        let mut m = ErrorModel::new(&spec, NameHash::of("x"), 1);
         let lost: Vec<bool> = (0..6)
             .map(|_| {
                 assert!(!m.is_lost(&data(0, 1040), &names()), "other flows untouched");
@@ -175,10 +176,10 @@ mod tests {
     #[test]
     fn bernoulli_rate_and_per_flow_independence() {
         let spec = ErrorSpec { model: ErrorModelSpec::Bernoulli { p: 0.05 }, applies_to: PacketSelector::All };
-        let mut alone = ErrorModel::new(&spec, "l".into(), 9);
+        let mut alone = ErrorModel::new(&spec, NameHash::of("l"), 9);
         let a: Vec<bool> = (0..2000).map(|_| alone.is_lost(&data(0, 1040), &names())).collect();
         // The same flow's draws are unchanged when another flow shares the link.
-        let mut shared = ErrorModel::new(&spec, "l".into(), 9);
+        let mut shared = ErrorModel::new(&spec, NameHash::of("l"), 9);
         let b: Vec<bool> = (0..2000)
             .map(|_| {
                 shared.is_lost(&data(1, 1040), &names());
@@ -193,7 +194,7 @@ mod tests {
     #[test]
     fn ber_loss_grows_with_packet_size() {
         let spec = ErrorSpec { model: ErrorModelSpec::Ber { ber: 1e-4 }, applies_to: PacketSelector::All };
-        let mut m = ErrorModel::new(&spec, "l".into(), 3);
+        let mut m = ErrorModel::new(&spec, NameHash::of("l"), 3);
         let big = (0..20_000).filter(|_| m.is_lost(&data(0, 1040), &names())).count() as f64 / 20_000.0;
         let small = (0..20_000).filter(|_| m.is_lost(&ack(0), &names())).count() as f64 / 20_000.0;
         let p_big = 1.0 - (1.0f64 - 1e-4).powf(8.0 * 1040.0);
@@ -207,7 +208,7 @@ mod tests {
             model: ErrorModelSpec::GilbertElliott(GilbertElliottSpec { p_good, p_bad, p_gb, p_bg }),
             applies_to: PacketSelector::Data,
         };
-        ErrorModel::new(&spec, "link/w/fwd".into(), 11)
+        ErrorModel::new(&spec, NameHash::of("link/w/fwd"), 11)
     }
 
     /// Lengths of the runs of consecutive losses in `lost`.
