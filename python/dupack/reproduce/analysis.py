@@ -28,42 +28,79 @@ def _values_close(a: Any, b: Any) -> bool:
     return a == b
 
 
-def _matching(col: pd.Series, wants: list[Any]) -> Any:
-    """A boolean array: which values of ``col`` equal one of ``wants`` as
-    :func:`_values_close` says (floats within 1e-9 relative or 1e-12
-    absolute, anything else exactly), computed over the whole column at once:
-    a reproduction asks this of its tables hundreds of times."""
-    import numpy as np
+class _Columns:
+    """A table's columns as a reproduction's analysis reads them, each
+    converted once: an axis column as integer codes into its distinct
+    values, a metric as floats. A reproduction asks for thousands of run
+    values of a few tables; converting or comparing whole columns of strings
+    each time was most of its analysis."""
 
-    kind = col.dtype.kind
-    numbers = all(isinstance(w, (int, float)) for w in wants)
-    if numbers and kind == "f":
-        a = col.to_numpy(dtype=float, na_value=np.nan)
-        hit = np.zeros(len(a), dtype=bool)
-        for w in wants:
-            w = float(w)
-            # An infinity is close only to itself, as math.isclose has it.
-            with np.errstate(invalid="ignore"):
-                near = np.abs(a - w) <= np.maximum(1e-9 * np.maximum(np.abs(a), abs(w)), 1e-12)
-            hit |= (near & np.isfinite(a) & math.isfinite(w)) | (a == w)
-        return hit
-    if numbers and kind in "iu":
-        # Integers are compared exactly (numpy's integers are not Python
-        # ints, so _values_close falls back to ==).
-        return col.isin(wants).to_numpy(dtype=bool)
-    if not any(isinstance(w, (int, float)) for w in wants) and kind not in "iufb":
-        return col.isin(wants).to_numpy(dtype=bool)
-    # Anything else (numbers looked for among strings or mixed values): value by value.
-    return col.map(lambda v, ws=wants: any(_values_close(v, w) for w in ws)).to_numpy(dtype=bool)
+    def __init__(self, flows: pd.DataFrame) -> None:
+        self.flows = flows
+        self._codes: dict[str, tuple[Any, Any]] = {}
+        self._floats: dict[str, Any] = {}
+        self._raw: dict[str, Any] = {}
+
+    def codes(self, name: str) -> tuple[Any, Any]:
+        """(code per row, the distinct values as numpy scalars); a missing value's code is -1."""
+        if name not in self._codes:
+            import pandas as pd
+
+            codes, uniques = pd.factorize(self.flows[name], use_na_sentinel=True)
+            self._codes[name] = (codes, uniques.to_numpy())
+        return self._codes[name]
+
+    def raw(self, name: str) -> Any:
+        if name not in self._raw:
+            self._raw[name] = self.flows[name].to_numpy()
+        return self._raw[name]
+
+    def floats(self, name: str) -> Any:
+        if name not in self._floats:
+            import numpy as np
+
+            self._floats[name] = self.flows[name].to_numpy(dtype=float, na_value=np.nan)
+        return self._floats[name]
+
+    def matching(self, name: str, wants: list[Any]) -> Any:
+        """Which rows hold one of ``wants`` as :func:`_values_close` says.
+        The comparison is made once per distinct value, with the values as
+        numpy gives them row by row (so integers compare exactly, floats
+        within rounding), and spread to the rows by their codes."""
+        import numpy as np
+
+        codes, uniques = self.codes(name)
+        hit = [i for i, v in enumerate(uniques) if any(_values_close(v, w) for w in wants)]
+        return np.isin(codes, np.asarray(hit, dtype=codes.dtype))
+
+
+#: The converted columns of the tables being analysed, by the table's id,
+#: kept while the table lives (its weak reference drops the entry). A
+#: reproduction's tables are complete before they are analysed and are not
+#: changed after.
+_CONVERTED: dict[int, tuple[Any, _Columns]] = {}
+
+
+def _columns(flows: pd.DataFrame) -> _Columns:
+    import weakref
+
+    key = id(flows)
+    hit = _CONVERTED.get(key)
+    if hit is not None and hit[0]() is flows:
+        return hit[1]
+    cols = _Columns(flows)
+    _CONVERTED[key] = (weakref.ref(flows, lambda _, k=key: _CONVERTED.pop(k, None)), cols)
+    return cols
 
 
 def _mask(flows: pd.DataFrame, point: dict[str, Any]) -> Any:
     """Which rows of ``flows`` are at ``point`` (None: all of them)."""
+    cols = _columns(flows)
     mask = None
     for name, want in point.items():
         if name not in flows.columns:
             raise KeyError(name)
-        m = _matching(flows[name], want if isinstance(want, list) else [want])
+        m = cols.matching(name, want if isinstance(want, list) else [want])
         mask = m if mask is None else (mask & m)
     return mask
 
@@ -78,13 +115,15 @@ def run_values(flows: pd.DataFrame, scheme: str, metric: str, aggregate: str, po
     """seed -> the run's value of ``metric`` for ``scheme`` at ``point``."""
     import numpy as np
 
-    at = (flows["scheme"] == scheme).to_numpy(dtype=bool)
+    cols = _columns(flows)
+    codes, uniques = cols.codes("scheme")
+    at = np.isin(codes, np.flatnonzero(uniques == scheme).astype(codes.dtype))
     m = _mask(flows, point)
     if m is not None:
-        at = at & m
+        at &= m
     # Only the two columns needed are taken, not the table's rows.
-    seeds = flows["seed"].to_numpy()[at]
-    values = flows[metric].to_numpy(dtype=float, na_value=np.nan)[at]
+    seeds = cols.raw("seed")[at]
+    values = cols.floats(metric)[at]
     keep = ~np.isnan(values)  # NaN (e.g. an unfinished download) is left out
     seeds, values = seeds[keep], values[keep]
     # Each seed's values in their order in the table (a stable sort), summed
