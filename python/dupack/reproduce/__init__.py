@@ -43,6 +43,15 @@ TABLE_METRICS = ["goodput_kbps", "gain", "timeouts", "fast_retransmits", "retran
                  "wasted_timeouts", "ndup_0", "ndup_1", "ndup_2", "ndup_3plus"]
 
 
+
+#: How often a reproduction's sweeps store what finished (dupack.sweep's
+#: chunk_seconds). A reproduction is many short sweeps whose grids carry
+#: columns, so each chunk is stored by pyarrow with a file, its metadata and
+#: its syncs per table; at the sweeps' default of half a second those fixed
+#: costs were about a seventh of the quick unfairness reproduction's sweeping.
+#: Runs that finish between two chunks are stored on an interruption too.
+CHUNK_SECONDS = 2.0
+
 @dataclass
 class Reproduction:
     paper: Paper
@@ -156,6 +165,7 @@ def reproduce(
                 res = dupack.sweep(
                     scenario, grid or None, seeds=range(1, n[e.id] + 1), workers=workers, out=store,
                     overrides=[*scheme.overrides, *mode, *fixed], progress=tick, mixed_versions=mixed_versions,
+                    chunk_seconds=CHUNK_SECONDS,
                 )
                 f = res.flows.copy()
                 f.insert(0, "scheme", sid)
