@@ -98,3 +98,21 @@ def test_run_values_on_a_real_reproduction_equal_their_definition(tmp_path) -> N
             for metric in ("goodput_kbps", "timeouts"):
                 point = {names[0]: value}
                 assert run_values(flows, sid, metric, "mean", point) == _by_definition(flows, sid, metric, "mean", point)
+
+
+def test_the_converted_columns_live_as_long_as_their_table() -> None:
+    import gc
+
+    from dupack.reproduce import analysis
+
+    flows = _table()
+    before = len(analysis._CONVERTED)
+    run_values(flows, "reno", "timeouts", "sum", {"hosts": 2})
+    assert len(analysis._CONVERTED) == before + 1
+    # A second table gets columns of its own, even if it reuses the first one's id later.
+    del flows
+    gc.collect()
+    assert len(analysis._CONVERTED) == before
+    other = _table()
+    other["timeouts"] = other["timeouts"] * 0
+    assert set(run_values(other, "reno", "timeouts", "sum", {}).values()) == {0.0}

@@ -36,10 +36,19 @@ class _Columns:
     each time was most of its analysis."""
 
     def __init__(self, flows: pd.DataFrame) -> None:
-        self.flows = flows
+        import weakref
+
+        # Weakly: the cache must not keep the table alive.
+        self._table = weakref.ref(flows)
         self._codes: dict[str, tuple[Any, Any]] = {}
         self._floats: dict[str, Any] = {}
         self._raw: dict[str, Any] = {}
+
+    @property
+    def flows(self) -> pd.DataFrame:
+        table = self._table()
+        assert table is not None, "a table is analysed only while it lives"
+        return table
 
     def codes(self, name: str) -> tuple[Any, Any]:
         """(code per row, the distinct values as numpy scalars); a missing value's code is -1."""
@@ -89,7 +98,9 @@ def _columns(flows: pd.DataFrame) -> _Columns:
     if hit is not None and hit[0]() is flows:
         return hit[1]
     cols = _Columns(flows)
-    _CONVERTED[key] = (weakref.ref(flows, lambda _, k=key: _CONVERTED.pop(k, None)), cols)
+    # The callback holds the dict itself: at the interpreter's exit the
+    # module's globals may be gone before the last table is.
+    _CONVERTED[key] = (weakref.ref(flows, lambda _, k=key, d=_CONVERTED: d.pop(k, None)), cols)
     return cols
 
 
