@@ -191,13 +191,15 @@ def test_ns3s_cubic_arithmetic_closes_the_cubic_gap_to_ns3() -> None:
 
 @needs_ns3
 def test_ns3s_prr_arithmetic_closes_the_prr_gap_to_ns3() -> None:
-    # The same point with PRR: with ns-3's CUBIC arithmetic alone dupack's
-    # goodput is some 9 % below ns-3's; ns-3.44's TcpPrrRecovery counts one
-    # SMSS more per SACKing duplicate ACK and takes RecoverFS from pipe, so
-    # it sends more during a recovery than RFC 6937 (`ns3_prr_arithmetic`).
-    # `tcp.prr_arithmetic = "ns3"` (in the control, s2_lossy.CUBIC_NS3)
-    # brings the gap within the tolerance of the counts and to under 2/3 of
-    # what it was; the same seeds in both dupack runs.
+    # The same point with PRR: ns-3.44's TcpPrrRecovery counts one SMSS
+    # more per SACKing duplicate ACK and takes RecoverFS from pipe, so it
+    # sends more during a recovery than RFC 6937 (`ns3_prr_arithmetic`).
+    # With ns-3's CUBIC arithmetic alone dupack's goodput is below ns-3's
+    # (-3.4 % on these seeds; -9 % before the CUBIC mirror took the least
+    # smoothed RTT, the exit ACK's whole advance and W_max through a
+    # timeout); `tcp.prr_arithmetic = "ns3"` (in the control,
+    # s2_lossy.CUBIC_NS3) raises it by several per cent, to within half the
+    # goodput tolerance (+1.2 %); the same seeds in both dupack runs.
     from validation import s2_lossy
 
     peers = {"dupack": PEERS["dupack"], "ns3": NS3}
@@ -215,6 +217,6 @@ def test_ns3s_prr_arithmetic_closes_the_prr_gap_to_ns3() -> None:
     def gap(row) -> float:
         return rel(row.goodput["dupack"].mean, row.goodput["ns3"].mean)
 
-    assert gap(cubic_only) < -report.GOODPUT_TOL, cubic_only.goodput
-    assert abs(gap(both)) <= report.EVENTS_TOL and abs(gap(both)) < 2 / 3 * abs(gap(cubic_only)), (
+    assert gap(cubic_only) < 0 and gap(both) - gap(cubic_only) > 2.0, (cubic_only.goodput, both.goodput)
+    assert abs(gap(both)) <= report.GOODPUT_TOL / 2 and abs(gap(both)) < abs(gap(cubic_only)), (
         cubic_only.goodput, both.goodput)

@@ -97,6 +97,8 @@ pub struct Sender {
     /// ACK's DeliveredData (RFC 6937) once known: [`AckInput::delivered`].
     sacked_before_ack: u64,
     ack_delivered: u64,
+    /// The ACK being processed ends a fast recovery (for the controller).
+    ack_ends_recovery: bool,
     rwnd: u64,
     dupacks: u32,
     recovery: Box<dyn LossRecovery>,
@@ -154,6 +156,7 @@ impl Sender {
             ssthresh_whole_segments: cc.ssthresh_of_whole_segments(),
             sacked_before_ack: 0,
             ack_delivered: 0,
+            ack_ends_recovery: false,
             cc,
             rwnd: peer_window,
             dupacks: 0,
@@ -287,19 +290,22 @@ impl Sender {
         self.ecn.on_ack(seg.flags.has(TcpFlags::ECE));
         if seg.ack > self.snd_una {
             self.on_new_ack(seg, now);
-        } else if seg.ack == self.snd_una && seg.len == 0 && !wnd_changed && self.snd_max > self.snd_una {
-            // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT: same ack, no data,
-            // same window, data outstanding.
-            self.dupacks += 1;
-            self.stats.dupacks_received += 1;
-            let mut v = self.view();
-            self.dupthresh = self.detect.on_dupack(&v);
-            v.dupthresh = self.dupthresh;
-            let r = self.recovery.on_dupack(&v, &mut self.sb);
-            self.apply(r, now, 0);
-            if self.recovery.in_recovery() && self.recovery_since.is_none() {
-                self.recovery_since = Some(now);
+        } else if seg.ack == self.snd_una && self.snd_max > self.snd_una {
+            if seg.len == 0 && !wnd_changed {
+                // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT: same ack, no data,
+                // same window, data outstanding.
+                self.dupacks += 1;
+                self.stats.dupacks_received += 1;
+                let mut v = self.view();
+                self.dupthresh = self.detect.on_dupack(&v);
+                v.dupthresh = self.dupthresh;
+                let r = self.recovery.on_dupack(&v, &mut self.sb);
+                self.apply(r, now, 0);
+                if self.recovery.in_recovery() && self.recovery_since.is_none() {
+                    self.recovery_since = Some(now);
+                }
             }
+            self.cc.on_any_ack(self.rto.srtt(), now);
         }
         // RFC 3708: every retransmission of the episode came back as a duplicate.
         if let Some((cwnd, ssthresh)) = self.undo.as_mut().and_then(|u| u.on_ack_sack(seg.ack, seg.sack.as_slice())) {
@@ -365,6 +371,7 @@ impl Sender {
         } else {
             self.rto.on_cumulative_ack(seg.ack, now);
         }
+        self.cc.on_any_ack(self.rto.srtt(), now);
         let was_recovering = self.recovery.in_recovery();
         let v = self.view();
         let mut r = self.recovery.on_new_ack(&v, acked, &mut self.sb);
@@ -380,8 +387,10 @@ impl Sender {
                 r.grow &= grow_by > 0;
             }
         }
+        self.ack_ends_recovery = was_recovering && !self.recovery.in_recovery();
         self.apply(r, now, grow_by);
         self.ack_delivered = 0;
+        self.ack_ends_recovery = false;
         // irw §3 / RFC 3522: the ACK for the retransmitted data shows the
         // original arrived: it was delayed, not lost; restore the window.
         let ts_ecr = seg.ts.map(|(_, ecr)| ecr);
@@ -421,7 +430,7 @@ impl Sender {
             mss: self.mss,
             max_cwnd: self.cfg.max_cwnd,
             srtt: self.rto.srtt(),
-            rtt_last: self.rto.last_sample(),
+            ends_recovery: self.ack_ends_recovery,
             now: self.now,
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
@@ -549,7 +558,7 @@ impl Sender {
             self.ssthresh = self.view().loss_ssthresh();
         }
         // RFC 9438 §4.8: a timeout is a congestion event too.
-        if !self.rto_retransmitted_una {
+        if !self.rto_retransmitted_una || self.ssthresh_whole_segments {
             self.cc.on_congestion(self.cwnd, self.mss, true, now);
         }
         self.rto_retransmitted_una = true;

@@ -165,7 +165,7 @@ mod tests {
             mss: MSS,
             max_cwnd: u64::MAX,
             srtt: Some(ms(100)),
-            rtt_last: Some(ms(100)),
+            ends_recovery: false,
             now,
             snd_una: 0,
             snd_nxt: 0,

@@ -36,8 +36,9 @@ pub struct AckInput {
     pub mss: u64,
     pub max_cwnd: u64,
     pub srtt: Option<SimDuration>,
-    /// The latest RTT sample the sender took (ns-3's `m_lastRtt`).
-    pub rtt_last: Option<SimDuration>,
+    /// This ACK ends a fast recovery (the growth a recovery's exit rule
+    /// allows, `tcp.rfc6675_exit_growth = "grow"`).
+    pub ends_recovery: bool,
     pub now: SimTime,
     /// The cumulative ACK (after this one) and the next byte to send, for a
     /// controller that compares the data outstanding with the rate (Vegas).
@@ -87,6 +88,13 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     /// A window reduction was undone (`+undo`, `+irw`): the controller
     /// forgets the epoch the reduction started.
     fn on_undo(&mut self) {}
+    /// Any ACK that finds data outstanding, new or duplicate, in loss
+    /// recovery or not, after the sender took its RTT sample and, for a
+    /// duplicate ACK, after the recovery saw it: `srtt` is the smoothed RTT
+    /// then. ns-3 calls its controller's `PktsAcked` on every such ACK with
+    /// the smoothed RTT (`TcpSocketBase::ProcessAck`), which its CUBIC's
+    /// least delay follows ([`cubic_ns3::Ns3Cubic`]).
+    fn on_any_ack(&mut self, _srtt: Option<SimDuration>, _now: SimTime) {}
     fn name(&self) -> &'static str;
 }
 

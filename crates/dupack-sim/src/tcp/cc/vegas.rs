@@ -181,7 +181,7 @@ mod tests {
             mss: MSS,
             max_cwnd: u64::MAX,
             srtt: None,
-            rtt_last: None,
+            ends_recovery: false,
             now: at(t),
             snd_una: una * MSS,
             snd_nxt: nxt * MSS,

@@ -1236,6 +1236,79 @@ fn the_controller_sees_the_data_an_ack_newly_delivers() {
     assert_eq!(h.s.cwnd(), 7 * MSS);
 }
 
+/// ns-3 counts the ACK that ends a recovery by its cumulative advance, not
+/// by the data it newly delivers (`ProcessAck` recomputes `segmentsAcked`
+/// from `ackNumber - oldHeadSequence` on leaving `CA_RECOVERY`): with ns-3's
+/// CUBIC that ACK, acknowledging 21 segments of which 20 were SACKed, feeds
+/// 21 to the ACK counter. W_max 21, the epoch from 14, t = 0.1 s (the
+/// least smoothed RTT): the target is 21 − ⌊0.4 · (2.60 − 0.1)³⌋ = 15, cnt
+/// = 14, so the window grows on that ACK; counting the one segment it
+/// delivers, it would not.
+#[test]
+fn cubic_ns3_counts_the_ack_that_ends_a_recovery_by_its_whole_advance() {
+    use crate::scenario::model::CubicArithmetic;
+    let cfg =
+        TcpConfig { cubic_arithmetic: CubicArithmetic::Ns3, rfc6675_exit_growth: RecoveryExitGrowth::Grow, ..tcp(20) };
+    let mut h = Harness::with("rfc6675+cc=cubic", cfg, None);
+    assert_eq!(h.tx().len(), 20);
+    h.at(SimTime::ZERO + ms(100));
+    h.ack(1, &[]);
+    assert_eq!(h.tx().len(), 2, "slow start: 21 segments");
+    for k in 2..=21 {
+        h.ack(1, &[(2, k + 1)]);
+        h.tx();
+    }
+    assert!(h.s.in_recovery());
+    assert_eq!(h.s.cwnd(), 14 * MSS, "⌊0.7 · 21⌋");
+    h.ack(22, &[]);
+    assert!(!h.s.in_recovery());
+    assert_eq!(h.s.cwnd(), 15 * MSS);
+}
+
+/// ns-3's CUBIC at a timeout (`ReTxTimeout`): `GetSsThresh` sets W_max at
+/// every expiry, backoffs included, and `CubicReset` keeps it. One expiry at
+/// cwnd 21: W_max 21, ssthresh 14, and once slow start is back at 14 the
+/// epoch aims at 21 − ⌊0.4 · (2.60 − 0.1)³⌋ = 15 (cnt 14): the fourteenth
+/// ACK of congestion avoidance grows the window. A backoff (cwnd one
+/// segment) sets W_max to ⌊1.7 / 2⌋ = 0 and ssthresh to 2: from 2, cnt is
+/// clamped to 20 and the Reno-friendly window takes it to 2 at the fourth
+/// ACK; with W_max still 21 the target would be far ahead (cnt 2 at once).
+#[test]
+fn cubic_ns3_keeps_w_max_through_a_timeout_and_sets_it_at_every_expiry() {
+    use crate::scenario::model::CubicArithmetic;
+    for (expiries, ssthresh, growth_at) in [(1, 14, 14), (2, 2, 4)] {
+        let cfg = TcpConfig { cubic_arithmetic: CubicArithmetic::Ns3, ..tcp(20) };
+        let mut h = Harness::with("rfc6675+cc=cubic", cfg, None);
+        assert_eq!(h.tx().len(), 20);
+        h.at(SimTime::ZERO + ms(100));
+        h.ack(1, &[]);
+        assert_eq!(h.tx().len(), 2, "slow start: 21 segments");
+        for _ in 0..expiries {
+            let d = h.s.poll_timeout().unwrap();
+            h.at(d);
+            h.s.on_timer(d);
+            assert_eq!(h.tx(), vec![rexmit(1)]);
+        }
+        assert_eq!(h.s.stats().timeouts, expiries);
+        let t = h.now + ms(100);
+        h.at(t);
+        let mut una = 1;
+        while h.s.cwnd() < ssthresh * MSS {
+            una += 1;
+            h.ack(una, &[]);
+            h.tx();
+        }
+        assert_eq!(h.s.cwnd(), ssthresh * MSS, "{expiries} expiries");
+        let n = (1..=30).find(|_| {
+            una += 1;
+            h.ack(una, &[]);
+            h.tx();
+            h.s.cwnd() > ssthresh * MSS
+        });
+        assert_eq!(n, Some(growth_at), "{expiries} expiries");
+    }
+}
+
 #[test]
 fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
     let mut h = Harness::new("rfc6675", 8);
