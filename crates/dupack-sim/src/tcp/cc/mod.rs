@@ -79,6 +79,9 @@ pub trait CongestionControl: std::fmt::Debug + Send {
     /// β is applied to the window in whole segments, `cwnd` at the event
     /// (also at every expiry of the timer), rather than as
     /// `tcp.loss_ssthresh` says ([`reduce_whole_segments`]; ns-3's CUBIC).
+    /// Such a controller is also told of every expiry ([`Self::on_congestion`]
+    /// with `timeout`), backoffs included, as ns-3's `ReTxTimeout` calls
+    /// `GetSsThresh` at each; others hear of a timeout's first expiry only.
     fn ssthresh_of_whole_segments(&self) -> bool {
         false
     }
