@@ -109,7 +109,7 @@ def test_the_converted_columns_live_as_long_as_their_table() -> None:
     before = len(analysis._CONVERTED)
     run_values(flows, "reno", "timeouts", "sum", {"hosts": 2})
     assert len(analysis._CONVERTED) == before + 1
-    # A second table gets columns of its own, even if it reuses the first one's id later.
+    # Once the table is gone its entry is too, so a table made later (which may get its id) is converted afresh.
     del flows
     gc.collect()
     assert len(analysis._CONVERTED) == before

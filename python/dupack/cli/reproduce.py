@@ -149,10 +149,9 @@ def _print(r: Reproduction, wall: float) -> None:
         console.print(t)
     # Rather than an empty table (or none at all), say what was not compared, why, and where it is listed.
     if unmatched:
-        reasons: dict[str, int] = {}
-        for c in r.comparisons:
-            if c.dupack is None:
-                reasons[c.reason] = reasons.get(c.reason, 0) + 1
+        from collections import Counter
+
+        reasons = Counter(c.reason for c in r.comparisons if c.dupack is None)
         why = "; ".join(f"{reason}: {n}" for reason, n in reasons.items())
         where = report or "the report"
         if compared:

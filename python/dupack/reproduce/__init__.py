@@ -42,8 +42,6 @@ __all__ = ["reproduce", "list_papers", "load_paper", "Reproduction", "ReproduceE
 TABLE_METRICS = ["goodput_kbps", "gain", "timeouts", "fast_retransmits", "retransmitted_segments", "completion_time_s",
                  "wasted_timeouts", "ndup_0", "ndup_1", "ndup_2", "ndup_3plus"]
 
-
-
 #: How often a reproduction's sweeps store what finished (dupack.sweep's
 #: chunk_seconds). A reproduction is many short sweeps whose grids carry
 #: columns, so each chunk is stored by pyarrow with a file, its metadata and
@@ -51,6 +49,7 @@ TABLE_METRICS = ["goodput_kbps", "gain", "timeouts", "fast_retransmits", "retran
 #: costs were about a seventh of the quick unfairness reproduction's sweeping.
 #: Runs that finish between two chunks are stored on an interruption too.
 CHUNK_SECONDS = 2.0
+
 
 @dataclass
 class Reproduction:

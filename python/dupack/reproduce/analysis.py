@@ -117,18 +117,21 @@ def _mask(flows: pd.DataFrame, point: dict[str, Any]) -> Any:
 
 
 def select(flows: pd.DataFrame, point: dict[str, Any]) -> pd.DataFrame:
-    """The rows of ``flows`` at ``point`` (axis -> value or list of values)."""
+    """The rows of ``flows`` at ``point`` (axis -> value or list of values).
+    A table's columns are converted when it is first analysed: change it
+    after that and build a new one instead (:data:`_CONVERTED`)."""
     mask = _mask(flows, point)
     return flows if mask is None else flows[mask]
 
 
 def run_values(flows: pd.DataFrame, scheme: str, metric: str, aggregate: str, point: dict[str, Any]) -> dict[int, float]:
-    """seed -> the run's value of ``metric`` for ``scheme`` at ``point``."""
+    """seed -> the run's value of ``metric`` for ``scheme`` at ``point``
+    (the table not changed since it was first analysed, as for :func:`select`)."""
     import numpy as np
 
     cols = _columns(flows)
-    codes, uniques = cols.codes("scheme")
-    at = np.isin(codes, np.flatnonzero(uniques == scheme).astype(codes.dtype))
+    # The scheme is matched as every axis is (a string: exactly).
+    at = cols.matching("scheme", [scheme])
     m = _mask(flows, point)
     if m is not None:
         at &= m
