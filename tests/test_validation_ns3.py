@@ -220,3 +220,65 @@ def test_ns3s_prr_arithmetic_closes_the_prr_gap_to_ns3() -> None:
     assert gap(cubic_only) < 0 and gap(both) - gap(cubic_only) > 2.0, (cubic_only.goodput, both.goodput)
     assert abs(gap(both)) <= report.GOODPUT_TOL / 2 and abs(gap(both)) < abs(gap(cubic_only)), (
         cubic_only.goodput, both.goodput)
+
+
+def test_the_call_recorder_reads_tcpcubics_log() -> None:
+    # validation/ns3_cubic_calls.py on a log in ns-3's format: the lines of
+    # Update, which IncreaseWindow calls, belong to the IncreaseWindow; the
+    # window before a call that did not change it comes from the window
+    # trace; a GetSsThresh that CA_LOSS follows is a timer expiry; the first
+    # IncreaseWindow after CA_RECOVERY -> CA_OPEN ends a recovery.
+    from validation.ns3_cubic_calls import calls
+
+    o = "0x5602a0, 0x5602b0"
+    NOT_ENOUGH = "Not enough segments have been ACKed to increment cwnd.Until now "
+    log = [
+        f"+1.000000000s 1 TcpCubic:PktsAcked({o}, 1, +3.46878e+08ns)",
+        f"+1.000000000s 1 TcpCubic:IncreaseWindow({o}, 1)",
+        "+1.000000000s 1 TcpCubic:Update(0x5602a0)",
+        "+1.000000000s 1 TcpCubic:Update(): target>cwnd. cnt=7",
+        "+1.000000000s 1 TcpCubic:IncreaseWindow(): In CongAvoid, updated to cwnd 8000",
+        f"+1.500000000s 1.5 TcpCubic:IncreaseWindow({o}, 1)",
+        "+1.500000000s 1.5 TcpCubic:Update(0x5602a0)",
+        "+1.500000000s 1.5 TcpCubic:IncreaseWindow(): " + NOT_ENOUGH + "2 cnd 8",
+        f"+2.000000000s 2 TcpCubic:CongestionStateSet({o}, 3)",
+        f"+2.000000000s 2 TcpCubic:GetSsThresh({o}, 8000)",
+        "+2.000000000s 2 TcpCubic:GetSsThresh(): Loss at cWnd=8 segments in flight=8",
+        "+2.000000000s 2 TcpCubic:GetSsThresh(): SsThresh = 5000",
+        f"+2.500000000s 2.5 TcpCubic:CongestionStateSet({o}, 0)",
+        f"+2.500000000s 2.5 TcpCubic:IncreaseWindow({o}, 3)",
+        "+2.500000000s 2.5 TcpCubic:Update(0x5602a0)",
+        "+2.500000000s 2.5 TcpCubic:IncreaseWindow(): " + NOT_ENOUGH + "5 cnd 6",
+        f"+3.000000000s 3 TcpCubic:GetSsThresh({o}, 5000)",
+        "+3.000000000s 3 TcpCubic:GetSsThresh(): Loss at cWnd=5 segments in flight=5",
+        "+3.000000000s 3 TcpCubic:GetSsThresh(): SsThresh = 3000",
+        f"+3.000000000s 3 TcpCubic:CongestionStateSet({o}, 4)",
+        "+3.000000000s 3 TcpCubic:CubicReset(0x5602a0, 0x5602b0)",
+    ]
+    window = [(0, 1000), (1_000_000_000, 8000), (2_000_000_000, 5000)]
+    assert calls(log, window) == [
+        "P 1000000000 346878000",
+        "I 1000000000 1 7000 4294967295 8000 0",
+        "I 1500000000 1 8000 4294967295 8000 0",
+        "S 2000000000 8000 5000 0",
+        "I 2500000000 3 5000 5000 5000 1",
+        "S 3000000000 5000 3000 1",
+    ]
+
+
+@needs_ns3
+def test_the_recorded_tcpcubic_calls_are_ns3s() -> None:
+    # The recording the mirror is replayed against (dupack-sim's
+    # `replays_ns3s_calls_and_decides_as_ns3_does`) is what ns-3 does today:
+    # the first 20 s recorded again give the same calls.
+    import tempfile
+    from pathlib import Path
+
+    from validation import ns3_cubic_calls
+
+    first = [r for r in ns3_cubic_calls.FIXTURE.read_text().splitlines()[1:] if int(r.split()[1]) < 19_000_000_000]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "calls.txt"
+        assert ns3_cubic_calls.main(["--duration", "20", "--out", str(out)]) == 0
+        again = [r for r in out.read_text().splitlines()[1:] if int(r.split()[1]) < 19_000_000_000]
+    assert len(first) > 200 and again == first

@@ -1745,10 +1745,25 @@ checked, so that it need not be done again (ns-3.44's sources and the wheel's `l
   excess at cwnd 2 (ns-3 54 s, dupack 34 s) and more timeouts outside a recovery (7.8 against 4.8), but fewer
   inside (11.2 against 14.5), so their totals agree. With the three points mirrored dupack has 33.2 episodes,
   84 s at cwnd 1 to 3 and 0.86 and 1.04 segments a second at cwnd 2 and 3. What makes ns-3 slower there after a
-  timeout is not found. A lead not yet followed: ns-3 retransmits 9 % more segments for about as many loss events
-  (9388 against 8610 over the 40 flows), and `SetSentListLost` marks all un-SACKed data lost at every expiry, so
-  its small windows may carry duplicates that grow nothing; the per-ACK logs above against dupack's series
-  (`cwnd`, `state`, `timeout`) would tell.
+  timeout is not found.
+- Not the mirror's arithmetic: ns-3's own calls of flow 0's `TcpCubic` (seed 1, 100 s: 474 window growths and
+  51 reductions, recorded from ns-3's log by validation/ns3_cubic_calls.py), replayed through
+  `tcp.cubic_arithmetic = "ns3"`, give ns-3's window after every growth and its ssthresh at every reduction
+  (`replays_ns3s_calls_and_decides_as_ns3_does`, crates/dupack-sim/src/tcp/cc/cubic_ns3/replay.rs). What
+  differs is which calls each tool's socket makes, and what the queue drops.
+- The 9 % more retransmissions (9388 against 8610 over the 40 flows, for about as many loss events), followed
+  with a traced build of `tcp_bench` (flow 0, seeds 1–4): they are not duplicates (ns-3 sent 46 segments the
+  receiver held, dupack 52). ns-3 loses more of what it sends, at the queue: 890 of flow 0's 7759 segments
+  (11.5 %) against 830 of 7931 (10.5 %), in larger bursts (loss episodes of three segments 81 against 41);
+  over the 40 flows (seeds 1–2) it sends 0.65 % more data packets and retransmits 7.5 % more for the same
+  delivered bytes. Its extra timeouts are those outside a recovery at cwnd 2 and 3 (76 against 34; during a
+  recovery 83 against 82), where two or three losses in one window leave too few duplicate ACKs before the
+  1 s timer.
+- Also ruled out (10 seeds, dupack − ns-3 timeouts; −25.4 % without): four SACK blocks an ACK, as ns-3 sends
+  (`receiver.max_sack_blocks = 4`), −24.4 %; frames of ns-3's length (its 2-byte PPP header: MSS 1002 B),
+  −25.0 %; on an experimental build, ns-3's send rule after a timeout (cwnd against the pipe that
+  `SetSentListLost` leaves) −23.9 %, and ns-3's duplicate ACK (only an ACK with new SACK information counts)
+  −24.8 %.
 - Not mirrored and not measured: an ACK in `CA_DISORDER` that advances and also SACKs new data grows no window
   in ns-3 (only `CA_OPEN` calls `IncreaseWindow`).
 """

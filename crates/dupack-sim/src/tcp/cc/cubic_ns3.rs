@@ -4,6 +4,11 @@
 //! departures do to the figures (docs/validation.md, "CUBIC against ns-3").
 //! dupack's own CUBIC is [`super::cubic::Cubic`].
 //!
+//! Checked against ns-3 itself: the calls ns-3's socket made of one
+//! flow's `TcpCubic` on the N = 40 dumbbell, recorded from ns-3's log
+//! (validation/ns3_cubic_calls.py), replayed here give ns-3's window
+//! after every growth and its ssthresh at every reduction (`replay`).
+//!
 //! What differs from RFC 9438, as ns-3.44 does it (`tcp-cubic.cc`, with
 //! `HyStart` off, `FastConvergence` and `TcpFriendliness` on, `CntClamp`
 //! 20, `CubicDelta` 10 ms, C = 0.4, β = 0.7):
@@ -215,6 +220,9 @@ impl CongestionControl for Ns3Cubic {
         "cubic"
     }
 }
+
+#[cfg(test)]
+mod replay;
 
 #[cfg(test)]
 mod tests {
