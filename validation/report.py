@@ -1756,9 +1756,10 @@ checked, so that it need not be done again (ns-3.44's sources and the wheel's `l
   receiver held, dupack 52). ns-3 loses more of what it sends, at the queue: 890 of flow 0's 7759 segments
   (11.5 %) against 830 of 7931 (10.5 %), in larger bursts (loss episodes of three segments 81 against 41);
   over the 40 flows (seeds 1–2) it sends 0.65 % more data packets and retransmits 7.5 % more for the same
-  delivered bytes. Its extra timeouts are those outside a recovery at cwnd 2 and 3 (76 against 34; during a
-  recovery 83 against 82), where two or three losses in one window leave too few duplicate ACKs before the
-  1 s timer.
+  delivered bytes. Its extra timeouts come outside a recovery, mostly at cwnd 2 and 3 (76 against 34, of them
+  59 against 24 at 2 and 3; during a recovery 83 against 82), where two or three losses in one window leave too
+  few duplicate ACKs before the 1 s timer, and during a timeout's own recovery (40 against 17), where a lost
+  retransmission waits for the timer in both tools (RFC 6675 §5.1: no new recovery before the recovery point).
 - Also ruled out (10 seeds, dupack − ns-3 timeouts; −25.4 % without): four SACK blocks an ACK, as ns-3 sends
   (`receiver.max_sack_blocks = 4`), −24.4 %; frames of ns-3's length (its 2-byte PPP header: MSS 1002 B),
   −25.0 %; on an experimental build, ns-3's send rule after a timeout (cwnd against the pipe that
