@@ -66,7 +66,8 @@
 //! one segment); on the N = 40 dumbbell that held back 106 of 23 900 calls
 //! in 60 s. An ACK in `CA_DISORDER` that advances and also SACKs new data
 //! grows no window in ns-3 (it stays in `CA_DISORDER`, and only `CA_OPEN`
-//! calls `IncreaseWindow`); not measured.
+//! calls `IncreaseWindow`); on the N = 40 dumbbell no such ACK comes
+//! outside a recovery or a timeout's recovery, so it is not mirrored.
 //!
 //! Until the exit ACK was counted by its advance, keeping W_max through a
 //! timeout moved the lossy-link rows further from ns-3 (goodput within
