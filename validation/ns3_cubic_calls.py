@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""Record the calls ns-3.44's TcpCubic receives on one flow of the dumbbell.
+"""Record the calls ns-3.44's TcpCubic receives on one flow.
 
-    python3 validation/ns3_cubic_calls.py [--n 40] [--p 0.01] [--seed 1] [--duration 100]
-                                          [--out crates/dupack-sim/tests/data/ns3_cubic_calls.txt]
+    python3 validation/ns3_cubic_calls.py                  # both recordings the tests replay
+    python3 validation/ns3_cubic_calls.py --case dumbbell --duration 20 --out FILE
 
-Runs bench/ns3/tcp_bench.cc (the dumbbell mirror of scenario 3, variant
-`rfc6675+lt+cc=cubic`) with ns-3's own log of `TcpCubic` switched on
+Runs ns-3 with its own log of `TcpCubic` switched on
 (`NS_LOG=TcpCubic=level_all|prefix_func|prefix_time`) and the window trace
-of flow 0, and writes, for flow 0's congestion-control object, every call
-ns-3's socket makes of it, with what the object decided:
+of flow 0, variant `rfc6675+lt+cc=cubic`, in one of two cases (CASES):
+`dumbbell`, bench/ns3/tcp_bench.cc on scenario 3's dumbbell (N = 40, p =
+1 %: windows of a few segments), and `lossy`, validation/ns3/lossy_flow.cc
+on scenario 2's link (p = 0.3 %, RTT 100 ms: windows of tens of segments,
+the cubic function's own region). It writes, for flow 0's
+congestion-control object, every call ns-3's socket makes of it, with what
+the object decided:
 
-    P <t ns> <srtt ns>                        PktsAcked (the smoothed RTT it is given)
+    P <t ns> <srtt ns>                        PktsAcked (the smoothed RTT it is given), where it
+                                              can matter: below the least ns-3 took since the last
+                                              timer expiry (it takes none within CubicDelta, 10 ms,
+                                              of an epoch's start)
     S <t ns> <cwnd B> <ssthresh B> <timeout>  GetSsThresh: the window it saw, what it returned,
                                               1 if CA_LOSS (a timer expiry) follows at once
     I <t ns> <segments> <cwnd B> <ssthresh B> <cwnd after B> <exit>
@@ -42,9 +49,9 @@ if __package__ in (None, ""):
 
 from bench import ns3build  # noqa: E402
 from bench.mirror import apply, ns3_args  # noqa: E402
-from validation import s3_dumbbell  # noqa: E402
+from validation import s2_lossy, s3_dumbbell  # noqa: E402
 from validation.common import ROOT  # noqa: E402
-from validation.ns3peer import TCP_BENCH, mirror  # noqa: E402
+from validation.ns3peer import LOSSY_FLOW, TCP_BENCH, lossy_flow_args, mirror  # noqa: E402
 
 VARIANT = "rfc6675+lt+cc=cubic"
 MSS = 1000
@@ -53,22 +60,33 @@ INFO = re.compile(r"^\+(\d+)\.(\d{9})s \S+ TcpCubic:(\w+)\(\): (.*)$")
 CA_LOSS, CA_RECOVERY, CA_OPEN = 4, 3, 0
 #: What TcpCubic calls of itself: their lines belong to the call that made them.
 NESTED = ("Update", "CubicReset", "HystartReset")
-#: Where the recording lives (dupack-sim's replay test reads it).
-FIXTURE = ROOT / "crates" / "dupack-sim" / "tests" / "data" / "ns3_cubic_calls.txt"
+#: TcpCubic's `CubicDelta`: no RTT sample this soon after an epoch begins.
+CUBIC_DELTA_NS = 10_000_000
+#: The recorded cases: (what is run, seed, seconds), and the files dupack-sim's replay test reads.
+CASES = {
+    "dumbbell": (dict(topology="dumbbell", n=40, p=0.01), 1, 100.0),
+    "lossy": (dict(topology="lossy", p=0.003, rtt_ms=100), 1, 12.0),
+}
+DATA = ROOT / "crates" / "dupack-sim" / "tests" / "data"
+FIXTURES = {name: DATA / f"ns3_cubic_calls_{name}.txt" for name in CASES}
 
 
 def ns(sec: str, frac: str) -> int:
     return int(sec) * 1_000_000_000 + int(frac)
 
 
-def run_ns3(n: int, p: float, seed: int, duration: float, tmp: Path) -> tuple[Path, Path]:
+def run_ns3(case: dict, seed: int, duration: float, tmp: Path) -> tuple[Path, Path]:
     """The log (stderr) and the window trace of one run."""
-    d = apply(s3_dumbbell.doc(n, p, VARIANT, duration), {"run.seed": seed})
+    if case["topology"] == "dumbbell":
+        d = apply(s3_dumbbell.doc(case["n"], case["p"], VARIANT, duration), {"run.seed": seed})
+        exe, args = ns3build.build(TCP_BENCH), ns3_args(d)
+    else:
+        d = apply(s2_lossy.doc(VARIANT, case["p"], case["rtt_ms"], duration), {"run.seed": seed})
+        exe, args = ns3build.build(LOSSY_FLOW), lossy_flow_args(d)
     program_variant, recovery, cc = mirror(VARIANT)
-    args = [a for a in ns3_args(d) if not a.startswith(("variant=", "recovery=", "cc="))]
+    args = [a for a in args if not a.startswith(("variant=", "recovery=", "cc="))]
     trace = tmp / "cwnd.txt"
     args += [f"variant={program_variant}", f"recovery={recovery}", f"cc={cc}", f"cwndtrace={trace}"]
-    exe = ns3build.build(TCP_BENCH)
     log = tmp / "cubic.log"
     env = dict(os.environ, NS_LOG="TcpCubic=level_all|prefix_func|prefix_time")
     with open(log, "w") as err:
@@ -113,6 +131,8 @@ def calls(lines: list[str], w: list[tuple[int, int]]) -> list[str]:
     ssthresh = 2**32 - 1
     state = CA_OPEN
     exit_pending = False
+    least: int | None = None
+    epoch: int | None = None
     wi = 0
     cwnd_now = MSS
 
@@ -139,7 +159,14 @@ def calls(lines: list[str], w: list[tuple[int, int]]) -> list[str]:
                 said.append(im.group(4))
             j += 1
         if name == "PktsAcked":
-            out.append(f"P {t} {round(float(args[3].removesuffix('ns')))}")
+            # ns-3 takes a sample below its least unless an epoch began under
+            # CUBIC_DELTA ago; every sample below the least taken is kept, so
+            # that the mirror meets each one ns-3 may have taken or skipped.
+            srtt = round(float(args[3].removesuffix("ns")))
+            if least is None or srtt < least:
+                out.append(f"P {t} {srtt}")
+                if epoch is None or t - epoch >= CUBIC_DELTA_NS:
+                    least = srtt
         elif name == "CongestionStateSet":
             new = int(args[2])
             exit_pending = state == CA_RECOVERY and new == CA_OPEN
@@ -150,6 +177,9 @@ def calls(lines: list[str], w: list[tuple[int, int]]) -> list[str]:
             nxt = FUNC.match(lines[j]) if j < len(lines) else None
             expiry = bool(nxt) and nxt.group(3) == "CongestionStateSet" and int(nxt.group(4).split(",")[2]) == CA_LOSS
             timeout = int(expiry)
+            epoch = None  # GetSsThresh ends the epoch
+            if expiry:
+                least = None  # CubicReset forgets the least RTT
             out.append(f"S {t} {seen * MSS} {ssthresh} {timeout}")
         elif name == "IncreaseWindow" and len(args) == 3:
             segs = int(args[2])
@@ -163,6 +193,8 @@ def calls(lines: list[str], w: list[tuple[int, int]]) -> list[str]:
                     before = after - MSS
             if before is None:
                 before = after = cwnd_at(t)
+            if any(x.startswith("lastMaxCwnd") for x in said):
+                epoch = t  # Update began an epoch
             out.append(f"I {t} {segs} {before} {ssthresh} {after} {int(exit_pending)}")
             exit_pending = False
         i = j
@@ -171,23 +203,34 @@ def calls(lines: list[str], w: list[tuple[int, int]]) -> list[str]:
     return out
 
 
-def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", type=int, default=40)
-    ap.add_argument("--p", type=float, default=0.01)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--duration", type=float, default=100.0)
-    ap.add_argument("--out", type=Path, default=FIXTURE)
-    a = ap.parse_args(argv)
+def record(name: str, seed: int, duration: float, out: Path) -> int:
+    """Record case `name` into `out`; the number of calls."""
+    case = CASES[name][0]
     with tempfile.TemporaryDirectory() as tmp:
-        log, trace = run_ns3(a.n, a.p, a.seed, a.duration, Path(tmp))
+        log, trace = run_ns3(case, seed, duration, Path(tmp))
         w = windows(trace)
         recs = calls(flow0_lines(log, w[0][0]), w)
-    head = (f"# ns-3.44 TcpCubic, flow 0 of the dumbbell: N={a.n} p={a.p} seed={a.seed} {a.duration:g} s, "
-            f"{VARIANT} (validation/ns3_cubic_calls.py)\n")
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(head + "\n".join(recs) + "\n")
-    print(f"{len(recs)} calls -> {a.out}")
+    what = " ".join(f"{k}={v}" for k, v in case.items())
+    head = f"# ns-3.44 TcpCubic, flow 0: {what} seed={seed} {duration:g} s, {VARIANT} (validation/ns3_cubic_calls.py)\n"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(head + "\n".join(recs) + "\n")
+    return len(recs)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--case", choices=sorted(CASES), help="one case (default: every case, into FIXTURES)")
+    ap.add_argument("--seed", type=int, help="the seed (default: the case's)")
+    ap.add_argument("--duration", type=float, help="simulated seconds (default: the case's)")
+    ap.add_argument("--out", type=Path, help="where to write (default: the case's file in FIXTURES)")
+    a = ap.parse_args(argv)
+    if a.out is not None and a.case is None:
+        ap.error("--out needs --case")
+    for name in [a.case] if a.case else list(CASES):
+        _, seed, duration = CASES[name]
+        out = a.out or FIXTURES[name]
+        n = record(name, a.seed or seed, a.duration or duration, out)
+        print(f"{name}: {n} calls -> {out}")
     return 0
 
 

@@ -5,9 +5,10 @@
 //! dupack's own CUBIC is [`super::cubic::Cubic`].
 //!
 //! Checked against ns-3 itself: the calls ns-3's socket made of one
-//! flow's `TcpCubic` on the N = 40 dumbbell, recorded from ns-3's log
-//! (validation/ns3_cubic_calls.py), replayed here give ns-3's window
-//! after every growth and its ssthresh at every reduction (`replay`).
+//! flow's `TcpCubic` on the N = 40 dumbbell and on the lossy link,
+//! recorded from ns-3's log (validation/ns3_cubic_calls.py), replayed here
+//! give ns-3's window after every growth and its ssthresh at every
+//! reduction (`replay`).
 //!
 //! What differs from RFC 9438, as ns-3.44 does it (`tcp-cubic.cc`, with
 //! `HyStart` off, `FastConvergence` and `TcpFriendliness` on, `CntClamp`

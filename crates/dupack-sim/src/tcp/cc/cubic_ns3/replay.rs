@@ -1,18 +1,22 @@
 //! ns-3.44's own calls of its `TcpCubic`, replayed through the mirror.
 //!
-//! `tests/data/ns3_cubic_calls.txt` holds every call ns-3's socket made of
-//! flow 0's `TcpCubic` on the N = 40 dumbbell (`rfc6675+lt+cc=cubic`, p =
-//! 1 %, seed 1, 100 s), and what ns-3 decided: the window after each
-//! `IncreaseWindow`, the ssthresh of each `GetSsThresh`, as ns-3's log and
-//! window trace say (validation/ns3_cubic_calls.py writes the file). Fed
-//! the same calls, the mirror must decide the same, call by call: this
-//! checks its arithmetic against ns-3's on the inputs ns-3 saw, apart from
-//! everything else the two simulators do differently.
+//! `tests/data/ns3_cubic_calls_*.txt` hold every call ns-3's socket made of
+//! flow 0's `TcpCubic` (`rfc6675+lt+cc=cubic`, seed 1), and what ns-3
+//! decided: the window after each `IncreaseWindow`, the ssthresh of each
+//! `GetSsThresh`, as ns-3's log and window trace say
+//! (validation/ns3_cubic_calls.py writes them). Two cases: the N = 40
+//! dumbbell at p = 1 % (100 s; windows of a few segments) and the lossy
+//! link at p = 0.3 %, RTT 100 ms (12 s; windows of 27 to 200 segments, well
+//! into the cubic function's own region). Fed the same calls, the mirror
+//! must decide the same, call by call: this checks its arithmetic against
+//! ns-3's on the inputs ns-3 saw, apart from everything else the two
+//! simulators do differently.
 
 use super::*;
 use crate::tcp::cc::reduce_whole_segments;
 
-const CALLS: &str = include_str!("../../../../tests/data/ns3_cubic_calls.txt");
+const DUMBBELL: &str = include_str!("../../../../tests/data/ns3_cubic_calls_dumbbell.txt");
+const LOSSY: &str = include_str!("../../../../tests/data/ns3_cubic_calls_lossy.txt");
 const MSS: u64 = 1000;
 
 fn num(f: &str) -> u64 {
@@ -21,9 +25,17 @@ fn num(f: &str) -> u64 {
 
 #[test]
 fn replays_ns3s_calls_and_decides_as_ns3_does() {
+    let (windows, cuts) = replay(DUMBBELL);
+    assert!(windows > 400 && cuts > 40, "the dumbbell's recording holds {windows} growths and {cuts} reductions");
+    let (windows, cuts) = replay(LOSSY);
+    assert!(windows > 4000 && cuts > 10, "the lossy link's recording holds {windows} growths and {cuts} reductions");
+}
+
+/// Replay `calls`; the number of growths and reductions, after checking each against ns-3's.
+fn replay(calls: &str) -> (usize, usize) {
     let mut c = Ns3Cubic::default();
     let (mut windows, mut cuts, mut wrong) = (0, 0, Vec::new());
-    for (line, text) in CALLS.lines().enumerate().filter(|(_, l)| !l.starts_with('#')) {
+    for (line, text) in calls.lines().enumerate().filter(|(_, l)| !l.starts_with('#')) {
         let f: Vec<&str> = text.split_whitespace().collect();
         let now = SimTime(num(f[1]));
         match f[0] {
@@ -64,11 +76,11 @@ fn replays_ns3s_calls_and_decides_as_ns3_does() {
             other => panic!("line {}: unknown record {other:?}", line + 1),
         }
     }
-    assert!(windows > 400 && cuts > 40, "the recording holds {windows} window growths and {cuts} reductions");
     assert!(
         wrong.is_empty(),
         "{} of {windows} growths and {cuts} reductions differ from ns-3's:\n{}",
         wrong.len(),
         wrong.join("\n")
     );
+    (windows, cuts)
 }
