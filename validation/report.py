@@ -1761,6 +1761,9 @@ checked, so that it need not be done again (ns-3.44's sources and the wheel's `l
   59 against 24 at 2 and 3; during a recovery 83 against 82), where two or three losses in one window leave too
   few duplicate ACKs before the 1 s timer, and during a timeout's own recovery (40 against 17), where a lost
   retransmission waits for the timer in both tools (RFC 6675 §5.1: no new recovery before the recovery point).
+  With NewReno's control (`rfc6675+lt`, same seeds) the sign flips, dupack losing 449 of 7313 (6.1 %) against
+  385 of 7378 (5.2 %), three-loss episodes 22 against 9, and the timeouts agree: the bursts are not a property
+  of either tool's network alone, and with CUBIC's windows of 2 to 5 segments after a cut they cost timeouts.
 - Also ruled out (10 seeds, dupack − ns-3 timeouts; −25.4 % without): four SACK blocks an ACK, as ns-3 sends
   (`receiver.max_sack_blocks = 4`), −24.4 %; frames of ns-3's length (its 2-byte PPP header: MSS 1002 B),
   −25.0 %; on an experimental build, ns-3's send rule after a timeout (cwnd against the pipe that
