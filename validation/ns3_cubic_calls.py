@@ -48,10 +48,10 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import ns3build  # noqa: E402
-from bench.mirror import apply, ns3_args  # noqa: E402
+from bench.mirror import apply  # noqa: E402
 from validation import s2_lossy, s3_dumbbell  # noqa: E402
 from validation.common import ROOT  # noqa: E402
-from validation.ns3peer import LOSSY_FLOW, TCP_BENCH, lossy_flow_args, mirror  # noqa: E402
+from validation.ns3peer import program  # noqa: E402
 
 VARIANT = "rfc6675+lt+cc=cubic"
 MSS = 1000
@@ -76,21 +76,18 @@ def ns(sec: str, frac: str) -> int:
 
 
 def run_ns3(case: dict, seed: int, duration: float, tmp: Path) -> tuple[Path, Path]:
-    """The log (stderr) and the window trace of one run."""
+    """The log (stderr) and the window trace of one run, through the validation's own mirror (ns3peer.program)."""
     if case["topology"] == "dumbbell":
-        d = apply(s3_dumbbell.doc(case["n"], case["p"], VARIANT, duration), {"run.seed": seed})
-        exe, args = ns3build.build(TCP_BENCH), ns3_args(d)
+        d = s3_dumbbell.doc(case["n"], case["p"], VARIANT, duration)
     else:
-        d = apply(s2_lossy.doc(VARIANT, case["p"], case["rtt_ms"], duration), {"run.seed": seed})
-        exe, args = ns3build.build(LOSSY_FLOW), lossy_flow_args(d)
-    program_variant, recovery, cc = mirror(VARIANT)
-    args = [a for a in args if not a.startswith(("variant=", "recovery=", "cc="))]
+        d = s2_lossy.doc(VARIANT, case["p"], case["rtt_ms"], duration)
+    src, args = program(apply(d, {"run.seed": seed}))
     trace = tmp / "cwnd.txt"
-    args += [f"variant={program_variant}", f"recovery={recovery}", f"cc={cc}", f"cwndtrace={trace}"]
     log = tmp / "cubic.log"
     env = dict(os.environ, NS_LOG="TcpCubic=level_all|prefix_func|prefix_time")
     with open(log, "w") as err:
-        subprocess.run([str(exe), *args], env=env, stdout=subprocess.DEVNULL, stderr=err, check=True)
+        cmd = [str(ns3build.build(src)), *args, f"cwndtrace={trace}"]
+        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err, check=True)
     return log, trace
 
 

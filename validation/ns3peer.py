@@ -118,23 +118,10 @@ class Ns3:
 
     def run(self, doc: dict[str, Any], seed: int, cwnd_trace: Path | None) -> list[FlowStats]:
         d = apply(doc, {"run.seed": seed})
-        variant = d["tcp"]["variant"]
         if seconds(d["tcp"].get("overhead", "0s")) > 0:
             raise Unsupported("ns-3's programs have no sender processing delay (ns-2's overhead_)")
-        m = mirror(variant)
-        if m is None:
-            raise Unsupported(f"ns-3 has no {variant} (its recovery is NewReno's or RFC 6675's)")
-        if d["topology"]["kind"] == "chain":
-            exe, args = self.build(LOSSY_FLOW), lossy_flow_args(d)
-        elif d["topology"]["kind"] == "dumbbell":
-            if d["topology"]["bottleneck"]["queue"].get("kind", "droptail") != "droptail":
-                raise Unsupported("the ns-3 dumbbell mirror has DropTail queues only")
-            exe, args = self.build(TCP_BENCH), ns3_args(d)
-        else:
-            raise Unsupported(f"no ns-3 mirror of a {d['topology']['kind']} topology")
-        program_variant, recovery, cc = m
-        args = [a for a in args if not a.startswith(("variant=", "recovery=", "cc="))]
-        args += [f"variant={program_variant}", f"recovery={recovery}", f"cc={cc}"]
+        src, args = program(d)
+        exe = self.build(src)
         named = dict(a.split("=", 1) for a in args)
         assert len(named) == len(args), f"an argument given twice: {args}"
         if cwnd_trace is not None:
@@ -148,6 +135,26 @@ class Ns3:
             FlowStats(f["rx_bytes"] * 8 / dur / 1000, f["fast_rexmits"], f["timeouts"], f["rexmit_pkts"], f["data_pkts"])
             for f in flows
         ]
+
+
+def program(d: dict[str, Any]) -> tuple[Path, list[str]]:
+    """The ns-3 program that mirrors scenario document `d` (seeded) and its
+    key=value arguments; Unsupported where ns-3 has no mirror of it."""
+    variant = d["tcp"]["variant"]
+    m = mirror(variant)
+    if m is None:
+        raise Unsupported(f"ns-3 has no {variant} (its recovery is NewReno's or RFC 6675's)")
+    if d["topology"]["kind"] == "chain":
+        src, args = LOSSY_FLOW, lossy_flow_args(d)
+    elif d["topology"]["kind"] == "dumbbell":
+        if d["topology"]["bottleneck"]["queue"].get("kind", "droptail") != "droptail":
+            raise Unsupported("the ns-3 dumbbell mirror has DropTail queues only")
+        src, args = TCP_BENCH, ns3_args(d)
+    else:
+        raise Unsupported(f"no ns-3 mirror of a {d['topology']['kind']} topology")
+    program_variant, recovery, cc = m
+    args = [a for a in args if not a.startswith(("variant=", "recovery=", "cc="))]
+    return src, args + [f"variant={program_variant}", f"recovery={recovery}", f"cc={cc}"]
 
 
 @dataclass(frozen=True)
