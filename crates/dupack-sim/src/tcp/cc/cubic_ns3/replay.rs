@@ -10,7 +10,11 @@
 //! into the cubic function's own region). Fed the same calls, the mirror
 //! must decide the same, call by call: this checks its arithmetic against
 //! ns-3's on the inputs ns-3 saw, apart from everything else the two
-//! simulators do differently.
+//! simulators do differently. Which segments an ACK hands the controller
+//! (its delivered data, or at the end of a recovery its whole advance) is
+//! the sender's choice, tested in `tcp/sender/tests.rs`
+//! (`cubic_ns3_counts_the_ack_that_ends_a_recovery_by_its_whole_advance`):
+//! here both counts are the recorded `segmentsAcked`.
 
 use super::*;
 use crate::tcp::cc::reduce_whole_segments;
@@ -34,6 +38,9 @@ fn replays_ns3s_calls_and_decides_as_ns3_does() {
 /// Replay `calls`; the number of growths and reductions, after checking each against ns-3's.
 fn replay(calls: &str) -> (usize, usize) {
     let mut c = Ns3Cubic::default();
+    // The sender takes ssthresh from `reduce_whole_segments` for this
+    // controller (`View::loss_ssthresh`); the "S" records check that rule.
+    assert!(c.ssthresh_of_whole_segments());
     let (mut windows, mut cuts, mut wrong) = (0, 0, Vec::new());
     for (line, text) in calls.lines().enumerate().filter(|(_, l)| !l.starts_with('#')) {
         let f: Vec<&str> = text.split_whitespace().collect();
