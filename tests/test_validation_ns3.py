@@ -266,6 +266,43 @@ def test_the_call_recorder_reads_tcpcubics_log() -> None:
     ]
 
 
+def test_the_call_recorder_keeps_the_rtt_samples_that_can_set_the_least_delay() -> None:
+    # A PktsAcked is kept only if its smoothed RTT is below the least ns-3
+    # took; within CubicDelta (10 ms) of an epoch's start (an Update that
+    # prints lastMaxCwnd) ns-3 takes none, so a lower one there is kept and
+    # so is the next at the same value; a timer expiry forgets the least.
+    from validation.ns3_cubic_calls import calls
+
+    o = "0x5602a0, 0x5602b0"
+
+    def pkts(t: str, rtt: str) -> str:
+        return f"+{t}s 1 TcpCubic:PktsAcked({o}, 1, +{rtt}ns)"
+
+    log = [
+        pkts("1.000000000", "4e+08"),
+        pkts("1.100000000", "5e+08"),  # above the least: not kept
+        f"+1.200000000s 1 TcpCubic:IncreaseWindow({o}, 1)",
+        "+1.200000000s 1 TcpCubic:Update(0x5602a0)",
+        "+1.200000000s 1 TcpCubic:Update(): lastMaxCwnd <= m_cWnd. K=0 and origin=4",
+        "+1.200000000s 1 TcpCubic:IncreaseWindow(): Not enough segments have been ACKed to increment cwnd.",
+        pkts("1.205000000", "3e+08"),  # 5 ms into the epoch: kept, not taken
+        pkts("1.215000000", "3e+08"),  # the same value after 10 ms: kept, taken
+        pkts("1.300000000", "3e+08"),  # not below the least taken
+        f"+2.000000000s 2 TcpCubic:GetSsThresh({o}, 4000)",
+        "+2.000000000s 2 TcpCubic:GetSsThresh(): Loss at cWnd=4 segments in flight=4",
+        "+2.000000000s 2 TcpCubic:GetSsThresh(): SsThresh = 2000",
+        f"+2.000000000s 2 TcpCubic:CongestionStateSet({o}, 4)",
+        pkts("2.500000000", "6e+08"),  # after the expiry: kept
+    ]
+    got = [r for r in calls(log, [(0, 4000)]) if r.startswith("P")]
+    assert got == [
+        "P 1000000000 400000000",
+        "P 1205000000 300000000",
+        "P 1215000000 300000000",
+        "P 2500000000 600000000",
+    ]
+
+
 @needs_ns3
 @pytest.mark.parametrize("case, seconds", [("dumbbell", 20.0), ("lossy", 5.0)])
 def test_the_recorded_tcpcubic_calls_are_ns3s(case: str, seconds: float) -> None:
