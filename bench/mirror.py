@@ -140,13 +140,22 @@ NS3_MIRROR = {
 # both, `newreno_rto_reset = "first"`).
 NS3_RTO = {"on_fast_retransmit": "keep", "backoff_reset": "new_ack", "sampling": "per_segment"}
 NS3_TCP = {"rfc6675_rto_reset": "first", "timeout_exit_growth": "above_recover", "rfc6675_exit_growth": "grow"}
+# And ns-3's wire (`ns3_wire`, docs/validation.md "Traced on the dumbbell"): `DataRate::CalculateBytesTxTime`
+# gives each frame its own duration rounded to the nearest nanosecond (`Time` from the exact quotient; printed
+# by a program built against the wheel: 1042 B at 3 Mbit/s 2 778 667 ns), and `PointToPointNetDevice` puts a
+# 2-byte PPP header on every frame. Together they make three bottleneck frames 1 ns longer than one access
+# frame on the dumbbell, which decides who takes the queue's last place; [wire] in the cases run against ns-3
+# alone.
+NS3_WIRE = {"tx_time": "per_frame", "header": "2B"}
 
 
 def ns3_rto_overrides(variant: str) -> dict[str, str]:
-    """Dotted-path overrides that give a case run against ns-3 alone ns-3's timer rules (NS3_RTO, NS3_TCP)."""
+    """Dotted-path overrides that give a case run against ns-3 alone ns-3's timer rules and its wire (NS3_RTO,
+    NS3_TCP, NS3_WIRE)."""
     if not ns3_only(variant):
         return {}
-    return {**{f"tcp.rto.{k}": v for k, v in NS3_RTO.items()}, **{f"tcp.{k}": v for k, v in NS3_TCP.items()}}
+    return {**{f"tcp.rto.{k}": v for k, v in NS3_RTO.items()}, **{f"tcp.{k}": v for k, v in NS3_TCP.items()},
+            **{f"wire.{k}": v for k, v in NS3_WIRE.items()}}
 
 
 # ns-2's Sack1 clears `recover_` when fast recovery ends (tcp-sack1.cc, `Sack1TcpAgent::recv`: `recover_ = 0`

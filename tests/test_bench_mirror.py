@@ -73,6 +73,7 @@ def test_each_sack_flavour_is_timed_against_its_closest_peer() -> None:
     # The network is the same; the cases run against ns-3 alone also take ns-3's timer rules (mirror.NS3_RTO,
     # mirror.NS3_TCP), and those of `sack` ns-2's Sack1 guard and ACK size (mirror.NS2_SACK, NS2_SACK_RECEIVER).
     timer = ({f"tcp.rto.{k}" for k in mirror.NS3_RTO} | {f"tcp.{k}" for k in mirror.NS3_TCP}
+             | {f"wire.{k}" for k in mirror.NS3_WIRE}
              | {f"tcp.{k}" for k in mirror.NS2_SACK} | {f"receiver.{k}" for k in mirror.NS2_SACK_RECEIVER})
     key = lambda c: (c.group, tuple(sorted((k, v) for k, v in c.overrides.items()  # noqa: E731
                                            if k != "tcp.variant" and k not in timer)))
@@ -82,6 +83,7 @@ def test_each_sack_flavour_is_timed_against_its_closest_peer() -> None:
         ns3_alone = c.ns3 and not c.ns2
         assert all((c.doc["tcp"]["rto"].get(k) == v) == ns3_alone for k, v in mirror.NS3_RTO.items()), c.label
         assert all((c.doc["tcp"].get(k) == v) == ns3_alone for k, v in mirror.NS3_TCP.items()), c.label
+        assert all((c.doc.get("wire", {}).get(k) == v) == ns3_alone for k, v in mirror.NS3_WIRE.items()), c.label
         is_sack = c.overrides["tcp.variant"] == "sack"
         assert all((c.doc["tcp"].get(k) == v) == is_sack for k, v in mirror.NS2_SACK.items()), c.label
         assert all((c.doc["receiver"].get(k) == v) == is_sack for k, v in mirror.NS2_SACK_RECEIVER.items()), c.label

@@ -78,6 +78,7 @@ def doc(variant: str, p: float, rtt_ms: int, duration: float) -> dict[str, Any]:
     if mirror.ns3_only(variant):
         d["tcp"]["rto"].update(mirror.NS3_RTO)  # ns-3's timer rules (bench/mirror.py)
         d["tcp"].update(mirror.NS3_TCP)
+        d.setdefault("wire", {}).update(mirror.NS3_WIRE)  # and its wire
     return d
 
 

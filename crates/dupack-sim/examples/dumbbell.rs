@@ -63,6 +63,7 @@ fn main() {
         seed: 1,
         stop_when_done: true,
         tie_break: Default::default(),
+        wire: Default::default(),
         nodes,
         links,
         media: vec![],

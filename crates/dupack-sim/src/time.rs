@@ -175,6 +175,15 @@ fn bit_ns_div(bytes: u64, rate_bps: u64) -> (u64, u64) {
 /// on an idle transmitter starts at a whole nanosecond and carries nothing.
 /// True simultaneity then stays exact and goes to the unbiased tie-break of
 /// the event queue.
+///
+/// `TxClock::per_frame` (`wire.tx_time = "per_frame"`) rounds each frame's
+/// duration to the nearest nanosecond on its own instead, as ns-3 does, for
+/// mirroring it: with its 2-byte PPP header three 1042 B frames at 3 Mbit/s
+/// last 3 × 2 778 667 ns, 1 ns more than one at 1 Mbit/s, so there the
+/// packet sent back to back by one flow reaches the bottleneck 1 ns before
+/// the packet another flow sent on the ACK three frames later, and always
+/// takes the last place in its queue (docs/validation.md, "Traced on the
+/// dumbbell").
 #[derive(Clone, Debug, Default)]
 pub struct TxClock {
     /// The last frame size served and its duration as whole nanoseconds
@@ -185,9 +194,17 @@ pub struct TxClock {
     /// units of 1/rate ns) by which its exact end lies after that instant.
     end: SimTime,
     carry: u64,
+    /// Each frame rounded to the nearest nanosecond on its own, nothing carried.
+    per_frame: bool,
 }
 
 impl TxClock {
+    /// A clock that rounds every frame's duration to the nearest nanosecond
+    /// on its own (ns-3's arithmetic); `TxClock::default()` is the exact one.
+    pub fn per_frame() -> Self {
+        TxClock { per_frame: true, ..TxClock::default() }
+    }
+
     /// A frame of `bytes` starts at `now` on a transmitter of `rate_bps`
     /// (never changed between calls): when does its last bit leave?
     pub fn serve(&mut self, bytes: u64, rate_bps: u64, now: SimTime) -> SimTime {
@@ -198,6 +215,12 @@ impl TxClock {
             self.memo = (bytes, whole, frac);
         }
         let (_, whole, frac) = self.memo;
+        if self.per_frame {
+            // Nearest, halves up: whole + frac/rate with frac/rate ≥ ½.
+            let ns = if frac >= rate_bps - frac { whole + 1 } else { whole };
+            self.end = now + SimDuration(ns);
+            return self.end;
+        }
         let carried = if now == self.end { self.carry } else { 0 };
         // carried + frac < 2·rate_bps; add them without overflowing.
         let (ns, rest) =
@@ -243,6 +266,38 @@ mod tests {
         let mut access = TxClock::default();
         assert_eq!(access.serve(1040, 1_000_000, start) - start, SimDuration(8_320_000));
         assert_eq!(t - start, SimDuration(3 * 8_320_000));
+    }
+
+    /// ns-3.44's `DataRate::CalculateBytesTxTime`, printed by a program
+    /// built against the wheel: 1040 B at 3 Mbit/s 2 773 333 ns, 1042 B
+    /// 2 778 667 ns, 40 B 106 667 ns, 578 B 1 541 333 ns; 1042 B at
+    /// 1 Mbit/s 8 336 000 ns. Each frame alone, back to back or not.
+    #[test]
+    fn per_frame_rounds_every_frame_to_the_nearest_nanosecond_as_ns3() {
+        let mut c = TxClock::per_frame();
+        let mut t = SimTime(0);
+        for (bytes, rate, ns) in [
+            (1040, 3_000_000, 2_773_333),
+            (1042, 3_000_000, 2_778_667),
+            (1042, 3_000_000, 2_778_667),
+            (40, 3_000_000, 106_667),
+            (578, 3_000_000, 1_541_333),
+            (1042, 1_000_000, 8_336_000),
+            (1, 2, 4_000_000_000),
+        ] {
+            let end = c.serve(bytes, rate, t);
+            assert_eq!(end - t, SimDuration(ns), "{bytes} B at {rate} bit/s");
+            t = end;
+        }
+        // Three 1042 B frames at 3 Mbit/s: 1 ns longer than one at 1 Mbit/s,
+        // where the exact clock makes them equal.
+        let (mut pf, mut exact) = (TxClock::per_frame(), TxClock::default());
+        let (mut a, mut b) = (SimTime(0), SimTime(0));
+        for _ in 0..3 {
+            a = pf.serve(1042, 3_000_000, a);
+            b = exact.serve(1042, 3_000_000, b);
+        }
+        assert_eq!((a.as_nanos(), b.as_nanos()), (8_336_001, 8_336_000));
     }
 
     #[test]

@@ -62,6 +62,7 @@ fn two_senders(with_second: bool) -> Scenario {
         seed: 1,
         stop_when_done: true,
         tie_break: Default::default(),
+        wire: Default::default(),
         nodes: vec![
             common::node("s0", NodeKind::Host),
             common::node("s1", NodeKind::Host),

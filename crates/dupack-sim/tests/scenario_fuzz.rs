@@ -152,6 +152,8 @@ fn the_vocabulary_is_every_table_s_keys() {
     for key in [
         "name",
         "tie_break",
+        "tx_time",
+        "header",
         "senders",
         "leaf_override",
         "mss",

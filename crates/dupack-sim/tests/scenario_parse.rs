@@ -1475,6 +1475,22 @@ fn run_tie_break_is_shuffled_unless_asked() {
 }
 
 #[test]
+fn wire_is_exact_and_headerless_unless_asked_and_says_what_it_allows() {
+    let base = "[topology]\nkind = \"chain\"\nhops = [{ rate = \"1Mbps\", delay = \"1ms\" }]\n";
+    assert_eq!(ok(base).wire, WireSpec { tx_time: TxTime::Exact, header_bytes: 0 });
+    let s = ok(&format!("[wire]\ntx_time = \"per_frame\"\nheader = \"2B\"\n{base}"));
+    assert_eq!(s.wire, WireSpec { tx_time: TxTime::PerFrame, header_bytes: 2 });
+    let e = bad(&format!("[wire]\ntx_time = \"rounded\"\n{base}"));
+    assert_eq!(e.path, "wire.tx_time");
+    assert!(e.to_string().contains("exact") && e.to_string().contains("per_frame"), "{e}");
+    let e = bad(&format!("[wire]\nheader = \"2KB\"\n{base}"));
+    assert_eq!(e.path, "wire.header");
+    assert!(e.to_string().contains("between 0 and 1024 bytes"), "{e}");
+    let e = bad(&format!("[wire]\nheaders = \"2B\"\n{base}"));
+    assert_eq!(e.path, "wire.headers", "{e}");
+}
+
+#[test]
 fn a_misspelt_key_of_a_long_table_gets_its_suggestion_and_a_short_list() {
     // [tcp] has thirty-odd keys: with a suggestion the message names a dozen and the count, on one line.
     let e = dupack_sim::parse_scenario_toml(&one_flow_with_tcp("varient = \"sack\"")).unwrap_err();

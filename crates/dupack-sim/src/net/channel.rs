@@ -48,7 +48,7 @@ use super::snoop::Snoop;
 use super::trace::TraceLink;
 use crate::engine::rng::{NameHash, StreamRng};
 use crate::observe::PcapWriter;
-use crate::scenario::model::LinkSpec;
+use crate::scenario::model::{LinkSpec, TxTime, WireSpec};
 use crate::time::{SimDuration, SimTime, TxClock};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -175,8 +175,11 @@ pub struct Channel {
     /// Make every end of transmission an event (the reference the lazy
     /// ends are checked against in the engine's tests).
     pub(crate) every_end_an_event: bool,
-    /// Serialisation at `rate_bps`, exact over back-to-back frames.
+    /// Serialisation at `rate_bps`, exact over back-to-back frames unless
+    /// `wire.tx_time = "per_frame"`.
     pub(crate) tx_clock: TxClock,
+    /// Bytes each frame takes on the wire besides its IP packet (`wire.header`).
+    pub(crate) header_bytes: u32,
     /// A packet capture of this link, shared with the other direction
     /// (`None`: not captured): at the link's `a` end, the fwd direction's
     /// packets as their transmission starts, the rev direction's as they arrive.
@@ -235,7 +238,7 @@ impl Channel {
     /// One direction of link `l` (index `index` in the scenario): a→b if
     /// `fwd`. Every random stream is named after the link and direction, so
     /// a channel's draws never depend on what else the scenario holds.
-    pub fn new(l: &LinkSpec, index: usize, fwd: bool, seed: u64) -> Channel {
+    pub fn new(l: &LinkSpec, index: usize, fwd: bool, seed: u64, wire: WireSpec) -> Channel {
         let (from, to, err, trace, jitter) = if fwd {
             (l.a, l.b, &l.fwd_error, &l.fwd_trace, l.fwd_jitter)
         } else {
@@ -268,7 +271,11 @@ impl Channel {
             propagating: VecDeque::new(),
             stats: ChannelStats::default(),
             every_end_an_event: false,
-            tx_clock: TxClock::default(),
+            tx_clock: match wire.tx_time {
+                TxTime::Exact => TxClock::default(),
+                TxTime::PerFrame => TxClock::per_frame(),
+            },
+            header_bytes: wire.header_bytes,
             capture: None,
         }
     }
@@ -282,6 +289,8 @@ impl Channel {
 
     /// A frame of `size` bytes starts service at `now`: when does it leave the transmitter?
     fn service_end(&mut self, size: u32, now: SimTime) -> SimTime {
+        // The link-layer header is serialised with the frame (`wire.header`).
+        let size = size + self.header_bytes;
         match &mut self.trace {
             Some(t) => t.serve(size, now),
             None => self.tx_clock.serve(u64::from(size), self.rate_bps, now),
@@ -563,6 +572,7 @@ mod tests {
             stats: ChannelStats::default(),
             every_end_an_event: false,
             tx_clock: TxClock::default(),
+            header_bytes: 0,
             capture: None,
         }
     }

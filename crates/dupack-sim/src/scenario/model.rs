@@ -117,11 +117,40 @@ pub struct Scenario {
     pub stop_when_done: bool,
     /// `run.tie_break`: how simultaneous events of one class are ordered.
     pub tie_break: TieBreakMode,
+    /// `[wire]`: how every link puts frames on the wire.
+    pub wire: WireSpec,
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
     /// Shared multiple-access media (`net::medium`), after the links.
     pub media: Vec<MediumSpec>,
     pub flows: Vec<FlowSpec>,
+}
+
+/// How a frame's transmission time is computed (`wire.tx_time`, `time::TxClock`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum TxTime {
+    /// Exact over a busy period: a frame ends at the nanosecond at or
+    /// before its exact end and the fraction left is carried into the next
+    /// frame sent back to back, so instants that coincide in exact
+    /// arithmetic coincide in the run (the default).
+    #[default]
+    Exact,
+    /// Each frame's duration on its own, rounded to the nearest
+    /// nanosecond, as ns-3 computes it (`DataRate::CalculateBytesTxTime`
+    /// turns the exact quotient into a `Time`, which rounds: 1042 B at
+    /// 3 Mbit/s last 2 778 667 ns). Back-to-back frames then drift from the
+    /// exact instants by up to half a nanosecond each, always the same way.
+    PerFrame,
+}
+
+/// How frames go on the wire, on every link (`[wire]`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct WireSpec {
+    pub tx_time: TxTime,
+    /// Bytes each frame carries besides its IP packet: a link-layer header
+    /// (ns-3's point-to-point links add 2, PPP's). They take transmission
+    /// time; packet sizes, byte counts and queue limits are the IP packets'.
+    pub header_bytes: u32,
 }
 
 /// The order of simultaneous events of one class (`engine::queue::TieBreak`).

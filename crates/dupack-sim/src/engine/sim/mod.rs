@@ -239,8 +239,8 @@ impl World {
         check_event_indices(2 * s.links.len(), s.flows.len(), s.media.len())?;
         let mut channels = Vec::with_capacity(2 * s.links.len());
         for (li, l) in s.links.iter().enumerate() {
-            channels.push(Channel::new(l, li, true, seed));
-            channels.push(Channel::new(l, li, false, seed));
+            channels.push(Channel::new(l, li, true, seed, s.wire));
+            channels.push(Channel::new(l, li, false, seed, s.wire));
         }
         let mut ends: Vec<(NodeId, NodeId)> = channels.iter().map(|c| (c.from, c.to)).collect();
         let mut media = Vec::with_capacity(s.media.len());

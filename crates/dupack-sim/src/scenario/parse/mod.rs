@@ -49,8 +49,11 @@ use serde_json::Value;
 
 pub use self::error::{clip, quote, quote_path, ScenarioError, QUOTE_CHARS};
 
-const TOP_KEYS: &[&str] = &["name", "description", "run", "topology", "tcp", "receiver", "flows"];
+const TOP_KEYS: &[&str] = &["name", "description", "run", "wire", "topology", "tcp", "receiver", "flows"];
 const RUN_KEYS: &[&str] = &["duration", "seed", "stop_when_done", "tie_break"];
+const WIRE_KEYS: &[&str] = &["tx_time", "header"];
+/// The largest `wire.header`: a frame header, not a payload.
+const MAX_WIRE_HEADER: u64 = 1024;
 
 /// Parse and validate a scenario given as a JSON value (the Python front
 /// loads TOML, applies overrides and hands over JSON).
@@ -82,6 +85,19 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
         }
     };
 
+    let wire = match top.get("wire") {
+        None => WireSpec::default(),
+        Some(v) => {
+            let t = table(v, &top.at("wire"))?;
+            t.allow(WIRE_KEYS)?;
+            let tx_time = t
+                .opt("tx_time", |v, p| v_enum(v, p, &[("exact", TxTime::Exact), ("per_frame", TxTime::PerFrame)]))?
+                .map_or(TxTime::default(), |a| a.v);
+            let header_bytes = t.opt("header", |v, p| v_size(v, p, 0, MAX_WIRE_HEADER))?.map_or(0, |a| a.v as u32);
+            WireSpec { tx_time, header_bytes }
+        }
+    };
+
     let mut topo = parse_topology(
         top.required("topology", "a table with kind = \"dumbbell\", \"chain\" or \"custom\"")?,
         "topology",
@@ -105,6 +121,7 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
         seed,
         stop_when_done,
         tie_break,
+        wire,
         nodes: topo.nodes,
         links: topo.links,
         media: topo.media,
@@ -116,9 +133,10 @@ pub fn parse_scenario(v: &Value) -> Result<Scenario, ScenarioError> {
 /// from which the parser's property tests build documents, so a key added
 /// to a table's list is exercised without another edit.
 pub fn vocabulary() -> Vec<&'static str> {
-    let lists: [&[&'static str]; 23] = [
+    let lists: [&[&'static str]; 24] = [
         TOP_KEYS,
         RUN_KEYS,
+        WIRE_KEYS,
         flows::FLOW_KEYS,
         link::LINK_KEYS,
         link::ARQ_KEYS,
