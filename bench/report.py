@@ -486,8 +486,11 @@ Modelling differences between dupack and ns-3 we can name (each documented in th
 
 - **Handshake.** ns-3 TCP always opens the connection; data starts one RTT after t = 0 (≈ 60 ms in (a), 560 ms
   in (b)), and with 200 flows the SYNs and SYN-ACKs share queues with data.
-- **PPP header.** Every ns-3 packet carries 2 more bytes on a point-to-point link: a 1040-byte data packet
-  takes as long as 1042 bytes would in dupack or ns-2, 0.2 % of capacity.
+- **PPP header and rounding.** Every ns-3 packet carries 2 more bytes on a point-to-point link: a 1040-byte data
+  packet takes as long as 1042 bytes would in dupack or ns-2, 0.2 % of capacity; and ns-3 rounds each frame's
+  transmission time to the nanosecond, which on the dumbbell decides who gets the queue's last place when two
+  segments arrive at one instant (`ns3_wire` in docs/validation.md). The `rfc6675+lt` rows mirror both in dupack
+  (`[wire]`); the `newreno` rows, run against ns-2 from the same dupack case, keep the exact clock.
 - **Recovery.** ns-3's recovery is built on its RFC 6675 scoreboard for both variants (with SACK off,
   duplicate ACKs stand in for SACK blocks); on a full ACK it sets cwnd = ssthresh, dupack
   min(ssthresh, FlightSize + MSS). With SACK on, ns-3 and dupack's `rfc6675+lt` (its pairing here) both run
@@ -534,7 +537,7 @@ MIRROR = """\
 | setting | dupack (bench/scenarios/*.toml) | ns-2 (bench/ns2/tcp_bench.tcl) | ns-3 (bench/ns3/tcp_bench.cc) |
 |---|---|---|---|
 | segment size | `tcp.mss` = 1000 B (536 B in (b)) | `packetSize_` 1040 (576) with `useHeaders_ false`: the whole packet (validation/ns2/mirror.tcl; with headers added by ns-2, its seqno-0 packet would lack them) | `TcpSocket::SegmentSize` 1000 (536) |
-| headers | 20 IP + 20 TCP = 40 B per data packet (+ SACK option bytes on ACKs: RFC 2018's layout, 12/20/28 B; in the `sack` cases ns-2's 8 B per block, `receiver.sack_option_size = "ns2"`) | included in `packetSize_`; ACKs 40 B (`Agent/TCPSink packetSize_`), + 8 B per SACK block (`TCPSink/Sack1`) | 20 IP + 20 TCP (no options on data: timestamps and window scaling off), SACK option bytes on ACKs, **+ 2 B PPP header** on every packet on the wire (PointToPointNetDevice; not configurable) |
+| headers | 20 IP + 20 TCP = 40 B per data packet (+ SACK option bytes on ACKs: RFC 2018's layout, 12/20/28 B; in the `sack` cases ns-2's 8 B per block, `receiver.sack_option_size = "ns2"`) | included in `packetSize_`; ACKs 40 B (`Agent/TCPSink packetSize_`), + 8 B per SACK block (`TCPSink/Sack1`) | 20 IP + 20 TCP (no options on data: timestamps and window scaling off), SACK option bytes on ACKs, **+ 2 B PPP header** on every packet on the wire (PointToPointNetDevice; not configurable), and each frame's transmission time rounded to the nanosecond on its own (`DataRate::CalculateBytesTxTime`); dupack's `rfc6675+lt` rows take both (`wire.header = "2B"`, `wire.tx_time = "per_frame"`, bench/mirror.py `NS3_WIRE`), the `newreno` rows, shared with ns-2, do not |
 | first ACK | opens cwnd | `delay_growth_ false` (the 2.35 default resets cwnd on it, as after a SYN) | opens cwnd (no special case after the handshake) |
 | initial window | `initial_window` = 1 | `windowInit_` 1 | `TcpSocket::InitialCwnd` 1 |
 | receiver window | `receiver.window` = 64000 B | `window_` 64 packets (119 in (b)) | `TcpSocket::RcvBufSize` 64000 B (advertised ≤ 64000, `WindowScaling` off) |
