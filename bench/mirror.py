@@ -259,8 +259,12 @@ class Case:
     through dupack's `bench_scenario`, the ns-2 mirror and the ns-3 mirror."""
 
     def __init__(self, group: str, label: str, scenario: str, overrides: dict, ns2: bool = True,
-                 ns3: bool = True, ns2_timeout: float | None = None, ns3_note: str | None = None):
+                 ns3: bool = True, ns2_timeout: float | None = None, ns3_note: str | None = None,
+                 ns2_routing: str = "static"):
         self.group, self.label, self.scenario, self.overrides, self.ns2 = group, label, scenario, overrides, ns2
+        # tcp_bench.tcl's `routing`: "static" (ns-2's default, all pairs computed before the run) or "manual"
+        # (the same routes given explicitly, for the case too large for the former).
+        self.ns2_routing = ns2_routing
         # ns3=False: not run through ns-3, for the reason `ns3_note` gives the report (None: the case has a
         # twin that ns-3 is compared with instead, and the report says nothing); ns2_timeout: this case's own
         # limit for one ns-2 run, above the command line's.
@@ -279,6 +283,8 @@ class Case:
         args = ns2_args(self.doc)
         if duration is not None:
             args = [a for a in args if not a.startswith("duration=")] + [f"duration={duration}"]
+        if self.ns2_routing != "static":
+            args.append(f"routing={self.ns2_routing}")
         return ["ns", str(NS2_SCRIPT)] + args
 
     def ns3_cmd(self, exe: Path, duration: float | None = None) -> list[str]:

@@ -31,6 +31,29 @@ def test_the_cases_are_the_issues_grid() -> None:
     assert all(c.ns3 for c in CASES if c.flows < 10000 and c.overrides.get("tcp.variant") != "sack")
     assert big[0].ns3_note and not any(c.ns3_note for c in CASES if c.flows < 10000)
     assert len([c for c in CASES if c.group == "b"]) == 3
+    # ns-2's all-pairs routing does not finish at 10,000 senders: that case alone gives its routes explicitly.
+    assert big[0].ns2_routing == "manual" and "routing=manual" in big[0].ns2_cmd()
+    assert all(c.ns2_routing == "static" and not any(a.startswith("routing=") for a in c.ns2_cmd())
+               for c in CASES if c.flows < 10000)
+
+
+@pytest.mark.skipif(__import__("shutil").which("ns") is None, reason="ns-2 ('ns') is not installed")
+@pytest.mark.parametrize("scenario, overrides", [
+    ("scaling.toml", {"topology.senders": 5, "run.duration": "5s", "tcp.variant": "sack"}),
+    ("unfairness.toml", {"topology.senders": 3, "run.duration": "5s"}),
+    ("rpld.toml", {"run.duration": "20s"}),
+])
+def test_ns2s_explicit_routes_are_its_computed_ones(scenario: str, overrides: dict) -> None:
+    # tcp_bench.tcl routing=manual must change nothing but ns-2's set-up: the same output to the byte.
+    import subprocess
+
+    outputs = []
+    for routing in ("static", "manual"):
+        case = mirror.Case("c-flows", "x", scenario, overrides, ns2_routing=routing)
+        r = subprocess.run(case.ns2_cmd(), capture_output=True, text=True, timeout=120, check=True)
+        assert "FLOW 0 " in r.stdout and "END " in r.stdout, r.stdout
+        outputs.append(r.stdout)
+    assert outputs[0] == outputs[1]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.label)
