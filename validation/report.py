@@ -708,7 +708,9 @@ def s3_section(rows, peers) -> list[str]:
          "every segment sent once gives an RTT sample (`tcp.rto.sampling = \"per_segment\"`), and the ACK that "
          "ends the loss phase of a timeout grows the window only by what it acknowledges above the point sent "
          "before it (`tcp.timeout_exit_growth = \"above_recover\"`, `ns3_loss_exit_growth`, scenario 2); "
-         "below.\n"]
+         "and ns-3's wire: each frame's transmission time rounded to the nanosecond on its own, with a 2-byte PPP "
+         "header (`wire.tx_time = \"per_frame\"`, `wire.header = \"2B\"`, bench/mirror.py `NS3_WIRE`, `ns3_wire`; "
+         "section \"CUBIC against ns-3\", \"Traced on the dumbbell\"). Below.\n"]
     if not rows:
         return L
     cols = ["dupack"] + others
