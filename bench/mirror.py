@@ -149,7 +149,7 @@ NS3_TCP = {"rfc6675_rto_reset": "first", "timeout_exit_growth": "above_recover",
 NS3_WIRE = {"tx_time": "per_frame", "header": "2B"}
 
 
-def ns3_rto_overrides(variant: str) -> dict[str, str]:
+def ns3_overrides(variant: str) -> dict[str, str]:
     """Dotted-path overrides that give a case run against ns-3 alone ns-3's timer rules and its wire (NS3_RTO,
     NS3_TCP, NS3_WIRE)."""
     if not ns3_only(variant):
@@ -174,12 +174,12 @@ NS2_SACK_RECEIVER = {"sack_option_size": "ns2"}
 def mirror_overrides(variant: str) -> dict[str, str]:
     """Dotted-path overrides that give a case its peer's rules where the papers and RFCs leave a choice or
     the peer departs from them: ns-3's timer rules for the cases run against ns-3 alone
-    (ns3_rto_overrides), ns-2's `Sack1` guard and ACK size for Fall & Floyd's SACK (NS2_SACK, NS2_SACK_RECEIVER)."""
+    (ns3_overrides), ns-2's `Sack1` guard and ACK size for Fall & Floyd's SACK (NS2_SACK, NS2_SACK_RECEIVER)."""
     ns2: dict[str, str] = {}
     if variant.split("+")[0] == "sack":
         ns2 = {**{f"tcp.{k}": v for k, v in NS2_SACK.items()},
                **{f"receiver.{k}": v for k, v in NS2_SACK_RECEIVER.items()}}
-    return {**ns3_rto_overrides(variant), **ns2}
+    return {**ns3_overrides(variant), **ns2}
 
 
 def ns3_only(variant: str) -> bool:

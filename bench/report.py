@@ -702,7 +702,7 @@ def write_report(res: list[dict], m: dict, args, path: Path, elapsed: float, swe
             "router to each node next to it). Its default computes every pair of nodes' routes before the run, "
             "which at 10,000 senders takes over 9 GB and had not finished after five minutes; the two give the same "
             "routes, and at 1000 senders the same output to the byte, in half the time (9.6 s against 19.6 s on "
-            "2 December 2026) and 183 against 291 MiB. The other cases keep ns-2's default, as its users run it.\n"
+            "2 December 2026) and 179 against 284 MiB peak RSS. The other cases keep ns-2's default, as its users run it.\n"
         )
     if any(r.get("heap_floor_ns") for r in sc):
         L.append(

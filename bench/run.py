@@ -283,7 +283,7 @@ def cases(quick: bool) -> list[Case]:
         big = n >= 10000
         # ns-2's default routing computes all pairs of nodes' routes before the run: at 10,000 senders over
         # 9 GB, unfinished after five minutes. The same routes given explicitly (tcp_bench.tcl routing=manual)
-        # took 139 s and 1.7 GB for the whole run on 2 December 2026 (dupack: 24 s, 104 MiB, same machine).
+        # took 139 s and 1.62 GiB for the whole run on 2 December 2026 (dupack: 24 s, 104 MiB, same machine).
         out.append(Case("c-flows", f"{n} flows x {base} s", "scaling.toml", ov, ns3=not big,
                         ns2_timeout=900 if big else None, ns2_routing="manual" if big else "static",
                         ns3_note=("ns-3 not run: 1000 flows take it minutes and its time grows faster than the "

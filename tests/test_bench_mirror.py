@@ -52,7 +52,13 @@ def test_ns2s_explicit_routes_are_its_computed_ones(scenario: str, overrides: di
         case = mirror.Case("c-flows", "x", scenario, overrides, ns2_routing=routing)
         r = subprocess.run(case.ns2_cmd(), capture_output=True, text=True, timeout=120, check=True)
         assert "FLOW 0 " in r.stdout and "END " in r.stdout, r.stdout
-        outputs.append(r.stdout)
+        routes = [line for line in r.stdout.splitlines() if line.startswith("ROUTES ")]
+        # Manual routing gave every route itself: two per sender and two for the sink (the dumbbells), or
+        # one each way (the one-link case); ns-2's own computation none.
+        n = case.flows
+        explicit = (2 * n + 2 if case.doc["topology"]["kind"] == "dumbbell" else 2) if routing == "manual" else 0
+        assert routes == [f"ROUTES routing={routing} explicit={explicit}"], routes
+        outputs.append([line for line in r.stdout.splitlines() if not line.startswith("ROUTES ")])
     assert outputs[0] == outputs[1]
 
 

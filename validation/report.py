@@ -1735,7 +1735,8 @@ gets the queue's last place:
   so the back-to-back segment is always 1 ns earlier, always gets in, and the other flow's segment is lost.
 - That makes ns-3's losses come in bursts of a window (the traced build below: three-loss episodes 81 against
   dupack's 41), and CUBIC's windows of two to five segments after a reduction cannot gather three duplicate
-  ACKs before the 1 s timer: the timeouts at cwnd 2 and 3 outside a recovery (76 against 34). With NewReno's
+  ACKs before the 1 s timer: the timeouts outside a recovery (76 against 34, 59 against 24 of them at cwnd 2
+  and 3). With NewReno's
   control the windows are larger and the same bursts are mostly repaired by fast retransmits.
 - The direction of the rounding is the cause, not the header: with 1040 B frames the same rounding goes down
   (3 × 2 773 333 ns, 1 ns short) and hands the place to the other flow. On this dumbbell at 100 s, seeds 1–4,
@@ -1778,8 +1779,8 @@ eae7a46) against the same ns-3 runs as the tables above, 10 seeds of 200 s, with
 With p > 0 (16 rows) the timeouts are within ±10 % of ns-3's in 15 (the 16th: 17 against 15, inside the seeds'
 spread), the fast retransmits and retransmitted segments in 16, Jain's index within ±0.01 in 16; at N = 40,
 p = 0 the counts in 4 of 4 and Jain's index in 3 (ns-3 follows one trajectory there, as at N = 10, p = 0).
-Before, with the exact clock, the same control rows had the CUBIC timeouts 12 to 30 % below ns-3's at N = 40
-(the control table above) and Jain's index 0.991 against 0.976 at p = 1 %. The tables above come from the full
+Before, with the exact clock, the same control rows had the CUBIC timeouts 14 to 30 % below ns-3's at N = 40
+(the control table above), and RFC 9438's CUBIC had Jain's index 0.991 against ns-3's 0.976 at p = 1 %. The tables above come from the full
 run and carry the mirror as it was at that run's commit.
 
 How it was found, so that it need not be done again:

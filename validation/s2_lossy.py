@@ -75,11 +75,8 @@ def doc(variant: str, p: float, rtt_ms: int, duration: float) -> dict[str, Any]:
     hop["fwd_error"]["p"] = p
     hop["delay"] = f"{rtt_ms / 2}ms"
     d["run"]["duration"] = f"{duration:.0f}s"
-    if mirror.ns3_only(variant):
-        d["tcp"]["rto"].update(mirror.NS3_RTO)  # ns-3's timer rules (bench/mirror.py)
-        d["tcp"].update(mirror.NS3_TCP)
-        d.setdefault("wire", {}).update(mirror.NS3_WIRE)  # and its wire
-    return d
+    # ns-3's timer rules and its wire for the cases run against ns-3 alone (bench/mirror.py).
+    return mirror.apply(d, mirror.ns3_overrides(variant))
 
 
 def path_rtt(rtt_ms: int) -> float:

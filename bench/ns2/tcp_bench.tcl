@@ -22,7 +22,8 @@
 #
 # At the end one line per flow is printed:
 #   FLOW <i> ndatapack=.. nackpack=.. nrexmit=.. nrexmitpack=.. ncwndcuts=.. sink_bytes=.. ack=..
-# and a last line "END <simulated seconds>".
+# then "ROUTES routing=<static|manual> explicit=<routes given by route>" and a
+# last line "END <simulated seconds>".
 
 array set opt {
     topo dumbbell n 10 variant newreno duration 200 seed 1
@@ -49,9 +50,11 @@ switch -- $opt(routing) {
 }
 # With routing=manual: the route from `from` to the node next to it, `to`
 # (or the default route with -default).
+set explicit_routes 0
 proc route {args} {
-    global opt
+    global opt explicit_routes
     if {$opt(routing) ne "manual"} { return }
+    incr explicit_routes
     set from [lindex $args end-1]
     [$from get-module "Manual"] add-route-to-adj-node {*}[lreplace $args end-1 end-1]
 }
@@ -181,7 +184,7 @@ foreach s $senders {
 }
 
 proc finish {} {
-    global ns opt tcp snk qmon
+    global ns opt tcp snk qmon explicit_routes
     for {set i 0} {$i < [array size tcp]} {incr i} {
         set t $tcp($i)
         puts [format "FLOW %d ndatapack=%d nackpack=%d nrexmit=%d nrexmitpack=%d ncwndcuts=%d necn=%d sink_bytes=%d ack=%d" \
@@ -195,6 +198,7 @@ proc finish {} {
         puts [format "QUEUE arrivals=%d drops=%d departures=%d utilisation=%.6f avg_queue=%.6f" \
             [$qmon set parrivals_] [$qmon set pdrops_] [$qmon set pdepartures_] $busy [expr {$q / $dur}]]
     }
+    puts "ROUTES routing=$opt(routing) explicit=$explicit_routes"
     $ns flush-trace
     puts "END [$ns now]"
     exit 0
