@@ -135,13 +135,15 @@ def compile_cmd(src: Path, exe: Path, ns3dir: Path) -> list[str]:
     )
 
 
-def exe_path(src: str | os.PathLike, ns3dir: Path) -> Path:
-    """Where the build of `src` is cached: named by a digest of the source,
-    our headers, the compiler's version and its command. The headers'
-    directory is named by the headers' contents, not by its path, so that
-    checkouts elsewhere sharing a target directory share the programs too."""
-    src = Path(src).resolve()
+def _build_digest(src: Path, ns3dir: Path, *, wheel_dir: bool) -> str:
+    """A digest of everything a build of `src` reads: the source, our
+    headers, the compiler's version and its command, in which our headers'
+    directory is named by the headers' contents, and the wheel's directory
+    by its path if `wheel_dir`, else only by the ns-3 version the command
+    names (the wheel from PyPI is the same wheel wherever it is installed)."""
     cmd_key = [a.replace(str(COMMON), "COMMON") for a in compile_cmd(Path("SRC"), Path("EXE"), ns3dir)]
+    if not wheel_dir:
+        cmd_key = [a.replace(str(ns3dir), "NS3") for a in cmd_key]
     cxx_ver = subprocess.run([cmd_key[0], "--version"], capture_output=True, text=True).stdout
     h = hashlib.sha256()
     h.update(src.read_bytes())
@@ -149,7 +151,27 @@ def exe_path(src: str | os.PathLike, ns3dir: Path) -> Path:
         h.update(header.read_bytes())
     h.update("\0".join(cmd_key).encode())
     h.update(cxx_ver.encode())
-    return cache_dir() / f"{src.stem}-{h.hexdigest()[:16]}"
+    return h.hexdigest()[:16]
+
+
+def exe_path(src: str | os.PathLike, ns3dir: Path) -> Path:
+    """Where the build of `src` is cached: named by `_build_digest`, the
+    wheel's directory included (the executable's run path points into it),
+    so that checkouts elsewhere sharing a target directory share the
+    programs, and two installations of the wheel do not."""
+    src = Path(src).resolve()
+    return cache_dir() / f"{src.stem}-{_build_digest(src, ns3dir, wheel_dir=True)}"
+
+
+def program_id(src: str | os.PathLike, ns3dir: Path | None = None) -> str:
+    """What a build of `src` is, wherever the wheel is installed: the
+    source's name and `_build_digest` without the wheel's directory. Two
+    builds with the same id run the same code (the same wheel version, the
+    same source, compiler and flags), so validation/runcache.py keys the
+    runs of a program by it: kept runs made against a wheel in one
+    interpreter's site-packages are good for another's."""
+    src = Path(src).resolve()
+    return f"{src.stem}-{_build_digest(src, ns3dir or find(), wheel_dir=False)}"
 
 
 def build(src: str | os.PathLike, log=sys.stderr) -> Path:

@@ -185,6 +185,32 @@ def test_a_program_is_the_same_in_another_directory(tmp_path: Path) -> None:
     assert one != runcache.identity("ns-2", "2.35", [tmp_path / "b" / "mirror.tcl", tmp_path / "b" / "ns"])
 
 
+def test_an_ns3_program_is_the_same_wherever_the_wheel_is_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Kept runs are committed (validation/peer-runs): one made against the wheel in a virtual
+    # environment must serve a checkout whose wheel is in the interpreter's own site-packages.
+    from bench import ns3build
+
+    monkeypatch.setenv("DUPACK_NS3_CACHE", str(tmp_path / "builds"))
+    wheels = []
+    for d in ("venv", "site"):
+        lib = tmp_path / d / "ns3" / "lib64"
+        lib.mkdir(parents=True)
+        (lib / "libns3.44-core.so").write_bytes(b"")
+        wheels.append(tmp_path / d / "ns3")
+    src = tmp_path / "lossy_flow.cc"
+    src.write_text("int main() {}\n")
+    assert ns3build.program_id(src, wheels[0]) == ns3build.program_id(src, wheels[1])
+    # The executable itself is not shared: its run path points into its wheel.
+    assert ns3build.exe_path(src, wheels[0]) != ns3build.exe_path(src, wheels[1])
+    # Everything else the build reads still makes another program.
+    other = tmp_path / "site" / "ns3" / "lib64"
+    (other / "libns3.44-core.so").rename(other / "libns3.45-core.so")
+    assert ns3build.program_id(src, wheels[0]) != ns3build.program_id(src, wheels[1])
+    src_id = ns3build.program_id(src, wheels[0])
+    src.write_text("int main() { return 1; }\n")
+    assert ns3build.program_id(src, wheels[0]) != src_id
+
+
 def test_ns2_is_keyed_by_its_scripts_and_executable() -> None:
     from validation import common
 

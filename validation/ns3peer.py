@@ -72,6 +72,7 @@ class Ns3:
 
     def __init__(self) -> None:
         self._exe: dict[Path, Path] = {}
+        self._ids: dict[Path, str] = {}
         self._version: str | None = None
 
     def available(self) -> str | None:
@@ -88,15 +89,19 @@ class Ns3:
     def version(self) -> str:
         return ns3_version()
 
-    def identity(self, exe: Path) -> list[str]:
-        """A built program as validation/runcache.py keys it: the wheel's
-        version and the executable's name, which bench/ns3build.py derives
-        from everything the build reads (the source, our headers, the
-        compiler and its command, the wheel's directory) but not from the
-        checkout's path."""
+    def identity(self, src: Path) -> list[str]:
+        """A program as validation/runcache.py keys it: the wheel's version
+        and bench/ns3build.py's `program_id` of its source, a digest of
+        everything the build reads (the source, our headers, the compiler
+        and its command) except the paths of the checkout and of the wheel,
+        so that runs kept in the repository (validation/peer-runs) serve
+        any checkout and any installation of the same wheel."""
         if self._version is None:
             self._version = self.version()
-        return ["ns-3", self._version, exe.name]
+        with _BUILD_LOCK:
+            if src not in self._ids:
+                self._ids[src] = ns3build.program_id(src)
+            return ["ns-3", self._version, self._ids[src]]
 
     def build(self, src: Path) -> Path:
         # Seeds run side by side on threads (common.parallel_map): one compiles, the others wait for it.
@@ -126,7 +131,7 @@ class Ns3:
         assert len(named) == len(args), f"an argument given twice: {args}"
         if cwnd_trace is not None:
             named["cwndtrace"] = str(cwnd_trace)
-        out = runcache.run(self.identity(exe), named,
+        out = runcache.run(self.identity(src), named,
                            lambda: ns3build.run(exe, [f"{k}={v}" for k, v in named.items()], timeout=TIMEOUT),
                            outputs=("cwndtrace",) if cwnd_trace is not None else ())
         flows, _ = ns3build.parse_flows(out)

@@ -18,10 +18,12 @@ peer of validation/peers.py that supports it; a missing peer leaves its
 columns empty and the report says why.
 
 ns-2 and ns-3 are deterministic, so each of their runs is kept in
-target/validation/peer-runs under its program, arguments and input files
+validation/peer-runs under its program, arguments and input files
 (validation/runcache.py) and given back when a later validation asks for the
 very same run: after a change to dupack alone, only dupack runs again.
-`--fresh` runs everything.
+The kept runs are committed with the repository (a full validation's runs of
+ns-2 and ns-3 take days of CPU on two cores; kept, they are a few MB), so
+this holds on a fresh checkout too. `--fresh` runs everything.
 
 Only a full run of every scenario with every peer replaces the committed
 docs/validation.md; a partial one (the quick subset, --only, --peers) writes
@@ -50,7 +52,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import measure, ns3build  # noqa: E402
+from bench import measure  # noqa: E402
 from validation import common, report, runcache, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
 from validation.common import ROOT, Ns2Error  # noqa: E402
 from validation.peerapi import Peer  # noqa: E402
@@ -61,8 +63,11 @@ SCENARIOS = ("1", "2", "3", "4", "5", "6")
 FULL_REPORT = ROOT / "docs" / "validation.md"
 #: Where a partial run's report goes by default.
 PARTIAL_REPORT = ROOT / "target" / "validation" / "partial.md"
-#: Where the peers' runs are kept (validation/runcache.py).
-KEPT_RUNS = ns3build.target_dir() / "validation" / "peer-runs"
+#: Where the peers' runs are kept (validation/runcache.py): in the repository,
+#: so that a full validation on a new machine reruns dupack and only the peer
+#: runs a change has made new, not the CPU-days of ns-2 and ns-3 runs behind
+#: the whole report.
+KEPT_RUNS = ROOT / "validation" / "peer-runs"
 #: Where the results of a run that did not finish every scenario are saved when --save names no file.
 UNFINISHED = ROOT / "target" / "validation" / "unfinished.pickle"
 
@@ -133,9 +138,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                     help="write the report from results saved with --save, without running anything")
     ap.add_argument("--fresh", action="store_true",
                     help="run ns-2 and ns-3 again even where an identical run (same program, arguments and input "
-                    "files) is kept in target/validation/peer-runs; the new runs replace the kept ones")
+                    "files) is kept in validation/peer-runs; the new runs replace the kept ones")
     ap.add_argument("--prune-kept", type=float, metavar="DAYS",
-                    help="remove the ns-2 and ns-3 runs kept in target/validation/peer-runs that no validation has "
+                    help="remove the ns-2 and ns-3 runs kept in validation/peer-runs that no validation has "
                     "made or been given back in the last DAYS days (those of programs and mirror scripts since "
                     "changed), say how much that freed, and run nothing else")
     ap.add_argument("--merge", type=Path, metavar="FILE",
