@@ -20,6 +20,7 @@ OTHERS = [n for n in PEERS if n != "dupack"]
 def kept_runs(tmp_path: Path, monkeypatch) -> Path:
     """Peer runs kept in a directory of the test's own, not in target/."""
     monkeypatch.setattr(vrun, "KEPT_RUNS", tmp_path / "peer-runs")
+    monkeypatch.setattr(vrun, "KEPT_WITH_FILES", tmp_path / "peer-runs-with-files")
     return tmp_path / "peer-runs"
 
 

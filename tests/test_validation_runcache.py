@@ -264,6 +264,7 @@ def test_prune_kept_runs_nothing_else(kept: Path, tmp_path: Path, monkeypatch, c
     from validation import run as vrun
 
     monkeypatch.setattr(vrun, "KEPT_RUNS", kept)
+    monkeypatch.setattr(vrun, "KEPT_WITH_FILES", tmp_path / "with-files")
     fake = Fake(tmp_path)
     fake(tmp_path / "o", n="1")
     assert vrun.main(["--prune-kept", "0"]) == 0
@@ -271,3 +272,22 @@ def test_prune_kept_runs_nothing_else(kept: Path, tmp_path: Path, monkeypatch, c
     assert not list(kept.glob("*/*.pkl"))
     assert vrun.main(["--prune-kept", "-1"]) == 2
     assert "--prune-kept must be a number of days >= 0" in capsys.readouterr().err
+
+
+def test_runs_that_write_files_are_kept_apart(kept: Path, tmp_path: Path) -> None:
+    # The repository keeps the runs whose output is their stdout; those that write trace files (hundreds
+    # of MB over a full validation) go to FILES_DIR, outside it, and are given back from there.
+    saved = runcache.FILES_DIR
+    runcache.FILES_DIR = tmp_path / "with-files"
+    try:
+        fake = Fake(tmp_path)
+        assert fake(tmp_path / "o", n="1").startswith("ran with n=1")
+        assert list(runcache.FILES_DIR.glob("*/*.pkl")) and not list(kept.glob("*/*.pkl"))
+        (tmp_path / "o").unlink()
+        assert fake(tmp_path / "o", n="1").startswith("ran with n=1") and fake.runs() == 1
+        assert (tmp_path / "o").read_text() == "written for 1 "
+        stdout_only = runcache.run(runcache.identity("fake", "1.0", [fake.program]), {"n": "2"}, lambda: "printed")
+        assert stdout_only == "printed" and len(list(kept.glob("*/*.pkl"))) == 1
+        assert runcache.run(runcache.identity("fake", "1.0", [fake.program]), {"n": "2"}, lambda: "again") == "printed"
+    finally:
+        runcache.FILES_DIR = saved

@@ -22,8 +22,10 @@ validation/peer-runs under its program, arguments and input files
 (validation/runcache.py) and given back when a later validation asks for the
 very same run: after a change to dupack alone, only dupack runs again.
 The kept runs are committed with the repository (a full validation's runs of
-ns-2 and ns-3 take days of CPU on two cores; kept, they are a few MB), so
-this holds on a fresh checkout too. `--fresh` runs everything.
+ns-2 and ns-3 take hours on two cores; kept, about 12 MB), so this holds on
+a fresh checkout too, except for the runs that write trace files (ns-2's
+queue and Snoop traces, ns-3's window traces: hundreds of MB), which are
+kept in target/validation/peer-runs. `--fresh` runs everything.
 
 Only a full run of every scenario with every peer replaces the committed
 docs/validation.md; a partial one (the quick subset, --only, --peers) writes
@@ -52,7 +54,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import measure  # noqa: E402
+from bench import measure, ns3build  # noqa: E402
 from validation import common, report, runcache, s1_fall_floyd, s2_lossy, s3_dumbbell, s4_red, s5_snoop, s6_vegas  # noqa: E402
 from validation.common import ROOT, Ns2Error  # noqa: E402
 from validation.peerapi import Peer  # noqa: E402
@@ -65,9 +67,11 @@ FULL_REPORT = ROOT / "docs" / "validation.md"
 PARTIAL_REPORT = ROOT / "target" / "validation" / "partial.md"
 #: Where the peers' runs are kept (validation/runcache.py): in the repository,
 #: so that a full validation on a new machine reruns dupack and only the peer
-#: runs a change has made new, not the CPU-days of ns-2 and ns-3 runs behind
-#: the whole report.
+#: runs a change has made new, not the hours of ns-2 and ns-3 runs behind the
+#: whole report. Those that write trace files are kept in the target
+#: directory instead (KEPT_WITH_FILES): hundreds of MB, against about 12 MB.
 KEPT_RUNS = ROOT / "validation" / "peer-runs"
+KEPT_WITH_FILES = ns3build.target_dir() / "validation" / "peer-runs"
 #: Where the results of a run that did not finish every scenario are saved when --save names no file.
 UNFINISHED = ROOT / "target" / "validation" / "unfinished.pickle"
 
@@ -138,9 +142,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                     help="write the report from results saved with --save, without running anything")
     ap.add_argument("--fresh", action="store_true",
                     help="run ns-2 and ns-3 again even where an identical run (same program, arguments and input "
-                    "files) is kept in validation/peer-runs; the new runs replace the kept ones")
+                    "files) is kept (validation/peer-runs, target/validation/peer-runs); the new runs replace the kept ones")
     ap.add_argument("--prune-kept", type=float, metavar="DAYS",
-                    help="remove the ns-2 and ns-3 runs kept in validation/peer-runs that no validation has "
+                    help="remove the ns-2 and ns-3 runs kept in validation/peer-runs and target/validation/peer-runs that no validation has "
                     "made or been given back in the last DAYS days (those of programs and mirror scripts since "
                     "changed), say how much that freed, and run nothing else")
     ap.add_argument("--merge", type=Path, metavar="FILE",
@@ -153,12 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse(argv)
     # Peer runs are kept and given back, and seeds run side by side, for the length of this run only.
-    saved = runcache.DIR, runcache.FRESH, common.THREADS
-    runcache.DIR, runcache.FRESH, common.THREADS = KEPT_RUNS, args.fresh, args.jobs
+    saved = runcache.DIR, runcache.FILES_DIR, runcache.FRESH, common.THREADS
+    runcache.DIR, runcache.FILES_DIR, runcache.FRESH, common.THREADS = KEPT_RUNS, KEPT_WITH_FILES, args.fresh, args.jobs
     try:
         return run(args, argv)
     finally:
-        runcache.DIR, runcache.FRESH, common.THREADS = saved
+        runcache.DIR, runcache.FILES_DIR, runcache.FRESH, common.THREADS = saved
 
 
 def run(args: argparse.Namespace, argv: list[str]) -> int:
@@ -170,9 +174,12 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
         if not args.prune_kept >= 0:
             print(f"validation: --prune-kept must be a number of days >= 0, got {args.prune_kept:g}", file=log)
             return 2
-        removed, freed = runcache.prune(KEPT_RUNS, args.prune_kept)
+        removed = freed = 0
+        for directory in dict.fromkeys((KEPT_RUNS, KEPT_WITH_FILES)):
+            r, f = runcache.prune(directory, args.prune_kept)
+            removed, freed = removed + r, freed + f
         print(f"validation: removed {removed} kept runs unused for {args.prune_kept:g} days from {KEPT_RUNS} "
-              f"({freed / 2**20:.1f} MiB)", file=log)
+              f"and {KEPT_WITH_FILES} ({freed / 2**20:.1f} MiB)", file=log)
         return 0
     peers, missing = usable_peers(log, args.peers)
     if args.render:

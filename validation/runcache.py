@@ -44,6 +44,11 @@ from pathlib import Path
 
 #: Where kept runs live; None: every run is fresh and none is kept (the default outside validation/run.py).
 DIR: Path | None = None
+#: Where the runs that write files are kept instead, if set: their traces
+#: (ns-2's queue and Snoop traces, ns-3's window) are most of the bytes, a
+#: few hundred MB for a full validation, against about 12 MB for all the
+#: rest, so validation/run.py keeps them out of the repository.
+FILES_DIR: Path | None = None
 #: Run every program again, keeping the new runs in place of the old.
 FRESH = False
 #: (program, "reused" | "ran") -> runs, in this process.
@@ -107,7 +112,8 @@ def run(ident: list[str], args: Mapping[str, object], execute: Callable[[], str]
         _count(program, "ran")
         return execute()
     k = key(ident, args, inputs, outputs)
-    path = DIR / k[:2] / f"{k}.pkl"
+    base = FILES_DIR if outputs and FILES_DIR is not None else DIR
+    path = base / k[:2] / f"{k}.pkl"
     kept = None if FRESH else _load(path)
     if kept is not None and all(name in kept["files"] for name in outputs):
         for name in outputs:
