@@ -1709,9 +1709,8 @@ and so from dupack, in ways no attribute removes:
 
 dupack's `tcp.cubic_arithmetic = "ns3"` (`crates/dupack-sim/src/tcp/cc/cubic_ns3.rs`, docs/scenario.md) does
 what ns-3 does in each of these, so that the SACK rows can be run again with it (the control tables below;
-`ns3_cubic_arithmetic` where a gap closes with it). RFC 9438 stays dupack's default. The control tables below
-were measured before three of these points were mirrored (the least smoothed RTT, the exit ACK's whole advance,
-W_max through a timeout); "Traced on the dumbbell" at the end of this section gives the rows measured since.
+`ns3_cubic_arithmetic` where a gap closes with it). RFC 9438 stays dupack's default. "Traced on the dumbbell"
+at the end of this section says how the last gap on the dumbbell was found and what closed it (`ns3_wire`).
 
 The `+prr` rows also meet ns-3's PRR (`TcpPrrRecovery`, ns-3.44), which departs from RFC 6937 §3 (the
 `ns3_prr_arithmetic` of scenario 2's causes): the controls run it too (`tcp.prr_arithmetic = "ns3"`).
@@ -1780,8 +1779,9 @@ With p > 0 (16 rows) the timeouts are within ±10 % of ns-3's in 15 (the 16th: 1
 spread), the fast retransmits and retransmitted segments in 16, Jain's index within ±0.01 in 16; at N = 40,
 p = 0 the counts in 4 of 4 and Jain's index in 3 (ns-3 follows one trajectory there, as at N = 10, p = 0).
 Before, with the exact clock, the same control rows had the CUBIC timeouts 14 to 30 % below ns-3's at N = 40
-(the control table above), and RFC 9438's CUBIC had Jain's index 0.991 against ns-3's 0.976 at p = 1 %. The tables above come from the full
-run and carry the mirror as it was at that run's commit.
+(the full run of 28 November 2026, dupack commit 687590c), and RFC 9438's CUBIC had Jain's index 0.991 against
+ns-3's 0.976 at p = 1 %. The tables above come from the full run named at the top of this report, whose rows
+run against ns-3 alone take `ns3_wire` with the rest of the mirror.
 
 How it was found, so that it need not be done again:
 
