@@ -1378,6 +1378,15 @@ fn cubic_arithmetic_is_read_and_checked() {
 }
 
 #[test]
+fn rfc6675_pipe_is_read_and_checked() {
+    // The default: RFC 6675 §4; "ns3" keeps a SACKed retransmission in pipe
+    // until it is acknowledged, as ns-3.44's TcpTxBuffer does.
+    use dupack_sim::scenario::model::Rfc6675Pipe as P;
+    let get = |t: &dupack_sim::scenario::model::TcpConfig| t.rfc6675_pipe;
+    assert_word_key("rfc6675_pipe", get, ("ns3", P::Ns3), P::Rfc6675, "linux", &["rfc6675", "ns3"]);
+}
+
+#[test]
 fn prr_arithmetic_is_read_and_checked() {
     // The default: RFC 6937 as written; "ns3" mirrors ns-3.44's TcpPrrRecovery.
     use dupack_sim::scenario::model::PrrArithmetic as A;

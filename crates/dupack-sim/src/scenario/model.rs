@@ -537,6 +537,9 @@ pub struct TcpConfig {
     /// the window as the recovery left it; ns-3's `ProcessAck` grows it
     /// (`IncreaseWindow` once back in `CA_OPEN`).
     pub rfc6675_exit_growth: RecoveryExitGrowth,
+    /// RFC 6675 recovery (`rfc6675…`): until when a retransmission counts
+    /// in `pipe`.
+    pub rfc6675_pipe: Rfc6675Pipe,
     /// `+cc=cubic`: RFC 9438's arithmetic, or ns-3.44's `TcpCubic` (Linux's).
     pub cubic_arithmetic: CubicArithmetic,
     /// `+prr`: RFC 6937's arithmetic, or ns-3.44's `TcpPrrRecovery`.
@@ -715,6 +718,26 @@ pub enum RecoveryExitGrowth {
     /// every ACK of new data, the one that ends recovery included
     /// (validation scenario 1, `exit_increase`).
     Grow,
+}
+
+/// `tcp.rfc6675_pipe`: until when a retransmitted segment counts in an
+/// RFC 6675 recovery's `pipe`. RFC 6675 §4 (`SetPipe`) counts only octets
+/// not SACKed, so a retransmission leaves `pipe` once it is SACKed or
+/// acknowledged. ns-3.44's `TcpTxBuffer` clears a segment's retransmitted
+/// mark only when the cumulative ACK passes it (`Update` marks a SACKed
+/// segment SACKed and leaves `m_retrans` set, and `BytesInFlight` is
+/// sent − SACKed − lost + retransmitted): a SACKed retransmission stays
+/// in its `pipe`. The difference shows when a retransmission is lost
+/// again: the recovery then lasts until the RTO, every segment it
+/// retransmits in the meantime holds one segment of the window for good,
+/// and the sender runs out of window before the timer expires
+/// (validation scenario 2, "CUBIC against ns-3", `ns3_pipe`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Rfc6675Pipe {
+    /// RFC 6675 §4: a retransmission counts until it is SACKed or acknowledged.
+    Rfc6675,
+    /// ns-3's `TcpTxBuffer::BytesInFlight`: until it is acknowledged.
+    Ns3,
 }
 
 /// `tcp.sack_recover_after_exit`: Fall & Floyd's SACK (the `sack` variant)
@@ -897,6 +920,7 @@ impl Default for TcpConfig {
             timeout_exit_growth: TimeoutExitGrowth::Acked,
             recovery_exit_growth: RecoveryExitGrowth::None,
             rfc6675_exit_growth: RecoveryExitGrowth::None,
+            rfc6675_pipe: Rfc6675Pipe::Rfc6675,
             cubic_arithmetic: CubicArithmetic::Rfc9438,
             prr_arithmetic: PrrArithmetic::Rfc6937,
             overhead: SimDuration::ZERO,

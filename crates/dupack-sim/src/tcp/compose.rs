@@ -59,7 +59,8 @@ fn base_policy(variant: &VariantSpec, cfg: &TcpConfig) -> Box<dyn LossRecovery> 
         Base::Fack => Box::new(fack::Fack::new()),
         Base::Rfc6675 => Box::new(
             rfc6675::Rfc6675::new(cfg.rfc6675_rto_reset)
-                .with_exit_growth(cfg.rfc6675_exit_growth == RecoveryExitGrowth::Grow),
+                .with_exit_growth(cfg.rfc6675_exit_growth == RecoveryExitGrowth::Grow)
+                .with_pipe(cfg.rfc6675_pipe),
         ),
         Base::Vegas => Box::new(vegas::Vegas::new()),
         Base::Rack => Box::new(rack::Rack::new()),

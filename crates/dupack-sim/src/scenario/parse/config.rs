@@ -132,6 +132,7 @@ impl Merge<'_> {
                 .map_or(d.recovery_exit_growth, |a| a.v),
             rfc6675_exit_growth: pick(&f.rfc6675_exit_growth, &g.rfc6675_exit_growth)
                 .map_or(d.rfc6675_exit_growth, |a| a.v),
+            rfc6675_pipe: pick(&f.rfc6675_pipe, &g.rfc6675_pipe).map_or(d.rfc6675_pipe, |a| a.v),
             cubic_arithmetic: pick(&f.cubic_arithmetic, &g.cubic_arithmetic).map_or(d.cubic_arithmetic, |a| a.v),
             prr_arithmetic: pick(&f.prr_arithmetic, &g.prr_arithmetic).map_or(d.prr_arithmetic, |a| a.v),
             sack_recover_after_exit: pick(&f.sack_recover_after_exit, &g.sack_recover_after_exit)

@@ -27,6 +27,7 @@ pub(super) const TCP_KEYS: &[&str] = &[
     "timeout_exit_growth",
     "recovery_exit_growth",
     "rfc6675_exit_growth",
+    "rfc6675_pipe",
     "cubic_arithmetic",
     "prr_arithmetic",
     "sack_recover_after_exit",
@@ -101,6 +102,7 @@ pub(super) struct TcpRaw {
     pub(super) timeout_exit_growth: Option<At<TimeoutExitGrowth>>,
     pub(super) recovery_exit_growth: Option<At<RecoveryExitGrowth>>,
     pub(super) rfc6675_exit_growth: Option<At<RecoveryExitGrowth>>,
+    pub(super) rfc6675_pipe: Option<At<Rfc6675Pipe>>,
     pub(super) cubic_arithmetic: Option<At<CubicArithmetic>>,
     pub(super) prr_arithmetic: Option<At<PrrArithmetic>>,
     pub(super) sack_recover_after_exit: Option<At<SackRecoverAfterExit>>,
@@ -206,6 +208,9 @@ pub(super) fn parse_tcp(v: &Value, path: &str, global: Option<&TcpRaw>) -> R<Tcp
         })?,
         rfc6675_exit_growth: t.opt("rfc6675_exit_growth", |v, p| {
             v_enum(v, p, &[("none", RecoveryExitGrowth::None), ("grow", RecoveryExitGrowth::Grow)])
+        })?,
+        rfc6675_pipe: t.opt("rfc6675_pipe", |v, p| {
+            v_enum(v, p, &[("rfc6675", Rfc6675Pipe::Rfc6675), ("ns3", Rfc6675Pipe::Ns3)])
         })?,
         cubic_arithmetic: t.opt("cubic_arithmetic", |v, p| {
             v_enum(v, p, &[("rfc9438", CubicArithmetic::Rfc9438), ("ns3", CubicArithmetic::Ns3)])

@@ -25,7 +25,7 @@
 //! (RFC 6675 §2 counts only ACKs that carry new SACK information).
 
 use super::{window_allows, LossRecovery, Response, View};
-use crate::scenario::model::PartialAckRtoReset;
+use crate::scenario::model::{PartialAckRtoReset, Rfc6675Pipe};
 use crate::tcp::scoreboard::Scoreboard;
 use std::collections::VecDeque;
 
@@ -38,8 +38,12 @@ pub struct Rfc6675 {
     rescue_rxt: Option<u64>,
     /// The next transmission is the rescue retransmission (it does not move `HighRxt`).
     rescue_pending: bool,
-    /// Retransmitted segments neither SACKed nor acknowledged: (seq, len).
+    /// Retransmitted segments that count in `pipe`: (seq, len). Those not
+    /// yet acknowledged, and not SACKed either unless `pipe` is
+    /// [`Rfc6675Pipe::Ns3`].
     rexmits: VecDeque<(u64, u64)>,
+    /// Until when a retransmission counts in `pipe` (`tcp.rfc6675_pipe`).
+    pipe_rule: Rfc6675Pipe,
     /// Which partial ACKs of a recovery restart the retransmission timer
     /// (`tcp.rfc6675_rto_reset`).
     rto_reset: PartialAckRtoReset,
@@ -71,11 +75,17 @@ impl Rfc6675 {
             rto_reset,
             partial_acks: 0,
             exit_growth: false,
+            pipe_rule: Rfc6675Pipe::Rfc6675,
         }
     }
 
     pub fn with_exit_growth(mut self, grow: bool) -> Self {
         self.exit_growth = grow;
+        self
+    }
+
+    pub fn with_pipe(mut self, rule: Rfc6675Pipe) -> Self {
+        self.pipe_rule = rule;
         self
     }
 
@@ -111,8 +121,15 @@ impl Rfc6675 {
         in_flight + retransmitted
     }
 
+    /// Drop the retransmissions that no longer count in `pipe`: the
+    /// acknowledged ones and, by RFC 6675 §4, the SACKed ones (SetPipe
+    /// looks only at octets not SACKed). With [`Rfc6675Pipe::Ns3`] a SACKed
+    /// retransmission stays until the cumulative ACK passes it.
     fn prune(&mut self, v: &View, sb: &Scoreboard) {
-        self.rexmits.retain(|&(s, _)| s >= v.snd_una && !sb.is_sacked(s));
+        match self.pipe_rule {
+            Rfc6675Pipe::Rfc6675 => self.rexmits.retain(|&(s, _)| s >= v.snd_una && !sb.is_sacked(s)),
+            Rfc6675Pipe::Ns3 => self.rexmits.retain(|&(s, _)| s >= v.snd_una),
+        }
     }
 
     fn seg_start(v: &View, seq: u64) -> u64 {

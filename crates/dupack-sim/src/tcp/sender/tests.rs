@@ -3,7 +3,7 @@
 
 use super::{Sender, SenderEvent};
 use crate::scenario::model::{
-    BackoffReset, LossSsthresh, PartialAckRtoReset, RecoveryExitGrowth, RtoConfig, RtoOnFastRetransmit,
+    BackoffReset, LossSsthresh, PartialAckRtoReset, RecoveryExitGrowth, Rfc6675Pipe, RtoConfig, RtoOnFastRetransmit,
     SackRecoverAfterExit, TcpConfig, TimeoutExitGrowth,
 };
 use crate::tcp::segment::{SackBlock, SackBlocks, TcpFlags, TcpSegment};
@@ -1327,6 +1327,48 @@ fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
     h.ack(9, &[]);
     assert!(!h.s.in_recovery());
     assert_eq!((h.s.stats().fast_retransmits, h.s.stats().timeouts), (1, 0));
+}
+
+/// An RFC 6675 recovery of segments 0, 2 and 4 of 8 in which the
+/// retransmission of 0 is lost again and that of 2 arrives (the receiver
+/// SACKs it): what the sender sends on that SACK, and its pipe before and
+/// after, under `tcp.rfc6675_pipe = rule`.
+fn rfc6675_after_a_sacked_retransmission(rule: Rfc6675Pipe) -> (Vec<(u64, bool)>, u64, u64) {
+    let cfg = TcpConfig { rfc6675_pipe: rule, ..tcp(8) };
+    let mut h = Harness::with("rfc6675", cfg, None);
+    assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
+    h.ack(0, &[(1, 2)]).ack(0, &[(3, 4), (1, 2)]).ack(0, &[(5, 6), (3, 4), (1, 2)]);
+    assert_eq!(h.tx(), vec![rexmit(0)]);
+    h.ack(0, &[(5, 7), (3, 4), (1, 2)]);
+    assert_eq!(h.tx(), vec![rexmit(2)]);
+    h.ack(0, &[(5, 8), (3, 4), (1, 2)]);
+    assert_eq!(h.tx(), vec![rexmit(4), (8, false)]);
+    let before = h.s.pipe().expect("an RFC 6675 pipe");
+    // The retransmission of 2 arrives; that of 0 was lost.
+    h.ack(0, &[(1, 4), (5, 8)]);
+    let after = h.s.pipe().expect("an RFC 6675 pipe");
+    (h.tx(), before, after)
+}
+
+#[test]
+fn rfc6675_pipe_drops_a_retransmission_once_it_is_sacked() {
+    // RFC 6675 §4 SetPipe counts only octets not SACKed: 2's retransmission
+    // leaves pipe, and the window it held sends new data (rule 2).
+    let (sent, before, after) = rfc6675_after_a_sacked_retransmission(Rfc6675Pipe::Rfc6675);
+    assert_eq!(after + MSS, before);
+    assert_eq!(sent, new(&[9]));
+}
+
+#[test]
+fn ns3_pipe_keeps_a_sacked_retransmission_until_it_is_acknowledged() {
+    // ns-3's TcpTxBuffer keeps the retransmitted mark of a SACKed segment
+    // (BytesInFlight = sent − SACKed − lost + retransmitted): pipe does not
+    // move, nothing is sent, and while 0's lost retransmission holds the
+    // cumulative ACK every later retransmission holds a segment of the
+    // window this way until the timer expires.
+    let (sent, before, after) = rfc6675_after_a_sacked_retransmission(Rfc6675Pipe::Ns3);
+    assert_eq!(after, before);
+    assert_eq!(sent, vec![]);
 }
 
 /// RFC 6675 §4 NextSeg with segment 0 lost out of 8 and no new data
