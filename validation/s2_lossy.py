@@ -60,8 +60,10 @@ CUBIC_QUICK = [(v, 0.01, 100) for v in CUBIC_VARIANTS]
 # CUBIC rows once more, dupack alone and the same seeds, so that the report
 # can show what ns-3's departures from RFC 9438 account for; with `+prr`,
 # ns-3's PRR arithmetic as well (`prr_arithmetic = "ns3"`, which `+prr`-less
-# variants ignore).
-CUBIC_NS3 = {"cubic_arithmetic": "ns3", "prr_arithmetic": "ns3"}
+# variants ignore); and ns-3's pipe, which keeps a SACKed retransmission until
+# the cumulative ACK passes it (`rfc6675_pipe = "ns3"`, validation/report.py
+# `ns3_sacked_rexmit_pipe`).
+CUBIC_NS3 = {"cubic_arithmetic": "ns3", "prr_arithmetic": "ns3", "rfc6675_pipe": "ns3"}
 CUBIC_NS3_VARIANTS = ("rfc6675+lt+cc=cubic", "rfc6675+prr+lt+cc=cubic")
 MSS = 1000
 RATE = 100e6
