@@ -1766,7 +1766,8 @@ dupack's `wire.tx_time = "per_frame"` with `wire.header = "2B"` (docs/scenario.m
 against ns-3 alone now set both (bench/mirror.py, `NS3_WIRE`). Measured on 2 December 2026 (dupack commit
 eae7a46) against the same ns-3 runs as the tables above, 10 seeds of 200 s, with ns-3's CUBIC arithmetic
 (`tcp.cubic_arithmetic = "ns3"`, and with `+prr` its PRR arithmetic) in the CUBIC rows and ns-3's ssthresh
-(`loss_ssthresh = "pipe"`) in the others, the control rows of the tables above:
+(`loss_ssthresh = "pipe"`) in the others: the control rows of the tables above as they were then, before the
+CUBIC rows' control took ns-3's pipe as well (`ns3_sacked_rexmit_pipe`, which moves the p = 0 rows most):
 
 | N | p | variant | timeouts dupack / ns-3 | fast retransmits | retransmitted | Jain |
 |---:|---:|---|---|---|---|---|
