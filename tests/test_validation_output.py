@@ -425,3 +425,29 @@ def test_the_peers_can_go_to_worker_processes() -> None:
     # --jobs hands the peers to worker processes, which pickles them.
     again = pickle.loads(pickle.dumps(PEERS))
     assert set(again) == set(PEERS)
+
+
+def test_the_cubic_section_puts_its_summary_lines_in_the_reports_summary() -> None:
+    # `report.py --cubic` rewrites its section (with a copy of its summary
+    # lines) and the same lines in the report's summary at the top; the other
+    # summary lines and the rest of the report stay as they were.
+    from validation.report import splice, splice_summary
+
+    doc = "\n".join([
+        "# Validation", "", "## Summary", "",
+        "- **2. Lossy link, ns-3, newreno:** kept", "- **2. Lossy link, ns-3, rfc6675+lt+cc=cubic:** old", "",
+        "## 3. Dumbbell", "", "rows", "",
+        "## CUBIC against ns-3 (scenarios 2 and 3)", "", "Summary:", "",
+        "- **2. Lossy link, ns-3, rfc6675+lt+cc=cubic:** old", "", "old table", "",
+        "## 4. RED", "", "red",
+    ]) + "\n"
+    new = "- **2. Lossy link, ns-3, rfc6675+lt+cc=cubic:** new"
+    section = "\n".join(["## CUBIC against ns-3 (scenarios 2 and 3)", "", "Summary:", "", new, "", "new table", ""])
+    out = splice_summary(splice(doc, section), [new]).split("\n")
+    assert out.count(new) == 2 and not any(line.endswith(":** old") for line in out), out
+    assert out.index(new) < out.index("## 3. Dumbbell") < out.index("new table") < out.index("## 4. RED")
+    assert "- **2. Lossy link, ns-3, newreno:** kept" in out and "rows" in out and "red" in out
+    assert "old table" not in out
+    # A line the report's summary does not have is not added to it.
+    other = "- **3. Dumbbell, ns-3, rfc6675+lt+cc=cubic:** new"
+    assert splice_summary(doc, [other]) == doc

@@ -1987,20 +1987,13 @@ def main(argv: list[str] | None = None) -> int:
         results, elapsed, argv = saved["results"], saved["elapsed"], saved["argv"]
         quick, seeds = saved["quick"], saved["seeds"]
     else:
-        from validation import run as full_run
-        from validation import runcache
+        from validation.run import peer_runs_kept
 
-        # The peers' runs are kept and given back as in a full run (validation/run.py).
-        from validation import common
-
-        saved_dirs = runcache.DIR, runcache.FILES_DIR, common.THREADS
-        runcache.DIR, runcache.FILES_DIR, common.THREADS = full_run.KEPT_RUNS, full_run.KEPT_WITH_FILES, max(1, args.jobs)
-        try:
+        # The peers' runs are kept and given back as in a full run.
+        with peer_runs_kept(fresh=False, jobs=max(1, args.jobs)):
             t0 = time.perf_counter()
             results = {"2": s2_lossy.run_cubic(peers, quick, seeds), "3": s3_dumbbell.run_cubic(peers, quick, seeds)}
             elapsed = time.perf_counter() - t0
-        finally:
-            runcache.DIR, runcache.FILES_DIR, common.THREADS = saved_dirs
         if args.save:
             args.save.write_bytes(pickle.dumps({"results": results, "elapsed": elapsed, "argv": argv, "quick": quick, "seeds": seeds}))
     m = measure.machine()

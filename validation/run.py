@@ -41,6 +41,7 @@ into the saved results and writes the report.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import pickle
 import sys
@@ -48,7 +49,7 @@ import time
 import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -153,16 +154,24 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
+@contextlib.contextmanager
+def peer_runs_kept(fresh: bool, jobs: int) -> Iterator[None]:
+    """For the length of a validation run: the peers' runs kept in and given
+    back from KEPT_RUNS and KEPT_WITH_FILES (run again if `fresh`), and up to
+    `jobs` seeds of one case run side by side."""
+    saved = runcache.DIR, runcache.FILES_DIR, runcache.FRESH, common.THREADS
+    runcache.DIR, runcache.FILES_DIR, runcache.FRESH, common.THREADS = KEPT_RUNS, KEPT_WITH_FILES, fresh, jobs
+    try:
+        yield
+    finally:
+        runcache.DIR, runcache.FILES_DIR, runcache.FRESH, common.THREADS = saved
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse(argv)
-    # Peer runs are kept and given back, and seeds run side by side, for the length of this run only.
-    saved = runcache.DIR, runcache.FILES_DIR, runcache.FRESH, common.THREADS
-    runcache.DIR, runcache.FILES_DIR, runcache.FRESH, common.THREADS = KEPT_RUNS, KEPT_WITH_FILES, args.fresh, args.jobs
-    try:
+    with peer_runs_kept(args.fresh, args.jobs):
         return run(args, argv)
-    finally:
-        runcache.DIR, runcache.FILES_DIR, runcache.FRESH, common.THREADS = saved
 
 
 def run(args: argparse.Namespace, argv: list[str]) -> int:

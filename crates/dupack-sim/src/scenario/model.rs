@@ -731,7 +731,7 @@ pub enum RecoveryExitGrowth {
 /// again: the recovery then lasts until the RTO, every segment it
 /// retransmits in the meantime holds one segment of the window for good,
 /// and the sender runs out of window before the timer expires
-/// (validation scenario 2, "CUBIC against ns-3", `ns3_pipe`).
+/// (docs/validation.md, "CUBIC against ns-3", `ns3_sacked_rexmit_pipe`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Rfc6675Pipe {
     /// RFC 6675 §4: a retransmission counts until it is SACKed or acknowledged.

@@ -1332,8 +1332,9 @@ fn rfc6675_nextseg_retransmits_lost_segments_while_cwnd_minus_pipe_allows() {
 /// An RFC 6675 recovery of segments 0, 2 and 4 of 8 in which the
 /// retransmission of 0 is lost again and that of 2 arrives (the receiver
 /// SACKs it): what the sender sends on that SACK, and its pipe before and
-/// after, under `tcp.rfc6675_pipe = rule`.
-fn rfc6675_after_a_sacked_retransmission(rule: Rfc6675Pipe) -> (Vec<(u64, bool)>, u64, u64) {
+/// after, under `tcp.rfc6675_pipe = rule`; then the pipe once a second
+/// retransmission of 0 has arrived and the ACK covers 0 to 4.
+fn rfc6675_after_a_sacked_retransmission(rule: Rfc6675Pipe) -> (Vec<(u64, bool)>, u64, u64, u64) {
     let cfg = TcpConfig { rfc6675_pipe: rule, ..tcp(8) };
     let mut h = Harness::with("rfc6675", cfg, None);
     assert_eq!(h.tx(), new(&[0, 1, 2, 3, 4, 5, 6, 7]));
@@ -1347,14 +1348,17 @@ fn rfc6675_after_a_sacked_retransmission(rule: Rfc6675Pipe) -> (Vec<(u64, bool)>
     // The retransmission of 2 arrives; that of 0 was lost.
     h.ack(0, &[(1, 4), (5, 8)]);
     let after = h.s.pipe().expect("an RFC 6675 pipe");
-    (h.tx(), before, after)
+    let sent = h.tx();
+    h.ack(5, &[(5, 9)]);
+    let acked = h.s.pipe().expect("an RFC 6675 pipe");
+    (sent, before, after, acked)
 }
 
 #[test]
 fn rfc6675_pipe_drops_a_retransmission_once_it_is_sacked() {
     // RFC 6675 §4 SetPipe counts only octets not SACKed: 2's retransmission
     // leaves pipe, and the window it held sends new data (rule 2).
-    let (sent, before, after) = rfc6675_after_a_sacked_retransmission(Rfc6675Pipe::Rfc6675);
+    let (sent, before, after, _) = rfc6675_after_a_sacked_retransmission(Rfc6675Pipe::Rfc6675);
     assert_eq!(after + MSS, before);
     assert_eq!(sent, new(&[9]));
 }
@@ -1366,9 +1370,14 @@ fn ns3_pipe_keeps_a_sacked_retransmission_until_it_is_acknowledged() {
     // move, nothing is sent, and while 0's lost retransmission holds the
     // cumulative ACK every later retransmission holds a segment of the
     // window this way until the timer expires.
-    let (sent, before, after) = rfc6675_after_a_sacked_retransmission(Rfc6675Pipe::Ns3);
+    let (sent, before, after, acked) = rfc6675_after_a_sacked_retransmission(Rfc6675Pipe::Ns3);
     assert_eq!(after, before);
     assert_eq!(sent, vec![]);
+    // Once the cumulative ACK passes them, the retransmissions leave ns-3's
+    // pipe too: with 5-8 SACKed nothing is left in it, where RFC 6675's holds
+    // only the new segment 9 its earlier pipe let out.
+    let (.., rfc_acked) = rfc6675_after_a_sacked_retransmission(Rfc6675Pipe::Rfc6675);
+    assert_eq!((acked, rfc_acked), (0, MSS), "pipe {after} before the ACK");
 }
 
 /// RFC 6675 §4 NextSeg with segment 0 lost out of 8 and no new data
