@@ -212,8 +212,8 @@ def test_import_dupack_does_not_import_dask() -> None:
     assert r.returncode == 0, r.stderr
 
 
-def test_batches_are_a_second_or_more_and_several_per_thread() -> None:
-    from dupack.dask_executor import MAX_TASK_SECONDS, TASK_SECONDS, _Batches
+def test_batches_are_a_second_or_more_and_shrink_at_the_end() -> None:
+    from dupack.dask_executor import MAX_TASK_SECONDS, TAIL_SECONDS, TASK_SECONDS, TASKS_PER_THREAD, _Batches
 
     jobs = [(j, 0, j) for j in range(10_000)]
     b = _Batches(jobs)
@@ -226,14 +226,22 @@ def test_batches_are_a_second_or_more_and_several_per_thread() -> None:
     sizes = [n for _, n in cuts]
     assert sum(sizes) == len(jobs) - 3
     assert all(n * 0.01 <= MAX_TASK_SECONDS for n in sizes)
-    # A second or more of work while each of the 4 threads has that much left.
-    assert all(n * 0.01 >= TASK_SECONDS for left, n in cuts if left * 0.01 >= 4 * TASK_SECONDS)
-    assert len(sizes) >= 4 * 4  # several tasks per worker thread
+    # A second or more of work while each of the 4 threads has TASKS_PER_THREAD seconds or more left.
+    assert all(n * 0.01 >= TASK_SECONDS for left, n in cuts if left * 0.01 >= 4 * TASKS_PER_THREAD * TASK_SECONDS)
     assert sizes == sorted(sizes, reverse=True)  # smaller towards the end, to finish together
+    # The last batches are the tail's, not a thread's share: no thread runs a long last batch alone.
+    assert all(n * 0.01 <= max(TAIL_SECONDS, left * 0.01 / (4 * TASKS_PER_THREAD)) + 0.01 for left, n in cuts)
+    assert sizes[-1] * 0.01 <= TAIL_SECONDS + 0.01
+    # Few batches all the same: their number grows with the log of the work per tail batch.
+    assert len(sizes) <= 4 * TASKS_PER_THREAD * 6
     # A short sweep is spread over every thread rather than given to one.
     short = _Batches([(j, 0, j) for j in range(12)])
     short.learn(4, 4 * 0.1)
-    assert [len(short.take(2)) for _ in range(3)] == [6, 3, 2]
+    assert [len(short.take(2)) for _ in range(3)] == [2, 2, 1]
+    # A job longer than the longest batch is a batch of its own.
+    slow = _Batches([(j, 0, j) for j in range(5)])
+    slow.learn(1, 2 * MAX_TASK_SECONDS)
+    assert len(slow.take(2)) == 1
 
 
 def test_workers_running_another_dupack_are_refused(client: Any, monkeypatch) -> None:

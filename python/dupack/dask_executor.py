@@ -8,15 +8,17 @@ plain bytes. The client turns them into the rows of the local executor
 they come (one part per chunk, at the local executor's chunk intervals)
 and reports progress after each chunk.
 
-Batches: the first tasks hold one job each, to learn how long a job takes;
-after that a batch holds about a quarter of a worker thread's share of the
-jobs left, but at least :data:`TASK_SECONDS` of work (so that Dask's few
-milliseconds per task stay far below 1 % of it) and at most
+Batches (guided self-scheduling): the first tasks hold one job each, to
+learn how long a job takes; after that a batch holds a quarter of a worker
+thread's share of the work left (:data:`TASKS_PER_THREAD`), at most
 :data:`MAX_TASK_SECONDS` (so that results come back, and a lost worker
-loses, no more than that); and never more than a thread's share of the
-jobs left, so that at the end of a sweep (or in a short one) every
-thread has work. Two tasks per worker thread are kept in flight, so that
-a worker never waits for the client between two tasks.
+loses, no more than that) and at least :data:`TAIL_SECONDS`. While each
+thread has :data:`TASK_SECONDS` or more of work left a batch is therefore
+that long or longer, and Dask's few milliseconds per task stay near 1 %
+of it; towards the end the batches shrink with the work left, so that
+the threads finish together instead of one of them running a last long
+batch alone. Two tasks per worker thread are kept in flight, so that a
+worker seldom waits for the client between two tasks.
 
 A worker that dies takes its running tasks with it; Dask runs them again
 elsewhere. A batch's rows are taken once: rows of a job already taken are
@@ -28,6 +30,7 @@ Dask is imported here only, and only when a sweep runs on a cluster.
 from __future__ import annotations
 
 import math
+import pickle
 import time
 from collections import deque
 from collections.abc import Callable
@@ -40,11 +43,14 @@ if TYPE_CHECKING:
 
 __all__ = ["connect", "ExecutorError", "DaskMissing", "INSTALL_HINT"]
 
-#: A batch is at least this much work (seconds, as estimated from the batches before it).
+#: A batch is at least this much work (seconds, as estimated from the batches before it)
+#: while every worker thread has TASKS_PER_THREAD times that left …
 TASK_SECONDS = 1.0
 #: … and at most this much.
 MAX_TASK_SECONDS = 10.0
-#: Batches per worker thread cut from the jobs left (fewer and smaller towards the end).
+#: The smallest batch at the end of a sweep (unless a job alone is longer).
+TAIL_SECONDS = 0.05
+#: A batch is this fraction of a worker thread's share of the work left.
 TASKS_PER_THREAD = 4
 #: Tasks kept submitted per worker thread.
 IN_FLIGHT_PER_THREAD = 2
@@ -114,14 +120,15 @@ def _portable(x: Any) -> Any:
 
 def run_batch(
     docs: list[str],
-    jobs: list[tuple[int, int, int | None]],
+    packed_jobs: bytes,
     made_by: dict[str, str],
     fail_job: int | None = None,
     observe: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One task: run ``jobs`` (job id, index into ``docs``, seed) on this
-    thread; return their tables as bytes (``parts``), the seconds it took
-    and the failure, if a run failed (the runs before it are in ``parts``)."""
+    """One task: run the jobs of ``packed_jobs`` (the pickled list of (job
+    id, index into ``docs``, seed)) on this thread; return their tables as
+    bytes (``parts``), the seconds it took and the failure, if a run failed
+    (the runs before it are in ``parts``)."""
     from dupack import _core
     from dupack._core import RunError, ScenarioError
     from dupack.result import provenance
@@ -129,6 +136,7 @@ def run_batch(
     here = provenance()
     if here != made_by:
         return {"parts": [], "seconds": 0.0, "error": ("version", here)}
+    jobs = pickle.loads(packed_jobs)
     parts: list[Any] = []
     error = None
     t0 = time.perf_counter()
@@ -165,11 +173,9 @@ class _Batches:
             n = 1
         else:
             per_job = max(self.seconds / self.measured, 1e-6)
-            low = math.ceil(TASK_SECONDS / per_job)
-            high = max(low, math.floor(MAX_TASK_SECONDS / per_job))
-            share = math.ceil(len(self.left) / (TASKS_PER_THREAD * threads))
-            # Never so large that some thread gets nothing of the jobs left.
-            n = min(max(share, low), high, math.ceil(len(self.left) / threads))
+            share = len(self.left) * per_job / (TASKS_PER_THREAD * threads)
+            # share >= TASK_SECONDS exactly while each thread has TASKS_PER_THREAD x TASK_SECONDS left.
+            n = math.ceil(min(max(share, TAIL_SECONDS), MAX_TASK_SECONDS) / per_job)
         return [self.left.popleft() for _ in range(min(n, len(self.left)))]
 
 
@@ -178,14 +184,16 @@ def run_jobs(
     docs: list[str],
     jobs: list[tuple[int, int, int | None]],
     ids: _Ids,
-    write: Callable[[dict[str, pa.Table]], None],
+    write: Callable[[dict[str, list[pa.Table]]], None],
     chunk_seconds: float,
     fail_job: int | None = None,
     observe: dict[str, Any] | None = None,
 ) -> int:
     """Run ``jobs`` (job id, index into ``docs``, seed) on the cluster of
     ``client``; hand the finished runs' tables, with ``ids``'s columns in
-    front, to ``write`` a chunk at a time. Returns the number of runs.
+    front, to ``write`` a chunk at a time: per table the batches of the
+    chunk, in job order (:func:`in_order` makes one table of them). Returns
+    the number of runs.
     ``observe`` (``series``, ``trace``, ``series_max``) is what every run
     records, as in :func:`dupack.sweep`.
 
@@ -229,7 +237,10 @@ def run_jobs(
             batch = batches.take(nthreads)
             points = sorted({p for _, p, _ in batch})
             local = {p: i for i, p in enumerate(points)}
-            task = [(j, local[p], s) for j, p, s in batch]
+            # Pickled here: Dask would otherwise walk every tuple of the list
+            # looking for futures in it, on the thread its scheduler shares
+            # (in a LocalCluster) with this one.
+            task = pickle.dumps([(j, local[p], s) for j, p, s in batch], protocol=pickle.HIGHEST_PROTOCOL)
             fut = client.submit(
                 _run_batch_there, [docs[p] for p in points], task, made_by, fail_job, observe, pure=False,
                 key=f"dupack-batch-{batch[0][0]}-{batch[-1][0]}-{time.time_ns()}",
@@ -242,10 +253,11 @@ def run_jobs(
         last_write = time.monotonic()
         if not buffered["runs"]:
             return
-        tables = {t: _concat(buffered[t]) if buffered[t] else ids.table(t, (0, b"", b"", {})) for t in TABLES}
+        # Batches in job order (they are disjoint runs of consecutive jobs, each in job order).
+        pieces = {t: sorted(buffered[t], key=first_job) or [ids.table(t, (0, b"", b"", {}))] for t in TABLES}
         for t in TABLES:
             buffered[t].clear()
-        write(tables)
+        write(pieces)
 
     def take(batch: list[tuple[int, int, int | None]], result: dict[str, Any]) -> None:
         """A batch's rows into the buffer (those of jobs not yet taken); raise its failure."""
@@ -344,6 +356,16 @@ def run_jobs(
                 except Exception:  # noqa: BLE001
                     pass
     return ran
+
+
+def first_job(table: pa.Table) -> int:
+    """The job of a batch's first row (-1 for a batch without rows)."""
+    return table.column("job")[0].as_py() if table.num_rows else -1
+
+
+def in_order(batches: list[pa.Table]) -> pa.Table:
+    """Batches of :func:`run_jobs` (from one chunk or several) as one table, rows in job order."""
+    return _concat(sorted(batches, key=first_job))
 
 
 def _concat(tables: list[pa.Table]) -> pa.Table:

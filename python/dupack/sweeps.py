@@ -189,16 +189,17 @@ def _sweep(
     executed, everything = 0, None
     arrow: dict[str, list[pa.Table]] = {t: [] for t in TABLES}
 
-    def on_tables(tables: dict[str, pa.Table]) -> None:
-        # The Dask executor's chunks: stored, and kept for the result (as the core keeps them locally).
+    def on_tables(batches: dict[str, list[pa.Table]]) -> None:
+        # The Dask executor's chunks: stored, or kept for the result (as the core keeps them locally).
         nonlocal finished
+        from dupack.dask_executor import in_order
+
         if store is not None:
-            store.write(tables)
-        if store is None:
+            store.write({t: in_order(batches[t]) for t in TABLES})
+        else:
             for t in TABLES:
-                if tables[t].num_rows:
-                    arrow[t].append(tables[t])
-        finished += tables["runs"].num_rows
+                arrow[t].extend(b for b in batches[t] if b.num_rows)
+        finished += sum(b.num_rows for b in batches["runs"])
         if progress is not None:
             progress(finished, total)
 
@@ -248,7 +249,8 @@ def _sweep(
         root, written = store.root, store.written
         tables = _Tables({t: lambda t=t: _read_parts(root, written[t], t, ids) for t in TABLES})
     elif client is not None:
-        tables: Mapping[str, Any] = {t: ids.frame_of(t, arrow[t]) for t in TABLES}
+        # Made on first use, as the local executor's are.
+        tables = _Tables({t: lambda t=t: ids.frame_of(t, arrow[t]) for t in TABLES})
     else:
         # Made on first use: `dupack sweep -q` stores the parts and never looks at them.
         tables = _Tables({
@@ -932,15 +934,15 @@ class _Ids:
         return _in_job_order(columns_frame(table, rows, columns, {"job": job, **grid, "seed": seed}))
 
     def frame_of(self, table: str, parts: list[pa.Table]) -> pd.DataFrame:
-        """A table as the sweep's DataFrame from parts made by :meth:`table`
-        (the Dask executor's), rows in job order."""
+        """A table as the sweep's DataFrame from the batches of the Dask
+        executor (parts made by :meth:`table`), rows in job order."""
         if not parts or not sum(p.num_rows for p in parts):
             return self.empty(table)
         import numpy as np
 
-        from dupack.dask_executor import _concat
+        from dupack.dask_executor import in_order
 
-        t = _concat(parts)
+        t = in_order(parts)
         job = t.column("job").to_numpy().astype("<i8", copy=False)
         front = {"job": job, **{p: arr.take(job // self.nseeds) for p, arr in self.by_point().items()}}
         front["seed"] = np.asarray(t.column("seed").to_numpy(), dtype="<u8")
