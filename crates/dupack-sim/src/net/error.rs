@@ -24,6 +24,12 @@ enum Model {
     /// Loss probability of a packet of `s` bytes: 1 − (1 − ber)^(8·s).
     Ber {
         ber: f64,
+        /// The last size asked about and its probability. The `powf` is a
+        /// tenth of a run on a slow BER link (docs/performance.md, (b)), and
+        /// the packets a link's error model selects nearly all have one size
+        /// (full data segments), so the value is kept, not recomputed: the
+        /// same function of the same size, so the same bits.
+        last: (u32, f64),
     },
     DropList {
         flow: u32,
@@ -62,7 +68,7 @@ impl ErrorModel {
         let model = match &spec.model {
             ErrorModelSpec::None => Model::None,
             ErrorModelSpec::Bernoulli { p } => Model::Bernoulli { p: *p },
-            ErrorModelSpec::Ber { ber } => Model::Ber { ber: *ber },
+            ErrorModelSpec::Ber { ber } => Model::Ber { ber: *ber, last: (0, 0.0) },
             ErrorModelSpec::GilbertElliott(ge) => Model::GilbertElliott(*ge),
             ErrorModelSpec::DropList { flow, packets } => {
                 let mut packets = packets.clone();
@@ -132,13 +138,21 @@ impl ErrorModel {
                 s.bad ^= flip;
                 lost
             }
-            Model::Ber { ber } => {
-                let ber = *ber;
-                let prob = 1.0 - (1.0 - ber).powf(8.0 * p.size as f64);
+            Model::Ber { ber, last } => {
+                if last.0 != p.size {
+                    *last = (p.size, ber_loss(*ber, p.size));
+                }
+                let prob = last.1;
                 self.stream(p.flow, flow_names).rng.chance(prob)
             }
         }
     }
+}
+
+/// 1 − (1 − ber)^(8·size): the probability that a packet of `size` bytes
+/// has at least one of its bits corrupted, bit errors being independent.
+fn ber_loss(ber: f64, size: u32) -> f64 {
+    1.0 - (1.0 - ber).powf(8.0 * size as f64)
 }
 
 #[cfg(test)]
@@ -201,6 +215,23 @@ mod tests {
         let p_small = 1.0 - (1.0f64 - 1e-4).powf(8.0 * 40.0);
         assert!((big - p_big).abs() < 0.02, "{big} vs {p_big}");
         assert!((small - p_small).abs() < 0.01, "{small} vs {p_small}");
+    }
+
+    #[test]
+    fn ber_kept_probability_follows_every_change_of_size() {
+        // Sizes that change, repeat and come back: each packet is lost with
+        // its own size's probability, drawn from the flow's stream, exactly
+        // as if the probability were computed afresh every time.
+        let ber = 2e-4;
+        let spec = ErrorSpec { model: ErrorModelSpec::Ber { ber }, applies_to: PacketSelector::All };
+        let mut m = ErrorModel::new(&spec, NameHash::of("l"), 5);
+        let mut reference = StreamRng::named(5, NameHash::of("l").then("/flow/").then("a"));
+        let sizes = [1040, 1040, 40, 1040, 576, 576, 40, 40, 1040];
+        for (i, &size) in sizes.iter().cycle().take(5000).enumerate() {
+            let p = if size == 40 { ack(0) } else { data(0, size) };
+            let want = reference.chance(1.0 - (1.0f64 - ber).powf(8.0 * f64::from(size)));
+            assert_eq!(m.is_lost(&p, &names()), want, "packet {i} of {size} bytes");
+        }
     }
 
     fn ge(p_good: f64, p_bad: f64, p_gb: f64, p_bg: f64) -> ErrorModel {
