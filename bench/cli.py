@@ -55,7 +55,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.measure import ensure_ns3, machine  # noqa: E402
+from bench.measure import ensure_ns3, machine, write_doc_block  # noqa: E402
 from bench.mirror import SCEN, Case, toml_literal  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -522,15 +522,7 @@ def main() -> None:
 
 def write_doc(lines: list[str]) -> None:
     """Replace the measured part of the section (between its marker comments) in docs/performance.md."""
-    text = DOC.read_text()
-    begin, end = "<!-- bench/cli.py: begin -->", "<!-- bench/cli.py: end -->"
-    block = "\n".join([begin, *lines, end])
-    if begin in text and end in text:
-        text = re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: block, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + f"\n\n{SECTION}\n\n{block}\n"
-    DOC.write_text(text)
-
+    write_doc_block(DOC, SECTION, "<!-- bench/cli.py: begin -->", "<!-- bench/cli.py: end -->", lines)
 
 if __name__ == "__main__":
     main()

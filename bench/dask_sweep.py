@@ -45,7 +45,6 @@ import argparse
 import contextlib
 import json
 import math
-import re
 import resource
 import statistics
 import subprocess
@@ -58,6 +57,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import sweep as bs  # noqa: E402
+from bench.measure import write_doc_block  # noqa: E402
 
 ROOT = bs.ROOT
 DOC = ROOT / "docs" / "performance.md"
@@ -245,14 +245,7 @@ def lines(res: dict, machine: str) -> list[str]:
 
 
 def write_doc(block_lines: list[str]) -> None:
-    text = DOC.read_text()
-    block = "\n".join([BEGIN, *block_lines, END])
-    if BEGIN in text and END in text:
-        text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + f"\n\n{SECTION}\n\n{block}\n"
-    DOC.write_text(text)
-
+    write_doc_block(DOC, SECTION, BEGIN, END, block_lines)
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

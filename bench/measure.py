@@ -325,3 +325,16 @@ def ensure_ns2(install: bool) -> bool:
         subprocess.run(["apt-get", "install", "-y", "ns2"], check=True)
         return shutil.which("ns") is not None
     return False
+
+
+def write_doc_block(doc, section: str, begin: str, end: str, lines: list[str]) -> None:
+    """Put ``lines`` between the marker comments ``begin`` and ``end`` of the
+    document ``doc`` (a Path), replacing what a benchmark measured there
+    before; without the markers, append them under the heading ``section``."""
+    text = doc.read_text()
+    block = "\n".join([begin, *lines, end])
+    if begin in text and end in text:
+        text = re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + f"\n\n{section}\n\n{block}\n"
+    doc.write_text(text)

@@ -55,3 +55,15 @@ def test_the_report_names_the_cargo_profile_as_cargo_toml_defines_it(tmp_path, m
     monkeypatch.setattr(bench_measure, "ROOT", tmp_path)
     assert bench_measure.cargo_profile("fast") == "the workspace's fast profile: thin LTO, 1 codegen unit"
     assert bench_measure.cargo_profile("plain") == "the workspace's plain profile: LTO within each crate, 16 codegen units"
+
+
+def test_a_measured_block_replaces_the_last_one_and_keeps_the_rest(tmp_path: Path) -> None:
+    doc = tmp_path / "performance.md"
+    doc.write_text("# Performance\n\nwritten by hand\n")
+    measure.write_doc_block(doc, "## Sweeps", "<!-- b -->", "<!-- e -->", ["first run"])
+    assert doc.read_text() == "# Performance\n\nwritten by hand\n\n## Sweeps\n\n<!-- b -->\nfirst run\n<!-- e -->\n"
+    doc.write_text(doc.read_text() + "\n## Later\n\nkept\n")
+    measure.write_doc_block(doc, "## Sweeps", "<!-- b -->", "<!-- e -->", ["second", "run"])
+    text = doc.read_text()
+    assert "first run" not in text and "<!-- b -->\nsecond\nrun\n<!-- e -->" in text
+    assert text.count("## Sweeps") == 1 and text.endswith("## Later\n\nkept\n")
