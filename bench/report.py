@@ -1137,12 +1137,19 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
             )
         per_event = {r["case"].flows: (r["dupack"]["core_wall"] / r["dupack"]["events"] * 1e9, r.get("heap_floor_ns"))
                      for r in cf}
+        # At 10 flows the 20 s run simulates for a few milliseconds, where
+        # one timer tick or page fault moves the figure by half; the longest
+        # 10-flow run (of the time-scaling cases) is the steady state.
+        ten = max((r for r in cf + ct if r["case"].flows == 10), key=lambda r: r["dupack"]["events"], default=None)
+        if ten is not None:
+            per_event[10] = (ten["dupack"]["core_wall"] / ten["dupack"]["events"] * 1e9, None)
         if 10 in per_event and 1000 in per_event:
             (c10, _), (c1k, floor1k) = per_event[10], per_event[1000]
             growth = c1k / c10
             line = (f"- Flat cost per event (10 to 1000 flows at most 1.3×, within 1.5× of the bare-queue floor): "
                     f"**{'met' if growth <= 1.3 and floor1k and c1k <= 1.5 * floor1k else 'missed'}**. "
-                    f"{c10:.0f} ns per event at 10 flows, {c1k:.0f} ns at 1000: {growth:.2f}×")
+                    f"{c10:.0f} ns per event at 10 flows ({ten['case'].label}, the longest 10-flow run), "
+                    f"{c1k:.0f} ns at 1000: {growth:.2f}×")
             if floor1k:
                 line += f"; the floor at 1000 flows is {floor1k:.0f} ns, so a run's event costs {c1k / floor1k:.1f}× it"
             if 10000 in per_event:
