@@ -524,5 +524,6 @@ def write_doc(lines: list[str]) -> None:
     """Replace the measured part of the section (between its marker comments) in docs/performance.md."""
     write_doc_block(DOC, SECTION, "<!-- bench/cli.py: begin -->", "<!-- bench/cli.py: end -->", lines)
 
+
 if __name__ == "__main__":
     main()

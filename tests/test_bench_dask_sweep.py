@@ -30,10 +30,17 @@ def test_idle_and_slower_split_the_overhead_by_the_task_stream() -> None:
 
 @pytest.mark.parametrize(("compute", "verdict"), [(19.9, "**met**"), (18.0, "**not met**")])
 def test_the_verdict_judges_the_worse_dask_path_at_one_second(compute: float, verdict: str) -> None:
+    # The in-memory path stays busy (0.5 % idle); the stored path's idle
+    # share decides: a verdict from the better path would read met for both.
+    rep = _rep(8.0, 10.0, 19.9)
+    rep["dask+store"] = {**rep["dask"], "compute": compute}
+    # A 10 s row whose paths are idle far beyond 5 % is not judged.
+    slow = _rep(80.0, 100.0, 150.0)
     res = {
         "workers": 2,
         "scenario": "unfairness.toml",
-        "rows": [{"duration": "1s", "runs": 1000, "reps": [_rep(8.0, 10.0, compute)] * 3}],
+        "rows": [{"duration": "1s", "runs": 1000, "reps": [rep] * 3},
+                 {"duration": "10s", "runs": 100, "reps": [slow] * 3}],
     }
     text = "\n".join(ds.lines(res, "a machine"))
     last = text.splitlines()[-1]
