@@ -1,7 +1,7 @@
 //! A channel: one direction of a point-to-point link.
 //!
 //! A packet handed to a channel (a handle into the world's packet pool,
-//! `net::packet`) is serialised at `rate_bps` if the transmitter is idle,
+//! `net::packet`, with the header fields the network reads: [`Head`]) is serialised at `rate_bps` if the transmitter is idle,
 //! otherwise it waits in the channel's queue. The error model decides its
 //! fate (below); a surviving packet leaves the transmitter when its
 //! serialisation ends, propagates for `delay` and arrives at the far node.
@@ -58,26 +58,42 @@ use std::sync::{Arc, Mutex};
 /// control frame.
 #[derive(Copy, Clone, Debug)]
 pub enum Frame {
-    Ip { p: PacketRef, lseq: u32 },
+    Ip { h: Head, lseq: u32 },
     Ctl(LinkCtl),
 }
 
-/// A packet waiting in a channel's queue: its handle, and the fields the
-/// queue discipline reads, so that deciding needs no look-up in the pool.
-#[derive(Copy, Clone, Debug)]
-pub struct Waiting {
-    pub p: PacketRef,
-    size: u32,
-    ecn: Ecn,
-}
-
-impl Waiting {
-    pub fn new(p: PacketRef, pool: &PacketPool) -> Self {
-        Waiting { p, size: pool[p].size, ecn: pool[p].ecn }
+impl Frame {
+    /// An IP frame of `h` without a link sequence number.
+    pub fn ip(h: Head) -> Frame {
+        Frame::Ip { h, lseq: 0 }
     }
 }
 
-super::queue::queued_by_fields!(Waiting);
+/// A packet's handle with the header fields the network reads on the way:
+/// its size (serialisation, byte limits), its destination (routing) and its
+/// ECN field (RED). Copied from the pool once, when the packet enters the
+/// network, and carried by queues and wires beside the handle, so that a
+/// router forwards a packet, a queue judges it and a transmitter serialises
+/// it without reading the packet itself: with thousands of flows the packet
+/// has left the caches by then (it waited in a long queue or propagated for
+/// milliseconds), and each of those reads was a miss. The pool's copy stays
+/// the packet of record; a mark (CE) is written to both.
+#[derive(Copy, Clone, Debug)]
+pub struct Head {
+    pub p: PacketRef,
+    pub size: u32,
+    pub dst: NodeId,
+    ecn: Ecn,
+}
+
+impl Head {
+    pub fn new(p: PacketRef, pool: &PacketPool) -> Self {
+        let pk = &pool[p];
+        Head { p, size: pk.size, dst: pk.dst, ecn: pk.ecn }
+    }
+}
+
+super::queue::queued_by_fields!(Head);
 
 #[derive(Clone, Debug, Default)]
 pub struct ChannelStats {
@@ -155,7 +171,7 @@ pub struct Channel {
     pub jitter: Option<Box<Jitter>>,
     /// Delivery opportunities that serve this direction instead of `rate_bps`.
     pub trace: Option<TraceLink>,
-    pub queue: Qdisc<Waiting>,
+    pub queue: Qdisc<Head>,
     pub error: ErrorModel,
     /// Frames served before the queue discipline.
     pub prio: VecDeque<Frame>,
@@ -280,9 +296,9 @@ impl Channel {
         }
     }
 
-    pub fn frame_size(&self, f: &Frame, pool: &PacketPool) -> u32 {
+    pub fn frame_size(&self, f: &Frame) -> u32 {
         match f {
-            Frame::Ip { p, .. } => pool[*p].size,
+            Frame::Ip { h, .. } => h.size,
             Frame::Ctl(_) => self.ctl_frame_bytes,
         }
     }
@@ -304,8 +320,8 @@ impl Channel {
 
     /// Put `f` on the wire at `now`.
     fn start(&mut self, mut f: Frame, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
-        if let (Some(arq), Frame::Ip { p, lseq }) = (&mut self.arq, &mut f) {
-            *lseq = arq.register(&pool[*p], now);
+        if let (Some(arq), Frame::Ip { h, lseq }) = (&mut self.arq, &mut f) {
+            *lseq = arq.register(&pool[h.p], now);
         }
         self.put_on_wire(f, pool, now, flow_names)
     }
@@ -316,16 +332,16 @@ impl Channel {
     /// arrival instant.
     fn put_on_wire(&mut self, f: Frame, pool: &PacketPool, now: SimTime, flow_names: &[String]) -> Wake {
         debug_assert!(!self.wire.busy);
-        let (size, ctl) = (self.frame_size(&f, pool), matches!(f, Frame::Ctl(_)));
+        let (size, ctl) = (self.frame_size(&f), matches!(f, Frame::Ctl(_)));
         let done = self.service_end(size, now);
         let destroyed = match &f {
-            Frame::Ip { p, .. } => {
+            Frame::Ip { h, .. } => {
                 // Captured at the link's `a` end: the fwd direction as it
                 // leaves (here), the rev direction as it arrives (the world).
                 if let (Some(cap), true) = (&self.capture, self.fwd) {
-                    cap.lock().unwrap_or_else(|e| e.into_inner()).capture(true, &pool[*p], now);
+                    cap.lock().unwrap_or_else(|e| e.into_inner()).capture(true, &pool[h.p], now);
                 }
-                self.error.is_lost(&pool[*p], flow_names)
+                self.error.is_lost(&pool[h.p], flow_names)
             }
             Frame::Ctl(_) => false,
         };
@@ -430,9 +446,9 @@ impl Channel {
 
     /// Hand a packet to the channel at `now`. The queue sees every arrival,
     /// also one that finds the transmitter idle (nothing waits then).
-    pub fn offer(&mut self, p: PacketRef, pool: &mut PacketPool, now: SimTime, flow_names: &[String]) -> Offer {
+    pub fn offer(&mut self, mut w: Head, pool: &mut PacketPool, now: SimTime, flow_names: &[String]) -> Offer {
         self.settle(now);
-        let mut w = Waiting::new(p, pool);
+        let p = w.p;
         if !self.wire.busy && self.new_frame_may_start() {
             match self.queue.arrive_idle(&mut w, now) {
                 Verdict::Drop => {
@@ -445,7 +461,7 @@ impl Channel {
                 }
                 Verdict::Accept => {}
             }
-            return Offer::Accepted(self.start(Frame::Ip { p, lseq: 0 }, pool, now, flow_names));
+            return Offer::Accepted(self.start(Frame::ip(w), pool, now, flow_names));
         }
         match self.queue.enqueue(w, now) {
             Ok(marked) => {
@@ -508,7 +524,7 @@ impl Channel {
         if self.new_frame_may_start() {
             if let Some(w) = self.queue.dequeue() {
                 self.stats.queue_changed(self.queue.len_packets() as u64, now);
-                return self.start(Frame::Ip { p: w.p, lseq: 0 }, pool, now, flow_names);
+                return self.start(Frame::ip(w), pool, now, flow_names);
             }
         }
         if self.queue.len_packets() == 0 {
@@ -529,11 +545,11 @@ impl Channel {
         let mut lost = None;
         if let Some(f) = self.end_tx() {
             self.stats.drops_error += 1;
-            if let Frame::Ip { p, .. } = f {
+            if let Frame::Ip { h, .. } = f {
                 match self.arq {
-                    None => lost = Some(p),
+                    None => lost = Some(h.p),
                     // The ARQ keeps its own copy to resend.
-                    Some(_) => pool.free(p),
+                    Some(_) => pool.free(h.p),
                 }
             }
         }
@@ -608,7 +624,7 @@ mod tests {
     impl Rig {
         fn ip_id(&self, f: &Frame) -> Option<u64> {
             match f {
-                Frame::Ip { p, .. } => Some(self.pool[*p].id),
+                Frame::Ip { h, .. } => Some(self.pool[h.p].id),
                 Frame::Ctl(_) => None,
             }
         }
@@ -619,7 +635,7 @@ mod tests {
 
         fn offer_with(&mut self, id: u64, now: SimTime, names: &[String]) -> Wake {
             let r = self.pool.alloc(pkt(id));
-            match self.c.offer(r, &mut self.pool, now, names) {
+            match self.c.offer(Head::new(r, &self.pool), &mut self.pool, now, names) {
                 Offer::Accepted(w) => w,
                 Offer::Dropped(_) => panic!("packet {id} dropped"),
             }
@@ -631,7 +647,7 @@ mod tests {
 
         fn offer_priority(&mut self, id: u64, now: SimTime) -> Wake {
             let r = self.pool.alloc(pkt(id));
-            self.c.offer_priority(Frame::Ip { p: r, lseq: 0 }, &self.pool, now, &[])
+            self.c.offer_priority(Frame::ip(Head::new(r, &self.pool)), &self.pool, now, &[])
         }
 
         /// End the transmission on the wire at `now` (its event): (the frame that ended, when the next one ends).
@@ -654,6 +670,52 @@ mod tests {
             let (f, next) = self.c.arrive(now);
             (self.ip_id(&f), next)
         }
+    }
+
+    /// A packet's head (net::channel::Head) is what the next hop's queue
+    /// and router read: a CE mark set by this channel's RED must travel on
+    /// the wire in the head as well as in the packet of record, and the
+    /// head must name the packet's own size and destination.
+    #[test]
+    fn the_head_on_the_wire_carries_the_mark_size_and_destination_of_its_packet() {
+        use crate::net::packet::Ecn;
+        use crate::scenario::model::RedSpec;
+        let red = RedSpec {
+            min_th: 1,
+            max_th: 2,
+            limit_packets: 50,
+            maxp: 1.0,
+            wq: 1.0,
+            ecn: true,
+            mark_above_max_th: true,
+            ..RedSpec::default()
+        };
+        let mut r = rig(None);
+        r.c.queue = Qdisc::from_spec(&QueueSpec::Red(red), 8_000_000, StreamRng::new(1, "q"));
+        let t0 = SimTime::ZERO;
+        for id in 0..6 {
+            let mut p = pkt(id);
+            p.ecn = Ecn::Ect0;
+            p.dst = 7 + id as u32;
+            p.size += id as u32;
+            let h = Head::new(r.pool.alloc(p), &r.pool);
+            assert!(matches!(r.c.offer(h, &mut r.pool, t0, &[]), Offer::Accepted(_)), "packet {id} accepted");
+        }
+        let (mut seen, mut marked) = (0, 0);
+        while let Some(&Frame::Ip { h, .. }) = r.c.on_wire() {
+            let p = &r.pool[h.p];
+            assert_eq!((h.size, h.dst), (p.size, p.dst), "packet {}: the head's size and destination", p.id);
+            assert_eq!(crate::net::queue::Queued::ecn(&h), p.ecn, "packet {}: the head's ECN field", p.id);
+            marked += usize::from(p.ecn == Ecn::Ce);
+            seen += 1;
+            if r.c.queue.len_packets() == 0 {
+                break;
+            }
+            let until = r.c.wire.until;
+            r.finish(until);
+        }
+        assert_eq!(seen, 6, "every packet went on the wire");
+        assert!(marked >= 3, "the arrivals that found two or more waiting were marked, not {marked}");
     }
 
     #[test]

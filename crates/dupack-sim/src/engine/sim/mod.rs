@@ -37,7 +37,7 @@ use super::rng::{fnv1a64, splitmix64, StreamRng};
 use crate::metrics::result::{FlowResult, LinkResult, MediumResult, RunInfo, RunResult};
 use crate::metrics::truth::{SegmentCopies, Truth};
 use crate::net::arq::{Arq, LinkCtl, RxOutput};
-use crate::net::channel::{Channel, Frame, Offer, Wake};
+use crate::net::channel::{Channel, Frame, Head, Offer, Wake};
 use crate::net::host::HostDelay;
 use crate::net::medium::{self, Medium};
 use crate::net::packet::{ChannelId, Ecn, FlowId, NodeId, Packet, PacketPool, PacketRef};
@@ -210,6 +210,9 @@ pub struct World {
     trace: Vec<TraceRecord>,
     /// Pending ARQ timer event per channel.
     arq_tmr: Vec<Option<SimTime>>,
+    /// Whether any channel runs a Snoop agent (otherwise an arriving ACK
+    /// is not looked at on its way: `deliver`).
+    any_snoop: bool,
     /// Pending Snoop timer events per (channel, flow).
     snoop_tmr: std::collections::HashMap<(ChannelId, FlowId), SimTime>,
     /// Scratch for an ARQ receiver's output (kept to reuse its buffers).
@@ -283,6 +286,7 @@ impl World {
         }
         let unfinished = flows.iter().filter(|f| f.app_bytes.is_some()).count();
         let n_channels = channels.len();
+        let any_snoop = channels.iter().any(|c| c.snoop.is_some());
         Ok(World {
             q,
             channels,
@@ -299,6 +303,7 @@ impl World {
             traced: vec![false; s.flows.len()],
             trace: Vec::new(),
             arq_tmr: vec![None; n_channels],
+            any_snoop,
             snoop_tmr: Default::default(),
             arq_out: RxOutput::default(),
             series: None,
@@ -350,28 +355,30 @@ impl World {
         }
     }
 
-    fn send(&mut self, r: PacketRef, from: NodeId, now: SimTime) {
-        let c = self.routes.next_hop(from, self.pool[r].dst);
+    /// Forward the packet of `h` from `from` toward its destination, read
+    /// from the handle (net::channel::Head), not from the packet.
+    fn send(&mut self, h: Head, from: NodeId, now: SimTime) {
+        let c = self.routes.next_hop(from, h.dst);
         debug_assert_ne!(c, NO_ROUTE, "routes were checked when the world was built");
         if c as usize >= self.channels.len() {
             // Media keep their frames by value.
-            let p = self.pool.take(r);
+            let p = self.pool.take(h.p);
             return self.send_medium(c as usize - self.channels.len(), p, now);
         }
         if let Some(snoop) = &mut self.channels[c as usize].snoop {
-            let p = &self.pool[r];
+            let p = &self.pool[h.p];
             if p.seg.is_data() {
                 snoop.on_data(p, now);
                 let flow = p.flow;
                 self.arm_snoop(c, flow, now);
             }
         }
-        self.offer(c, r, now);
+        self.offer(c, h, now);
     }
 
-    /// Hand `r` to channel `c`'s queue discipline.
-    fn offer(&mut self, c: ChannelId, r: PacketRef, now: SimTime) {
-        match self.channels[c as usize].offer(r, &mut self.pool, now, &self.flow_names) {
+    /// Hand the packet of `h` to channel `c`'s queue discipline.
+    fn offer(&mut self, c: ChannelId, h: Head, now: SimTime) {
+        match self.channels[c as usize].offer(h, &mut self.pool, now, &self.flow_names) {
             Offer::Accepted(wake) => self.wake(c, wake),
             Offer::Dropped(r) => self.lose(r, now, true),
         }
@@ -440,17 +447,17 @@ impl World {
         if let Some(next) = next {
             self.q.schedule(next, Class::Arrival, Ev::Arrive(c));
         }
-        if let (Some(cap), false, Frame::Ip { p: r, .. }) = (&ch.capture, ch.fwd, &f) {
-            cap.lock().unwrap_or_else(|e| e.into_inner()).capture(false, &self.pool[*r], now);
+        if let (Some(cap), false, Frame::Ip { h, .. }) = (&ch.capture, ch.fwd, &f) {
+            cap.lock().unwrap_or_else(|e| e.into_inner()).capture(false, &self.pool[h.p], now);
         }
         match f {
-            Frame::Ip { p: r, lseq } => {
+            Frame::Ip { h, lseq } => {
                 if ch.arq.is_some() {
                     // The ARQ receiving half keeps frames by value.
-                    let p = self.pool.take(r);
+                    let p = self.pool.take(h.p);
                     self.arq_rx(c, now, |arq, out| arq.on_frame(lseq, p, now, out));
                 } else {
-                    self.deliver(c, r, now);
+                    self.deliver(c, h, now);
                 }
             }
             // A NAK travels opposite to the frames it names.
@@ -458,7 +465,7 @@ impl World {
                 let data = c ^ 1;
                 if let Some(p) = self.channels[data as usize].arq.as_mut().and_then(|a| a.on_nak(m, now)) {
                     let r = self.pool.alloc(p);
-                    self.send_priority(data, Frame::Ip { p: r, lseq: m }, now);
+                    self.send_priority(data, Frame::Ip { h: Head::new(r, &self.pool), lseq: m }, now);
                 }
             }
             Frame::Ctl(LinkCtl::Poll(next)) => self.arq_rx(c, now, |arq, out| arq.on_poll(next, now, out)),
@@ -493,7 +500,7 @@ impl World {
                 a.resolve(m);
             }
             let r = self.pool.alloc(p);
-            self.deliver(c, r, now);
+            self.deliver(c, Head::new(r, &self.pool), now);
             if self.violation.is_some() {
                 return;
             }
@@ -553,23 +560,29 @@ impl World {
         self.next_packet_id += 1;
         self.flows[p.flow as usize].copies.sent(p.seg.seq);
         let ahead = self.channels[c as usize].snoop.as_ref().is_none_or(|s| s.local_rexmit() == LocalRexmit::Priority);
-        let r = self.pool.alloc(p);
+        let h = Head::new(self.pool.alloc(p), &self.pool);
         if ahead {
-            self.send_priority(c, Frame::Ip { p: r, lseq: 0 }, now);
+            self.send_priority(c, Frame::ip(h), now);
         } else {
             // Straight to the queue, not through `send`: the agent must not
             // take its own retransmission for the sender's.
-            self.offer(c, r, now);
+            self.offer(c, h, now);
         }
     }
 
     /// Packet `r` came off channel `c` at its far node: forward it, or hand
     /// it to its endpoint.
-    fn deliver(&mut self, c: ChannelId, r: PacketRef, now: SimTime) {
+    fn deliver(&mut self, c: ChannelId, h: Head, now: SimTime) {
         let node = self.channels[c as usize].to;
-        let p = &self.pool[r];
-        // An ACK coming back over a snooped link passes the agent.
-        if p.dst != node && !p.seg.is_data() && c & 1 == 1 && self.channels[(c ^ 1) as usize].snoop.is_some() {
+        // An ACK coming back over a snooped link passes the agent. (The
+        // packet itself is read only then: see `Head`.)
+        if self.any_snoop
+            && h.dst != node
+            && c & 1 == 1
+            && self.channels[(c ^ 1) as usize].snoop.is_some()
+            && !self.pool[h.p].seg.is_data()
+        {
+            let (r, p) = (h.p, &self.pool[h.p]);
             let data = c ^ 1;
             let flow = p.flow;
             let verdict = self.channels[data as usize].snoop.as_mut().expect("snoop").on_ack(p, now);
@@ -584,17 +597,18 @@ impl World {
                 }
             }
         }
-        self.arrive_at(r, node, now);
+        self.arrive_at(h, node, now);
     }
 
-    /// Packet `r` reached `node`: forward it, or hand it to its endpoint
-    /// (which is its last holder).
-    fn arrive_at(&mut self, r: PacketRef, node: NodeId, now: SimTime) {
-        let p = &self.pool[r];
-        if p.dst != node {
-            self.send(r, node, now);
+    /// The packet of `h` reached `node`: forward it, or hand it to its
+    /// endpoint (which is its last holder).
+    fn arrive_at(&mut self, h: Head, node: NodeId, now: SimTime) {
+        if h.dst != node {
+            self.send(h, node, now);
             return;
         }
+        let r = h.p;
+        let p = &self.pool[r];
         let fi = p.flow;
         let f = &mut self.flows[fi as usize];
         if p.seg.is_data() {
@@ -665,7 +679,7 @@ impl World {
         let edge = self.routes.next_hop(from, p.dst) as usize;
         let (_, _, to) = self.medium_hops[edge - self.channels.len()];
         let r = self.pool.alloc(p);
-        self.arrive_at(r, to, now);
+        self.arrive_at(Head::new(r, &self.pool), to, now);
     }
 
     /// The segment at the head of flow `fi`'s host delay leaves the host.
@@ -677,7 +691,7 @@ impl World {
             self.q.schedule(next, Class::Arrival, Ev::Release(fi));
         }
         let src = f.src;
-        self.send(r, src, now);
+        self.send(Head::new(r, &self.pool), src, now);
     }
 
     fn on_timer(&mut self, fi: FlowId, rx: bool, now: SimTime) {
@@ -769,7 +783,7 @@ impl World {
                         self.q.schedule(at, Class::Arrival, Ev::Release(fi));
                     }
                 }
-                _ => self.send(r, from, now),
+                _ => self.send(Head::new(r, &self.pool), from, now),
             }
         }
         if !rx {
