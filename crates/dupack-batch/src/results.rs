@@ -120,6 +120,24 @@ impl Results {
         Ok(())
     }
 
+    /// Room for `runs` more runs like the average of those held (none
+    /// held: nothing reserved), so that a sweep that keeps every row
+    /// (`Sweep::keep`) fills its columns without growing them: growing by
+    /// doubling copies every row again and touches twice the memory.
+    pub(crate) fn reserve_runs(&mut self, runs: usize) {
+        let held = self.jobs.len();
+        if held == 0 {
+            return;
+        }
+        self.jobs.reserve(runs);
+        for t in &mut self.tables {
+            let rows = (t.table.rows * runs).div_ceil(held);
+            t.job.reserve(rows);
+            t.seed.reserve(rows);
+            t.table.reserve(rows);
+        }
+    }
+
     /// No runs; the columns keep their memory.
     pub(crate) fn clear(&mut self) {
         self.jobs.clear();

@@ -187,6 +187,27 @@ impl Column {
         Ok(())
     }
 
+    /// Room for `rows` more rows without reallocating (a column still
+    /// without a type reserves nothing: its kind is not known yet).
+    pub(super) fn reserve(&mut self, rows: usize) {
+        let n = rows * self.width.max(1);
+        match &mut self.values {
+            Values::Null => {}
+            Values::U64(v) => v.reserve(n),
+            Values::I64(v) => v.reserve(n),
+            Values::F64(v) => v.reserve(n),
+            Values::Bool(v) => v.reserve(n),
+            Values::Str(v) => {
+                let per_value = v.data.len() / v.len().max(1);
+                v.offsets.reserve(n);
+                v.data.reserve(n * per_value);
+            }
+        }
+        if self.nullable {
+            self.valid.reserve(rows);
+        }
+    }
+
     /// No rows; the column keeps its type, its width and its memory.
     pub(super) fn clear(&mut self) {
         match &mut self.values {

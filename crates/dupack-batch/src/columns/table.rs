@@ -40,6 +40,11 @@ impl Table {
         Ok(())
     }
 
+    /// Room for `rows` more rows in every column that has a type.
+    pub fn reserve(&mut self, rows: usize) {
+        self.columns.iter_mut().for_each(|c| c.reserve(rows));
+    }
+
     /// No rows; the columns keep their types and their memory.
     pub fn clear(&mut self) {
         self.columns.iter_mut().for_each(Column::clear);

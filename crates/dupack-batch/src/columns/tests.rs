@@ -160,3 +160,48 @@ fn strip(t: &Table) -> Vec<(&'static str, String, Vec<bool>, usize)> {
 fn col_len(t: &Table, name: &str) -> usize {
     t.columns.iter().find(|c| c.name == name).unwrap().len()
 }
+
+/// Reserving room (what a sweep that keeps every row does once it knows
+/// a run's rows) changes no value, and the rows reserved for then fit
+/// without a reallocation of any typed column.
+#[test]
+fn reserved_rows_fit_without_reallocating_and_change_nothing() {
+    let row = |i: u64| Row {
+        a: i,
+        b: (i % 2 == 0).then_some(i as f64),
+        c: "ab".repeat(i as usize % 3),
+        d: [i, i + 1],
+        e: None,
+        f: (i > 2).then_some(true),
+    };
+    let (mut t, mut plain) = (Table::default(), Table::default());
+    for i in 0..4 {
+        t.push(&row(i)).unwrap();
+        plain.push(&row(i)).unwrap();
+    }
+    t.reserve(100);
+    let before: Vec<(usize, *const u8)> = t.columns.iter().map(buffer).collect();
+    for i in 4..104 {
+        t.push(&row(i)).unwrap();
+        plain.push(&row(i)).unwrap();
+    }
+    let after: Vec<(usize, *const u8)> = t.columns.iter().map(buffer).collect();
+    for ((c, b), a) in t.columns.iter().zip(&before).zip(&after) {
+        if !matches!(c.values, Values::Null | Values::Str(_)) {
+            assert_eq!(b.1, a.1, "column {:?} was reallocated", c.name);
+        }
+    }
+    assert_eq!(format!("{:?}", strip(&t)), format!("{:?}", strip(&plain)));
+}
+
+/// A column's capacity and where its values live.
+fn buffer(c: &Column) -> (usize, *const u8) {
+    match &c.values {
+        Values::Null => (0, std::ptr::null()),
+        Values::U64(v) => (v.capacity(), v.as_ptr().cast()),
+        Values::I64(v) => (v.capacity(), v.as_ptr().cast()),
+        Values::F64(v) => (v.capacity(), v.as_ptr().cast()),
+        Values::Bool(v) => (v.capacity(), v.as_ptr().cast()),
+        Values::Str(s) => (s.offsets.capacity(), s.offsets.as_ptr().cast()),
+    }
+}

@@ -27,6 +27,7 @@ pub(super) fn run<L: Listener>(sweep: &Sweep<'_>, listener: &mut L) -> Result<Re
     let batches: Vec<Mutex<Batch>> = (0..workers).map(|_| Mutex::default()).collect();
     let mut merged = Merged::default();
     let mut ran = 0;
+    let mut reserved = false;
     let mut failure: Option<Failure<L::Error>> = None;
     // An interrupt is the first failure only if nothing failed before it.
     let interrupted = |failure: &mut Option<Failure<L::Error>>| {
@@ -84,6 +85,11 @@ pub(super) fn run<L: Listener>(sweep: &Sweep<'_>, listener: &mut L) -> Result<Re
                 // not a chunk at a time: what is left when the workers
                 // finish is then a few runs' worth, not half a chunk's.
                 let mut step = merged.absorb(&batches, false).map_err(Failure::Merge);
+                if sweep.keep && !reserved && !merged.results.jobs.is_empty() {
+                    // The first runs merged tell how many rows a run makes.
+                    merged.results.reserve_runs(sweep.jobs.len() - merged.results.jobs.len());
+                    reserved = true;
+                }
                 let due = last_emit.elapsed() >= chunk_interval(started.elapsed(), sweep.chunk_interval)
                     || (sweep.parts && merged.rows_pending() >= sweep.max_chunk_rows);
                 if step.is_ok() && due {
