@@ -168,7 +168,7 @@ fn col_len(t: &Table, name: &str) -> usize {
 fn reserved_rows_fit_without_reallocating_and_change_nothing() {
     let row = |i: u64| Row {
         a: i,
-        b: (i % 2 == 0).then_some(i as f64),
+        b: i.is_multiple_of(2).then_some(i as f64),
         c: "ab".repeat(i as usize % 3),
         d: [i, i + 1],
         e: None,
