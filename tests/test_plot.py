@@ -210,6 +210,39 @@ def test_sweep_curve_per_variant_with_band(sweep_dir: Path, tmp_path: Path) -> N
     _check_png(out)
 
 
+def test_a_log_axis_is_ticked_at_the_values_measured_in_plain_numbers(sweep_dir: Path) -> None:
+    """No tick label is mathtext (matplotlib's powers of ten, slow to typeset)."""
+    from matplotlib.figure import Figure
+
+    from dupack.plot.draw import log_x_axis
+
+    ax = dupack.SweepResult.load(sweep_dir).plot.sweep(log_x=True).axes[0]
+    assert ax.get_xscale() == "log"
+    assert list(ax.get_xticks()) == [10, 30]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["10", "30"]
+    assert not any(t.get_text() for t in ax.get_xticklabels(minor=True))
+
+    # Many values: matplotlib places the ticks, labelled as numbers are written.
+    values = [10.0 ** (k / 4) for k in range(-12, 1)]  # 0.001 ... 1, 13 values
+    fig = Figure()
+    ax = fig.add_subplot()
+    ax.plot(values, values)
+    log_x_axis(ax, values)
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert {"0.001", "0.01", "0.1", "1"} <= set(labels)
+    assert not any("$" in t for t in labels)
+    assert not any(t.get_text() for t in ax.get_xticklabels(minor=True))
+
+
+def test_an_svg_keeps_its_text_as_text(run_dir: Path, tmp_path: Path) -> None:
+    """Editable and searchable: the title is a <text> element, not glyph outlines."""
+    out = dupack.plot.save(dupack.plot.plot("cwnd", [run_dir]), tmp_path / "cwnd.svg")
+    text = out.read_text(encoding="utf-8")
+    assert "<text" in text and f"{FLOW} cwnd" in text
+    assert "<path id=\"DejaVuSans" not in text
+
+
 def test_run_accessor_in_memory() -> None:
     res = dupack.run(QUICKSTART, seed=1, overrides=["run.duration=3s"], trace=["f0"], series=["f0", "bottleneck"])
     assert "send" in _labels(res.plot.tsg())

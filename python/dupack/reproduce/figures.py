@@ -21,10 +21,9 @@ if TYPE_CHECKING:
 def draw(paper: Paper, fig: Figure, results: dict[str, pd.DataFrame], full: bool, published: list[Comparison],
          out: Path) -> list[Path]:
     """Write ``out/FIG.png`` and ``out/FIG.svg``; return their paths."""
-    import matplotlib
+    from matplotlib.figure import Figure as MplFigure
 
-    matplotlib.use("Agg")  # files only; no display needed
-    import matplotlib.pyplot as plt
+    from dupack.plot.draw import log_x_axis, save, tick_label
 
     series = []  # (label, experiment, scheme)
     for eid in fig.experiments:
@@ -35,7 +34,9 @@ def draw(paper: Paper, fig: Figure, results: dict[str, pd.DataFrame], full: bool
                 label = s.label if len(fig.experiments) == 1 else f"{s.label}, {exp.label}"
                 series.append((label, exp, s.id))
     xs = paper.experiment(fig.experiments[0]).axis_values(fig.x, full)
-    f, ax = plt.subplots(figsize=(6.4, 4.0), dpi=120)
+    # A figure of its own, not pyplot's: nothing to close, no display needed.
+    f = MplFigure(figsize=(6.4, 4.0), dpi=120)
+    ax = f.add_subplot()
     width = 0.8 / max(len(series), 1)
     for k, (label, exp, sid) in enumerate(series):
         means, halves = [], []
@@ -54,9 +55,9 @@ def draw(paper: Paper, fig: Figure, results: dict[str, pd.DataFrame], full: bool
             ax.scatter(px, [y for _, y in pub], marker="D", color="black", zorder=5, s=18,
                        label="paper" if k == 0 else None)
     if fig.kind == "bars":
-        ax.set_xticks(range(len(xs)), [_tick(x) for x in xs])
+        ax.set_xticks(range(len(xs)), [tick_label(x) for x in xs])
     elif fig.log_x:
-        ax.set_xscale("log")
+        log_x_axis(ax, xs)
     ax.set_xlabel(fig.x_label)
     ax.set_ylabel(fig.y_label)
     ax.set_title(fig.title, fontsize=9)
@@ -66,13 +67,8 @@ def draw(paper: Paper, fig: Figure, results: dict[str, pd.DataFrame], full: bool
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{fig.id}.png", out / f"{fig.id}.svg"]
     for p in paths:
-        f.savefig(p)
-    plt.close(f)
+        save(f, p)
     return paths
-
-
-def _tick(x: Any) -> str:
-    return f"{x:g}" if isinstance(x, float) else str(x)
 
 
 def _published_points(published: list[Comparison], scheme: str, fig: Figure, xs: list[Any]) -> list[tuple[Any, float]]:
