@@ -327,3 +327,34 @@ def test_the_quick_exit_flushes_what_was_written_and_keeps_the_code(tmp_path: Pa
     proc.stderr.close()
     assert proc.wait(timeout=60) == 141, stderr
     assert stderr == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["reproduce", "eplr", "--seeds", "2", "-q", "-o", "{out}"],
+        ["reproduce", "nosuch", "-o", "{out}"],
+        ["reproduce", "eplr", "--seeds", "0", "-o", "{out}"],
+        ["plot", "bars", "{missing}", "-o", "{out}/x.png"],
+    ],
+    ids=["reproduce", "unknown-paper", "bad-seeds", "plot-error"],
+)
+def test_typer_commands_that_end_at_once_do_what_they_do_through_typer(tmp_path: Path, args: list[str]) -> None:
+    # reproduce, plot and report end the process with os._exit after typer
+    # returns (app._LEAVE_AFTER): the same code, output, error line and files.
+    got = {}
+    for name, code in (("script", SCRIPT), ("typer", TYPER)):
+        out = tmp_path / name
+        line = [a.format(out=out, missing=tmp_path / "no-such-run") for a in args]
+        p = run(code, line, tmp_path)
+        written = files(out)
+        tables = {k: v for k, v in written.items() if k.endswith(".csv")}
+        got[name] = (p.returncode, p.stdout, p.stderr.replace(str(out), "OUT"), sorted(written), tables)
+    assert got["script"] == got["typer"]
+    if args[1] == "eplr" and args[3] == "2":
+        code, _, stderr, names, tables = got["script"]
+        assert code == 0, stderr
+        assert {"report.html", "claims.csv", "figures/fig6_timeouts.svg", "tables/umts.csv"} <= set(names)
+        assert tables["claims.csv"].count(b"\n") > 5
+    else:
+        assert got["script"][0] == 2 and got["script"][2].startswith("error: ")

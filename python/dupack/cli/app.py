@@ -436,8 +436,8 @@ def _leave(code: int) -> None:
     files are closed when the command returns (a sweep's parts are also
     synced and renamed into place, and its Dask client closed), and no
     thread or child process is left. So the plain commands (``--version``,
-    ``run``, ``validate``, ``sweep``) flush stdout and stderr and call
-    ``os._exit``. Only for the console script (``main()`` without
+    ``run``, ``validate``, ``sweep``) and those of :data:`_LEAVE_AFTER`
+    flush stdout and stderr and call ``os._exit``. Only for the console script (``main()`` without
     arguments): a caller of ``main(argv)`` in its own process keeps its
     interpreter.
     """
@@ -452,6 +452,14 @@ def _leave(code: int) -> None:
     except (OSError, ValueError):
         pass
     os._exit(code)
+
+
+#: The typer commands after which the process also ends at once (:func:`_leave`):
+#: they load pandas, pyarrow and matplotlib, whose teardown took a tenth of
+#: ``dupack reproduce eplr`` (docs/performance.md, "dupack reproduce end to
+#: end"), and when they return their files are closed and no thread or child
+#: process of theirs is left.
+_LEAVE_AFTER = frozenset({"reproduce", "plot", "report"})
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -473,4 +481,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(code)
     from typer.main import get_command
 
-    get_command(__getattr__("app")).main(args=argv, prog_name="dupack")
+    cli = get_command(__getattr__("app"))
+    if argv is not None or _debug() or sys.argv[1:2] == [] or sys.argv[1] not in _LEAVE_AFTER:
+        cli.main(args=argv, prog_name="dupack")
+        return
+    try:
+        cli.main(prog_name="dupack")
+    except SystemExit as e:
+        # click ends every command, failed or not, with SystemExit.
+        if e.code is None or isinstance(e.code, int):
+            _leave(e.code or 0)
+        raise
