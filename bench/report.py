@@ -601,7 +601,9 @@ def write_report(res: list[dict], m: dict, args, path: Path, elapsed: float, swe
         + (" --quick" if args.quick else "")
         + "`; do not edit by hand (issue 6). Sections: machine, method and configuration mirror; (a), (b), (c) "
         "with the speed and the results of the three tools side by side; scaling; sweep throughput; profiling "
-        "notes; targets; where the results differ and why.\n"
+        "notes; targets; where the results differ and why; then, each measured by its own script, the dupack "
+        "command end to end (bench/cli.py), sweeps on a Dask cluster (bench/dask_sweep.py) and `dupack reproduce` "
+        "end to end (bench/reproduce.py).\n"
     )
     L.append("## Machine and versions\n")
     L.append(f"- date: {m['date']}; dupack commit {m['commit']}")

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""What `dupack reproduce` costs end to end, and where its time goes.
+
+    python bench/reproduce.py                 # eplr (README's first command) and all five papers, quick mode
+    python bench/reproduce.py --write-doc     # also put the tables into docs/performance.md
+
+Whole process: ``dupack reproduce NAME -q -o DIR`` into a new DIR each time
+(nothing reused), after one warm-up run, REPS times: wall time, CPU time
+(user + system: the sweeps run on two threads) and peak RSS, as bench/cli.py
+times `dupack run`.
+
+Where the time goes: one more run of the same reproduction inside a Python
+process of the same interpreter, which times, by wrapping them, the import
+of the libraries the reproduction tabulates and draws with (pandas and
+matplotlib, imported first, as the command imports them), the simulations
+(the core's sweep calls, wall time), the figures
+(``dupack.reproduce.figures.draw``: matplotlib, a PNG and an SVG each) and the
+rest of ``dupack.reproduce.reproduce`` (the runs read back from the store,
+the statistics, the claims, the tables and the HTML report). What the whole
+command takes beyond that run is the interpreter's start-up and dupack's
+command-line layer.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.cli import child_env, dupack_command, interpreter, once  # noqa: E402
+from bench.measure import machine, write_doc_block  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "performance.md"
+SECTION = "## dupack reproduce end to end"
+BEGIN, END = "<!-- bench/reproduce.py: begin -->", "<!-- bench/reproduce.py: end -->"
+#: The parts of one run, in the order the table lists them.
+PARTS = ["libraries", "simulations", "figures", "rest"]
+
+# Run by the interpreter of the `dupack` command: argv[1] the paper ("all" for
+# every one), argv[2] the output directory. Prints the parts' seconds as JSON.
+SPLIT = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import pandas, matplotlib.figure, matplotlib.backends.backend_agg, matplotlib.backends.backend_svg  # noqa
+libraries = time.perf_counter() - t0
+from dupack import sweeps
+from dupack.reproduce import figures, list_papers, reproduce
+spent = {"simulations": 0.0, "figures": 0.0}
+def timed(fn, key):
+    def inner(*a, **k):
+        t = time.perf_counter()
+        try:
+            return fn(*a, **k)
+        finally:
+            spent[key] += time.perf_counter() - t
+    return inner
+sweeps._core.sweep = timed(sweeps._core.sweep, "simulations")
+figures.draw = timed(figures.draw, "figures")
+name, out = sys.argv[1], sys.argv[2]
+t = time.perf_counter()
+for n in (list_papers() if name == "all" else [name]):
+    reproduce(n, f"{out}/{n}")
+total = time.perf_counter() - t
+print(json.dumps({"libraries": libraries, **spent, "rest": total - sum(spent.values())}))
+"""
+
+
+def whole(dupack: list[str], name: str, reps: int, env: dict[str, str], tmp: Path) -> dict:
+    """``reps`` timed runs of the command (after a warm-up run), each into a new directory."""
+    samples = []
+    for i in range(reps + 1):
+        out = tmp / f"whole-{name}-{i}"
+        sample = once([*dupack, "reproduce", name, "-q", "-o", str(out)], env)
+        shutil.rmtree(out, ignore_errors=True)
+        if i:
+            samples.append(sample)
+    walls, cpus = [s[0] for s in samples], [s[1] for s in samples]
+    rss = [s[2] for s in samples if s[2] is not None]
+    return {"reps": reps, "wall_min": min(walls), "wall_med": statistics.median(walls), "cpu_min": min(cpus),
+            "cpu_med": statistics.median(cpus), "rss_kib": max(rss) if rss else None}
+
+
+def split(python: str, name: str, env: dict[str, str], tmp: Path) -> dict[str, float]:
+    """The parts of one run, in seconds (:data:`SPLIT`)."""
+    out = tmp / f"split-{name}"
+    p = subprocess.run([python, "-c", SPLIT, name, str(out)], env=env, cwd="/tmp", capture_output=True, text=True)
+    shutil.rmtree(out, ignore_errors=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"timing the parts of 'reproduce {name}' failed: {p.stderr.strip()}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def start_up(row: dict) -> float:
+    """The command's median wall time beyond the parts of the run timed inside one process: the
+    interpreter's start-up, dupack's command-line layer, and the spread between separate runs (so never
+    below zero)."""
+    return max(0.0, row["whole"]["wall_med"] - sum(row["parts"][p] for p in PARTS))
+
+
+def lines(res: dict) -> list[str]:
+    m = res["machine"]
+    names = [r["name"] for r in res["rows"]]
+    out = [
+        f"- {res['date']}; dupack commit {res['commit']}; {m['cpu']}, `nproc` = {m['nproc']}, {m['mem']}; "
+        f"{m['os']}; Python {m['python']}",
+        f"- command timed: `{' '.join(res['dupack'])} reproduce NAME -q -o DIR` (quick mode), into a new DIR each "
+        f"time: {res['rows'][0]['whole']['reps']} timed runs after a warm-up run",
+        "",
+        "| command | wall s min / median | CPU s min / median | peak RSS MiB |",
+        "|---|---:|---:|---:|",
+    ]
+    for r in res["rows"]:
+        w = r["whole"]
+        rss = "—" if w["rss_kib"] is None else f"{w['rss_kib'] / 1024:.0f}"
+        out.append(f"| `dupack reproduce {r['name']}` | {w['wall_min']:.2f} / {w['wall_med']:.2f} | "
+                   f"{w['cpu_min']:.2f} / {w['cpu_med']:.2f} | {rss} |")
+    labels = {
+        "start-up": "the command's median beyond the parts below: interpreter start-up, dupack's command line, "
+                    "and the spread between this run and the timed ones",
+        "libraries": "importing pandas and matplotlib",
+        "simulations": "the simulations (the core's sweep calls, on 2 worker threads)",
+        "figures": "the figures (matplotlib: a PNG and an SVG each)",
+        "rest": "the rest: runs read back, statistics, claims, tables, HTML report",
+    }
+    out += ["", "| part of one run (s) | " + " | ".join(f"`reproduce {n}`" for n in names) + " |",
+            "|---|" + "---:|" * len(names)]
+    for key in ["start-up", *PARTS]:
+        vals = [start_up(r) if key == "start-up" else r["parts"][key] for r in res["rows"]]
+        out.append(f"| {labels[key]} | " + " | ".join(f"{v:.2f}" for v in vals) + " |")
+    out.append("| **total** (the command, median wall) | "
+               + " | ".join(f"{r['whole']['wall_med']:.2f}" for r in res["rows"]) + " |")
+    out.append("")
+    for r in res["rows"]:
+        sim = r["parts"]["simulations"]
+        total = r["whole"]["wall_med"]
+        out.append(f"- `reproduce {r['name']}`: the simulations are {100 * sim / total:.0f} % of the command's wall "
+                   f"time, the figures {100 * r['parts']['figures'] / total:.0f} % and the libraries' import "
+                   f"{100 * r['parts']['libraries'] / total:.0f} %.")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--papers", nargs="+", default=["eplr", "all"], help="what to reproduce (default: eplr all)")
+    ap.add_argument("--reps", type=int, default=3, help="timed runs of each command (default 3)")
+    ap.add_argument("--dupack", help="the dupack command to time (default: dupack beside this interpreter, or on PATH)")
+    ap.add_argument("--json", type=Path, help="also write the measurements as JSON here")
+    ap.add_argument("--write-doc", action="store_true", help=f"put the tables into {DOC.relative_to(ROOT)}")
+    args = ap.parse_args()
+    dupack = dupack_command(args.dupack)
+    python = interpreter(dupack)
+    env = child_env(checkout=False)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="dupack-bench-reproduce-") as tmp:
+        for name in args.papers:
+            print(f"[reproduce] {name} ...", file=sys.stderr, flush=True)
+            rows.append({"name": name, "whole": whole(dupack, name, args.reps, env, Path(tmp)),
+                         "parts": split(python, name, env, Path(tmp))})
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    date = subprocess.run(["date", "-u", "+%Y-%m-%d %H:%M UTC"], capture_output=True, text=True).stdout.strip()
+    res = {"machine": machine(), "commit": commit or "?", "date": date, "dupack": dupack, "rows": rows}
+    block = lines(res)
+    print("\n".join(block))
+    if args.json:
+        args.json.write_text(json.dumps(res, indent=1))
+    if args.write_doc:
+        write_doc_block(DOC, SECTION, BEGIN, END, block)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
