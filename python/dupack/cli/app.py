@@ -437,9 +437,9 @@ def _leave(code: int) -> None:
     synced and renamed into place, and its Dask client closed), and no
     thread or child process is left. So the plain commands (``--version``,
     ``run``, ``validate``, ``sweep``) and those of :data:`_LEAVE_AFTER`
-    flush stdout and stderr and call ``os._exit``. Only for the console script (``main()`` without
-    arguments): a caller of ``main(argv)`` in its own process keeps its
-    interpreter.
+    flush stdout and stderr and call ``os._exit``. Only for the console
+    script (``main()`` without arguments): a caller of ``main(argv)`` in its
+    own process keeps its interpreter.
     """
     try:
         sys.stdout.flush()
