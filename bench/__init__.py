@@ -10,4 +10,6 @@
 - `bench.run`: the cases, the control runs and the command line that writes the report.
 - `bench.sweep`, `bench.callgrind`, `bench.cli`, `bench.ns3build`: the sweep
   throughput, the profile, the `dupack` command end to end, and ns-3 programs.
+- `bench.dask_sweep`, `bench.reproduce`: sweeps on a Dask cluster, and
+  `dupack reproduce` end to end; each writes its own section of the report.
 """
