@@ -123,15 +123,21 @@ def measure_interleaved(cmds: dict[str, list[str]], reps: int, env: dict[str, st
             runs[label].append(once(cmds[label], env))
     rows = []
     for label, rr in runs.items():
-        walls, cpus, rss = [r[0] for r in rr], [r[1] for r in rr], [r[2] for r in rr if r[2] is not None]
-        row = {"label": label, "cmd": cmds[label], "reps": reps, "wall_min": min(walls),
-               "wall_med": statistics.median(walls), "cpu_min": min(cpus), "cpu_med": statistics.median(cpus),
-               "rss_kib": max(rss) if rss else None}
+        row = {"label": label, "cmd": cmds[label], **summary(rr)}
         peak = "—" if row["rss_kib"] is None else f"{row['rss_kib'] / 1024:.1f} MiB"
         print(f"{label}: wall {ms(row['wall_min'])} / {ms(row['wall_med'])} ms, "
               f"CPU {ms(row['cpu_min'])} / {ms(row['cpu_med'])} ms, peak RSS {peak}", file=sys.stderr, flush=True)
         rows.append(row)
     return rows
+
+
+def summary(samples: list[tuple[float, float, int | None]]) -> dict:
+    """Timed runs (:func:`once`'s results) as a table's row: their number,
+    the best and the median wall and CPU times, and the highest peak RSS."""
+    walls, cpus = [s[0] for s in samples], [s[1] for s in samples]
+    rss = [s[2] for s in samples if s[2] is not None]
+    return {"reps": len(samples), "wall_min": min(walls), "wall_med": statistics.median(walls), "cpu_min": min(cpus),
+            "cpu_med": statistics.median(cpus), "rss_kib": max(rss) if rss else None}
 
 
 def interpreter(dupack: list[str]) -> str:

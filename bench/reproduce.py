@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,7 +33,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.cli import child_env, dupack_command, interpreter, once  # noqa: E402
+from bench.cli import child_env, dupack_command, interpreter, once, summary  # noqa: E402
 from bench.measure import machine, write_doc_block  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,10 +81,7 @@ def whole(dupack: list[str], name: str, reps: int, env: dict[str, str], tmp: Pat
         shutil.rmtree(out, ignore_errors=True)
         if i:
             samples.append(sample)
-    walls, cpus = [s[0] for s in samples], [s[1] for s in samples]
-    rss = [s[2] for s in samples if s[2] is not None]
-    return {"reps": reps, "wall_min": min(walls), "wall_med": statistics.median(walls), "cpu_min": min(cpus),
-            "cpu_med": statistics.median(cpus), "rss_kib": max(rss) if rss else None}
+    return summary(samples)
 
 
 def split(python: str, name: str, env: dict[str, str], tmp: Path) -> dict[str, float]:
@@ -164,9 +160,8 @@ def main() -> int:
             print(f"[reproduce] {name} ...", file=sys.stderr, flush=True)
             rows.append({"name": name, "whole": whole(dupack, name, args.reps, env, Path(tmp)),
                          "parts": split(python, name, env, Path(tmp))})
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    date = subprocess.run(["date", "-u", "+%Y-%m-%d %H:%M UTC"], capture_output=True, text=True).stdout.strip()
-    res = {"machine": machine(), "commit": commit or "?", "date": date, "dupack": dupack, "rows": rows}
+    m = machine()
+    res = {"machine": m, "commit": m["commit"] or "?", "date": m["date"], "dupack": dupack, "rows": rows}
     block = lines(res)
     print("\n".join(block))
     if args.json:

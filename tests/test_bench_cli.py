@@ -3,7 +3,7 @@ import-time report, and how it judges the `dupack run` target."""
 
 from __future__ import annotations
 
-from bench.cli import VENV, breakdown, imports_after_site, ratios, venv_verdict
+from bench.cli import VENV, breakdown, imports_after_site, ratios, summary, venv_verdict
 
 REPORT = """\
 import time: self [us] | cumulative | imported package
@@ -158,3 +158,9 @@ def test_the_flat_cost_target_takes_the_longest_ten_flow_run() -> None:
     line = next(x for x in report.targets(res) if x.startswith("- Flat cost per event"))
     assert "80 ns per event at 10 flows (10 flows x 2000 s, the longest 10-flow run), 160 ns at 1000: 2.00×" in line
     assert "**missed**" in line
+
+
+def test_a_rows_summary_takes_the_best_and_median_times_and_the_highest_peak() -> None:
+    row = summary([(2.0, 1.5, 100), (1.0, 3.0, None), (3.0, 2.0, 300)])
+    assert row == {"reps": 3, "wall_min": 1.0, "wall_med": 2.0, "cpu_min": 1.5, "cpu_med": 2.0, "rss_kib": 300}
+    assert summary([(1.0, 1.0, None)])["rss_kib"] is None
