@@ -358,3 +358,21 @@ def test_typer_commands_that_end_at_once_do_what_they_do_through_typer(tmp_path:
         assert tables["claims.csv"].count(b"\n") > 5
     else:
         assert got["script"][0] == 2 and got["script"][2].startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "leaves"),
+    [
+        (["reproduce", "nosuch"], True),
+        (["plot", "bars", "no-such-run"], True),
+        (["report", "no-such-run"], True),
+        (["run", "--help"], False),  # typer's, but not one of _LEAVE_AFTER: the interpreter's own exit
+    ],
+    ids=["reproduce", "plot", "report", "run-help"],
+)
+def test_reproduce_plot_and_report_skip_the_interpreters_teardown(tmp_path: Path, args: list[str], leaves: bool) -> None:
+    # An atexit handler runs at the interpreter's normal exit and not after os._exit.
+    code = "import atexit, sys\natexit.register(lambda: sys.stderr.write('[teardown]'))\n" + SCRIPT
+    p = run(code, args, tmp_path)
+    assert p.returncode == (2 if leaves else 0), p.stderr
+    assert ("[teardown]" in p.stderr) is not leaves

@@ -464,7 +464,10 @@ _LEAVE_AFTER = frozenset({"reproduce", "plot", "report"})
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (``dupack``)."""
-    command = _plain(list(sys.argv[1:] if argv is None else argv))
+    args = list(sys.argv[1:] if argv is None else argv)
+    # Only the console script ends the process at once (see _leave).
+    may_leave = argv is None and not _debug()
+    command = _plain(args)
     if command is not None:
         try:
             command()
@@ -476,13 +479,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             code = _pipe_closed()
         except BaseException as e:  # noqa: BLE001 - as DupackGroup._run does
             code = _failed(e)
-        if argv is None and not _debug():
+        if may_leave:
             _leave(code)
         sys.exit(code)
     from typer.main import get_command
 
     cli = get_command(__getattr__("app"))
-    if argv is not None or _debug() or sys.argv[1:2] == [] or sys.argv[1] not in _LEAVE_AFTER:
+    if not (may_leave and args[:1] and args[0] in _LEAVE_AFTER):
         cli.main(args=argv, prog_name="dupack")
         return
     try:
