@@ -120,6 +120,76 @@ def test_parts_and_the_description_are_synced_before_they_are_published(tmp_path
         assert where[("fsync", str(Path(b).parent))] < runs, f"runs published before {b} was: {events}"
 
 
+def test_a_new_directory_is_opened_without_waiting_for_its_description_to_reach_the_disk(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # The description's syncs run on a thread of their own while the first
+    # runs simulate (Store.settle): Store.open returns while they are held
+    # here, and settle() waits for them.
+    import threading
+
+    from dupack import sweep_store
+
+    release, entered = threading.Event(), threading.Event()
+    real_fsync = os.fsync
+
+    def held_fsync(fd: int) -> None:
+        entered.set()
+        # A store that synced on the calling thread would wait here until the timeout.
+        assert release.wait(timeout=10), "the description's sync was never released"
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", held_fsync)
+    out = tmp_path / "sw"
+    base = short()
+    store = sweep_store.Store.open(out, base, {}, [1], 1, resume=True)
+    try:
+        assert entered.wait(timeout=10), "the description is never synced"
+        assert not (out / "sweep.json").exists(), "published before its sync returned"
+        release.set()
+        store.settle()
+        assert sweep_store.read_meta(str(out))["scenario_hash"] == base.hash()
+        assert not (out / ".sweep.json.tmp").exists()
+    finally:
+        release.set()
+        store.close()
+
+
+def test_a_sweep_that_fails_leaves_its_description_published(tmp_path: Path, monkeypatch) -> None:
+    # Its first run fails at once, before the (slowed) description's sync has
+    # returned: the sweep still waits for it before it returns.
+    import time
+
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (time.sleep(0.2), real_fsync(fd))[1])
+    out = tmp_path / "sw"
+    try:
+        dupack.sweep(short(), None, [1, 2], workers=1, out=out, _fail_job=0)
+    except dupack.RunError as e:
+        assert "deliberate failure" in str(e)
+        # Checked while the traceback still holds the sweep's frame (and its store, which would settle when freed).
+        assert SweepResult.load(out).runs.empty
+    else:
+        pytest.fail("the failing job did not fail the sweep")
+    assert not (out / ".sweep.json.tmp").exists()
+
+
+def test_a_description_that_cannot_be_published_fails_the_sweep(tmp_path: Path, monkeypatch) -> None:
+    # The error of the description's thread is raised in the sweep's, and no part is published without it.
+    real_replace = os.replace
+
+    def refuse(a: str, b: str) -> None:
+        if os.path.basename(b) == "sweep.json":
+            raise OSError(28, "No space left on device")
+        real_replace(a, b)
+
+    monkeypatch.setattr(os, "replace", refuse)
+    out = tmp_path / "sw"
+    with pytest.raises(OSError, match="No space left"):
+        dupack.sweep(short(), None, [1, 2], workers=1, out=out)
+    assert not list(out.glob("*/part-*.parquet"))
+
+
 def test_a_chunk_written_on_threads_is_the_chunk_written_in_turn(tmp_path: Path, monkeypatch) -> None:
     # A large chunk's tables are written at once on threads (sweep_store._write_all);
     # the files are those written one after the other, byte for byte (runs

@@ -157,6 +157,37 @@ def _publish(renames: list[tuple[str, str]]) -> None:
     _fsync_dir(os.path.dirname(last) or ".")
 
 
+def _in_background(call: Callable[[], None]) -> Callable[[], None]:
+    """Start ``call()`` on a thread of its own; return a function that
+    waits for it to end and raises what it raised (once).
+
+    ``_thread``, not ``threading``: ``threading`` imports ``functools`` and
+    ``collections``, milliseconds that ``dupack sweep`` does not otherwise
+    spend on its way to the first run."""
+    import _thread
+
+    ended = _thread.allocate_lock()
+    ended.acquire()
+    raised: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            call()
+        except BaseException as e:  # noqa: BLE001 - raised again by wait(), in the waiting thread
+            raised.append(e)
+        finally:
+            ended.release()
+
+    def wait() -> None:
+        with ended:  # blocks (without the GIL) until body() has ended
+            pass
+        if raised:
+            raise raised.pop()
+
+    _thread.start_new_thread(body, ())
+    return wait
+
+
 def _write_text(path: str, text: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -251,6 +282,9 @@ class Store:
         self.root = path_text(root)
         #: The descriptor that holds the directory's lock (see :func:`_lock`).
         self.lock_fd: int | None = None
+        #: Waits for the description's publication while it runs on a
+        #: thread of its own (see :meth:`settle`); None once it has.
+        self._publishing: Callable[[], None] | None = None
         self.done = done
         self.next_part = next_part
         self._metadata: dict[str, tuple[pa.Schema, dict[bytes, bytes]]] = {}
@@ -367,9 +401,18 @@ class Store:
             raise SweepError(f"'{root}' is not empty and holds no {SWEEP_FILE}; choose a new or empty directory")
         else:
             _write_text(tmp, _description(doc))
-            _publish([(tmp, meta)])
-            # The directory held nothing else (checked under the lock): no table folder to look into.
-            found = {t: {} for t in TABLES}
+            # The directory held nothing else (checked under the lock): no
+            # table folder to look into, and nothing to recover.
+            store = cls(root, set(), 0)
+            store.index = ["job", *grid, "seed"]
+            # The description is synced and renamed into place while the
+            # first runs simulate: its two syncs wait for the disk (a
+            # millisecond or so), as long as a short run takes. No part is
+            # written before it is in place (:meth:`settle`), so a crash
+            # leaves the directory as a crash before this line would: the
+            # hidden description at most, which the next sweep replaces.
+            store._publishing = _in_background(lambda: _publish([(tmp, meta)]))
+            return store
         store = cls(root, *cls._recover(root, found))
         store.index = ["job", *grid, "seed"]
         return store
@@ -435,6 +478,7 @@ class Store:
         the job, the grid and the seed, ``self.index``; for every result
         column they would cost a sixth of the write and say little), publish
         them with ``runs`` last, and record the chunk's ``jobs`` as stored."""
+        self.settle()
         n = self.next_part
         self.next_part += 1
         name = f"part-{n:05d}.parquet"
@@ -455,11 +499,26 @@ class Store:
             self.written[t].append(f)
         self.done.update(jobs)
 
+    def settle(self) -> None:
+        """Wait until the sweep's description is published (synced and
+        renamed into place), which a new directory's store does on a thread
+        of its own while the first runs simulate; raise what publishing it
+        raised. Called before the first part is written and when the sweep
+        ends, so that no part exists without the description and no sweep
+        returns before it is on disk."""
+        wait, self._publishing = self._publishing, None
+        if wait is not None:
+            wait()
+
     def close(self) -> None:
-        """Release the directory's lock (also done when the process exits)."""
-        if self.lock_fd is not None:
-            _unlock(self.root, self.lock_fd)
-            self.lock_fd = None
+        """Release the directory's lock (also done when the process exits),
+        once the description is published."""
+        try:
+            self.settle()
+        finally:
+            if self.lock_fd is not None:
+                _unlock(self.root, self.lock_fd)
+                self.lock_fd = None
 
     def __del__(self) -> None:
         self.close()

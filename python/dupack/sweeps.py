@@ -203,41 +203,47 @@ def _sweep(
         if progress is not None:
             progress(finished, total)
 
-    if jobs:
-        try:
-            if client is None:
-                # A stored sweep's rows go to the store chunk by chunk and
-                # are read back from it when asked for: its memory is a
-                # chunk's, however long the sweep.
-                executed, everything = _core.sweep(
-                    docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results, store is not None,
-                    **observe, keep=store is None,
-                )
-                cut = everything.get("series_truncated", 0) if everything else 0
-                if cut:
-                    import warnings
-
-                    warnings.warn(
-                        f"the time series of {cut} run(s) reached the limit of "
-                        f"{observe.get('series_max') or 'the default number of'} records a run; later records "
-                        "were not kept (raise series_max, or trace fewer flows and links)",
-                        stacklevel=3,
+    try:
+        if jobs:
+            try:
+                if client is None:
+                    # A stored sweep's rows go to the store chunk by chunk and
+                    # are read back from it when asked for: its memory is a
+                    # chunk's, however long the sweep.
+                    executed, everything = _core.sweep(
+                        docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results,
+                        store is not None, **observe, keep=store is None,
                     )
-            else:
-                from dupack.dask_executor import run_jobs
+                    cut = everything.get("series_truncated", 0) if everything else 0
+                    if cut:
+                        import warnings
 
-                executed = run_jobs(client, docs, jobs, ids, on_tables, float(chunk_seconds), _fail_job, observe)
-        except ScenarioError as e:
-            point = getattr(e, "point", None)
-            if point is None or not paths:
-                raise
-            raise _at_point(e, paths, points[point]) from None
-        except RunError as e:
-            job = getattr(e, "job", None)
-            if job is None or not paths:
-                raise
-            where = ", ".join(f"{p}={_show(v)}" for p, v in zip(paths, points[job // len(seed_list)], strict=True))
-            raise RunError(f"grid point {where}: {e}") from None
+                        warnings.warn(
+                            f"the time series of {cut} run(s) reached the limit of "
+                            f"{observe.get('series_max') or 'the default number of'} records a run; later records "
+                            "were not kept (raise series_max, or trace fewer flows and links)",
+                            stacklevel=3,
+                        )
+                else:
+                    from dupack.dask_executor import run_jobs
+
+                    executed = run_jobs(client, docs, jobs, ids, on_tables, float(chunk_seconds), _fail_job, observe)
+            except ScenarioError as e:
+                point = getattr(e, "point", None)
+                if point is None or not paths:
+                    raise
+                raise _at_point(e, paths, points[point]) from None
+            except RunError as e:
+                job = getattr(e, "job", None)
+                if job is None or not paths:
+                    raise
+                where = ", ".join(f"{p}={_show(v)}" for p, v in zip(paths, points[job // len(seed_list)], strict=True))
+                raise RunError(f"grid point {where}: {e}") from None
+    finally:
+        if store is not None:
+            # A new directory's description is published while the runs simulate
+            # (Store.settle): on disk before the sweep returns, also when it stops early.
+            store.settle()
 
     if store is not None and skipped:
         res = SweepResult.load(store.root)
