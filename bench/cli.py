@@ -123,7 +123,9 @@ def measure_interleaved(cmds: dict[str, list[str]], reps: int, env: dict[str, st
             runs[label].append(once(cmds[label], env))
     rows = []
     for label, rr in runs.items():
-        row = {"label": label, "cmd": cmds[label], **summary(rr)}
+        # The wall times in round order too: two commands timed in turn are
+        # compared round by round (:func:`paired_difference`).
+        row = {"label": label, "cmd": cmds[label], **summary(rr), "walls": [w for w, _, _ in rr]}
         peak = "—" if row["rss_kib"] is None else f"{row['rss_kib'] / 1024:.1f} MiB"
         print(f"{label}: wall {ms(row['wall_min'])} / {ms(row['wall_med'])} ms, "
               f"CPU {ms(row['cpu_min'])} / {ms(row['cpu_med'])} ms, peak RSS {peak}", file=sys.stderr, flush=True)
@@ -262,6 +264,22 @@ NO_SYNC_LABEL = "dupack sweep, 1 job, its store's syncs skipped"
 BESIDE_LABEL = "dupack run, timed in turn with the sweeps"
 
 
+def paired_difference(a: dict, b: dict) -> tuple[float, float, float] | None:
+    """How much longer ``a`` takes than ``b``, two rows of
+    :func:`measure_interleaved` timed in turn: the median, the first and the
+    third quartile of the round-by-round differences of their wall times
+    (s). Each difference is taken between runs a fraction of a second apart,
+    so a machine whose speed drifts over the measurement moves both sides
+    of it alike, as it does not move two medians over all the rounds. None
+    if either row lacks its times in round order."""
+    wa, wb = a.get("walls"), b.get("walls")
+    if not wa or not wb or len(wa) != len(wb):
+        return None
+    d = sorted(x - y for x, y in zip(wa, wb, strict=True))
+    q = statistics.quantiles(d, n=4, method="inclusive") if len(d) > 1 else [d[0]] * 3
+    return statistics.median(d), q[0], q[2]
+
+
 def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float], sim: list[float],
             parts: dict[int, dict]) -> list[str]:
     """The target (``dupack run`` ≥ 3× faster than ns-2, wall and CPU,
@@ -281,8 +299,13 @@ def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float
     if one is not None:
         beside = by.get(f"{BESIDE_LABEL}, N = {n}")
         run = beside or by[f"dupack run, N = {n}"]
-        ok = one["wall_med"] <= run["wall_med"]
+        paired = paired_difference(one, run) if beside else None
+        # Timed in turn, the round-by-round difference decides; else the medians.
+        ok = paired[0] <= 0 if paired else one["wall_med"] <= run["wall_med"]
         how = f" (medians of {one['reps']} runs each, the commands timed in turn)" if beside else ""
+        if paired:
+            how += (f"; round by round it takes {1e3 * paired[0]:+.1f} ms more (median of the {one['reps']} "
+                    f"differences; the middle half from {1e3 * paired[1]:+.1f} to {1e3 * paired[2]:+.1f} ms)")
         out.append(
             f"- A sweep of one job (`dupack sweep … --seeds 1 -q -o DIR`, N = {n}) takes {1e3 * one['wall_med']:.1f} ms "
             f"against `dupack run`'s {1e3 * run['wall_med']:.1f} ms{how}: **{'met' if ok else 'not met'}** "
@@ -293,10 +316,15 @@ def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float
         )
         bare = by.get(f"{NO_SYNC_LABEL}, N = {n}")
         if bare is not None:
+            synced, unsynced = paired_difference(one, bare), paired_difference(bare, run) if beside else None
+            # Round by round where the three were timed in turn, else from the medians.
+            syncs = 1e3 * (synced[0] if synced else one["wall_med"] - bare["wall_med"])
+            without = 1e3 * (unsynced[0] if unsynced else bare["wall_med"] - run["wall_med"])
+            rounds = " (medians of the round-by-round differences)" if synced and unsynced else ""
             out.append(
                 f"- The same sweep with its store's `fsync` calls made no-ops (for this measurement only) takes "
-                f"{1e3 * bare['wall_med']:.1f} ms: the syncs cost it {1e3 * (one['wall_med'] - bare['wall_med']):.1f} ms, "
-                f"and it is {1e3 * (bare['wall_med'] - run['wall_med']):+.1f} ms from `dupack run` without them. "
+                f"{1e3 * bare['wall_med']:.1f} ms: the syncs cost it {syncs:.1f} ms, "
+                f"and it is {without:+.1f} ms from `dupack run` without them{rounds}. "
                 "The sweep's store syncs every part before publishing it, so that a crash of the machine leaves each "
                 "part whole or absent (docs/reliability.md); `dupack run` writes its files without syncing them."
             )

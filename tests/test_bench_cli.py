@@ -3,7 +3,17 @@ import-time report, and how it judges the `dupack run` target."""
 
 from __future__ import annotations
 
-from bench.cli import VENV, breakdown, imports_after_site, ratios, summary, venv_verdict
+from bench.cli import (
+    BESIDE_LABEL,
+    NO_SYNC_LABEL,
+    VENV,
+    breakdown,
+    imports_after_site,
+    paired_difference,
+    ratios,
+    summary,
+    venv_verdict,
+)
 
 REPORT = """\
 import time: self [us] | cumulative | imported package
@@ -76,6 +86,36 @@ def test_a_one_job_sweep_is_judged_against_dupack_run() -> None:
     assert "Its imports take 150 ms (import-time report), `dupack run`'s 9." in "\n".join(breakdown(rows, parts, [10]))
     rows[2] = row("dupack sweep, 1 job, N = 10", 75, 18)
     assert "takes 75.0 ms against `dupack run`'s 80.0 ms: **met** (no slower than `dupack run`)." in "\n".join(breakdown(rows, parts, [10]))
+
+
+def test_commands_timed_in_turn_are_compared_round_by_round() -> None:
+    # The machine slows down half-way: the medians of the two columns differ
+    # by 20 ms (the sweep's slow rounds outnumber the run's), the rounds by
+    # -1 ms each, which is what the difference is.
+    run = {"walls": [0.080, 0.081, 0.082, 0.120, 0.121]}
+    sweep = {"walls": [0.079, 0.080, 0.121, 0.119, 0.120]}
+    med, q1, q3 = paired_difference(sweep, run)
+    assert round(1e3 * med, 6) == -1.0 and round(1e3 * q1, 6) == -1.0 and round(1e3 * q3, 6) == -1.0
+    assert paired_difference({"walls": [1.0, 2.0]}, {"walls": [1.0]}) is None
+    assert paired_difference({}, run) is None
+
+
+def test_a_one_job_sweep_timed_in_turn_is_judged_round_by_round() -> None:
+    def timed(label: str, walls_ms: list[float]) -> dict:
+        walls = [w / 1e3 for w in walls_ms]
+        return {**row(label, sorted(walls_ms)[len(walls_ms) // 2], 18), "reps": len(walls), "walls": walls}
+
+    # Medians: the sweep 81, the run 80; round by round the sweep is 1 ms faster.
+    sweep = timed("dupack sweep, 1 job, N = 10", [79, 81, 99, 70, 90])
+    beside = timed(f"{BESIDE_LABEL}, N = 10", [80, 82, 100, 71, 91])
+    bare = timed(f"{NO_SYNC_LABEL}, N = 10", [77, 79, 97, 68, 88])
+    text = "\n".join(breakdown(rows_10(sweep, beside, bare), PARTS_10, [10]))
+    assert ("takes 81.0 ms against `dupack run`'s 82.0 ms (medians of 5 runs each, the commands timed in turn); "
+            "round by round it takes -1.0 ms more (median of the 5 differences; the middle half from -1.0 to -1.0 ms): "
+            "**met**") in text
+    assert "the syncs cost it 2.0 ms, and it is -3.0 ms from `dupack run` without them (medians of the round-by-round" in text
+    slower = timed("dupack sweep, 1 job, N = 10", [81, 83, 101, 72, 60])
+    assert "**not met** (no slower" in "\n".join(breakdown(rows_10(slower, beside, bare), PARTS_10, [10]))
 
 
 def test_the_fresh_venv_rows_are_judged_on_their_own() -> None:
