@@ -184,8 +184,6 @@ def _sweep(
         if progress is not None:
             progress(finished, total)
 
-    if progress is not None:
-        progress(finished, total)
     executed, everything = 0, None
     arrow: dict[str, list[pa.Table]] = {t: [] for t in TABLES}
 
@@ -204,6 +202,8 @@ def _sweep(
             progress(finished, total)
 
     try:
+        if progress is not None:
+            progress(finished, total)
         if jobs:
             try:
                 if client is None:
