@@ -316,7 +316,8 @@ def verdict(interp: float, by: dict[str, dict], cols: list[int], ns2: list[float
         )
         bare = by.get(f"{NO_SYNC_LABEL}, N = {n}")
         if bare is not None:
-            synced, unsynced = paired_difference(one, bare), paired_difference(bare, run) if beside else None
+            synced = paired_difference(one, bare)
+            unsynced = paired_difference(bare, run) if beside else None
             # Round by round where the three were timed in turn, else from the medians.
             syncs = 1e3 * (synced[0] if synced else one["wall_med"] - bare["wall_med"])
             without = 1e3 * (unsynced[0] if unsynced else bare["wall_med"] - run["wall_med"])
