@@ -46,6 +46,34 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path: Pat
     assert r.returncode == 0, r.stderr
 
 
+def test_the_directory_lock_is_an_flock_that_no_child_inherits(tmp_path: Path) -> None:
+    from dupack import _core
+
+    path = str(tmp_path / ".lock")
+    fd = _core.lock_file(path)
+    assert isinstance(fd, int)
+    assert not os.get_inheritable(fd)  # a worker process started meanwhile does not hold it
+    assert os.stat(path).st_mode & 0o777 == 0o644 & ~_umask()
+    other = os.open(path, os.O_RDWR)
+    try:
+        with pytest.raises(BlockingIOError):  # what another process's flock meets
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(BlockingIOError):  # and another lock_file
+            _core.lock_file(path)
+        os.close(fd)  # closing the descriptor releases it
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(BlockingIOError):
+            _core.lock_file(path)
+    finally:
+        os.close(other)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def test_the_lock_of_a_killed_sweep_is_released(tmp_path: Path) -> None:
     out = tmp_path / "sw"
     out.mkdir()

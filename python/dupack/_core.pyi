@@ -144,6 +144,12 @@ def sweep(
     ``bench/sweep.py``.
     """
 
+def lock_file(path: str) -> int | None:
+    """Open (creating it) ``path`` and take an exclusive ``flock`` on it
+    without waiting: the descriptor that holds the lock (close it to
+    release it), or None where the file system has no ``flock``. Raises
+    ``BlockingIOError`` if another open file holds the lock."""
+
 class Buffer:
     """The bytes of one column of :func:`sweep`'s tables, handed over
     without a copy through the buffer protocol (writable: the DataFrames

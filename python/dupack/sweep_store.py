@@ -200,35 +200,31 @@ _HELD: dict[str, list[int]] = {}
 
 def _lock(root: str) -> int | None:
     """Take the directory's write lock, or raise SweepError if another
-    process holds it. The lock is an advisory ``flock`` on ``root/.lock``,
-    which the system drops when its holder exits, however it exits; it is
-    released when the returned descriptor is closed. None where ``fcntl``
-    does not exist (Windows): no lock.
+    process holds it. The lock is an advisory ``flock`` on ``root/.lock``
+    (taken by the extension, ``_core.lock_file``: Python's ``fcntl`` would
+    be one more shared library to load on the way to the first run), which
+    the system drops when its holder exits, however it exits; it is
+    released when the returned descriptor is closed. None where the file
+    system has no ``flock`` or the platform no descriptors (Windows): no
+    lock.
 
     Within one process the lock is handed from store to store: a store
     still alive after its sweep ended (kept by a traceback, say) must not
     lock the directory against the next sweep of the same program. Two
     threads of one process sweeping into one directory at once are not
     kept apart (SweepResult.load would report the duplicated jobs)."""
-    try:
-        import fcntl
-    except ImportError:
-        return None
     key = os.path.realpath(root)
     if key in _HELD:
         _HELD[key][1] += 1
         return _HELD[key][0]
-    fd = os.open(path_join(root, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fd = _core.lock_file(path_join(root, LOCK_FILE))
     except BlockingIOError:
-        os.close(fd)
         raise SweepError(
             f"'{root}' is being written by another dupack sweep right now; wait for it to finish "
             "(then run the same command to complete it) or choose another directory"
         ) from None
-    except OSError:
-        os.close(fd)  # a file system without flock: go on unlocked
+    if fd is None:
         return None
     _HELD[key] = [fd, 1]
     return fd

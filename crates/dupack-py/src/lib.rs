@@ -24,6 +24,7 @@ mod buffer;
 mod document;
 mod json;
 mod results;
+mod store;
 mod sweep;
 mod tables;
 
@@ -397,6 +398,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_CHUNK_ROWS", dupack_batch::sweep::MAX_CHUNK_ROWS)?;
     m.add_function(wrap_pyfunction!(tables::write_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(tables::write_part, m)?)?;
+    m.add_function(wrap_pyfunction!(store::lock_file, m)?)?;
     m.add_class::<buffer::Buffer>()?;
     Ok(())
 }

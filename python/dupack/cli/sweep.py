@@ -6,7 +6,6 @@ import sys
 import time
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
-from dupack.cli.progress import Progress
 from dupack.cli.common import load_scenario, num, parse_out, parse_series_vars, parse_trace, typer_names
 from dupack.cli.common import validation_error
 
@@ -375,7 +374,12 @@ def _run_sweep(
     from dupack._core import RunError, ScenarioError
     from dupack.sweeps import SweepError, sweep
 
-    progress = Progress(quiet, "sweep")
+    if quiet:
+        progress: Any = _Stored()
+    else:
+        from dupack.cli.progress import Progress
+
+        progress = Progress(False, "sweep")
     t0 = time.perf_counter()
     try:
         with progress:
@@ -409,6 +413,24 @@ def _run_sweep(
         stored = f"; the runs that finished are stored in '{out}'" if progress.done else ""
         raise CliError(f"--executor: {e}{stored}", EXIT_USER if e.user else EXIT_RUN) from None
     return result, time.perf_counter() - t0
+
+
+class _Stored:
+    """The progress of a sweep under -q: nothing shown, only the number of
+    runs stored kept for the error messages. Without a bar to show, the
+    display module is not loaded (docs/performance.md: a sweep of one job
+    should start as fast as ``dupack run``)."""
+
+    done = 0
+
+    def __enter__(self) -> _Stored:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def update(self, done: int, total: int) -> None:
+        self.done = done
 
 
 def describe_seeds(seeds: list[int | None] | None, scenario_seed: object = None) -> str:
@@ -482,7 +504,7 @@ def _print_summary(result: SweepResult, file: str, wall: float) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from dupack.sweeps import SUMMARY_ROWS
+    from dupack.sweep_stats import SUMMARY_ROWS
 
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
     runs = result.runs

@@ -451,11 +451,11 @@ def _is_number(v: Any) -> bool:
 
 
 def sweep(results: Sequence[Run | Sweep], x: str | None = None, y: str = "goodput_kbps", log_x: bool = False) -> Figure:
-    """A metric of :data:`dupack.sweeps.RUN_METRICS` against one swept path,
+    """A metric of :data:`dupack.sweep_stats.RUN_METRICS` against one swept path,
     one curve per value of the other swept paths (and per variant, when a
     run's flows differ in variant): the mean over seeds, and a band for
     its 95 % interval."""
-    from dupack.sweeps import RUN_METRICS
+    from dupack.sweep_stats import RUN_METRICS
 
     if len(results) != 1 or not isinstance(results[0], Sweep):
         raise PlotError(f"sweep needs {KINDS['sweep']}, got "
