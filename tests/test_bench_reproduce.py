@@ -37,3 +37,18 @@ def test_the_tables_give_every_part_of_every_reproduction_and_their_shares() -> 
     assert start.endswith("| 0.20 | 1.50 |")
     assert "`reproduce eplr`: the simulations are 5 % of the command's wall time, the figures 50 %" in text
     assert "`reproduce all`: the simulations are 75 %" in text
+
+
+def test_a_command_quicker_than_its_parts_says_what_it_overlaps() -> None:
+    res = {
+        "machine": {"cpu": "CPU", "nproc": "2", "mem": "1 GiB", "os": "Linux", "python": "3.11"},
+        "commit": "abc", "date": "today", "dupack": ["dupack"],
+        "rows": [_row("eplr", 2.0, {"libraries": 0.5, "simulations": 0.1, "figures": 1.0, "rest": 0.2}),
+                 _row("all", 26.0, {"libraries": 0.5, "simulations": 22.0, "figures": 6.0, "rest": 2.0})],
+    }
+    text = "\n".join(br.lines(res))
+    assert "- `reproduce all` takes 4.50 s less than its parts add up to (30.50 s" in text
+    start = next(line for line in text.splitlines() if line.startswith("| the command's median beyond"))
+    assert start.endswith("| 0.00 |")
+    # A single paper draws in line: no such line.
+    assert "`reproduce eplr` takes" not in text

@@ -302,6 +302,70 @@ def test_cli_reproduce_prints_the_comparison_and_the_verdicts(tmp_path: Path) ->
     assert "claims hold" in res.output and (tmp_path / "r" / "report.html").is_file()
 
 
+def test_cli_reproduce_all_writes_a_papers_files_while_the_next_ones_runs_simulate(tmp_path: Path, monkeypatch) -> None:
+    # Two small papers stand for all five (which take a quarter of a minute even with one seed).
+    import threading
+
+    import dupack.reproduce as rep
+
+    monkeypatch.setattr(rep, "list_papers", lambda: ["eplr", "rpld"])
+    order: list[str] = []
+    second_started = threading.Event()
+    seen: dict[str, tuple[str, bool]] = {}
+    real_reproduce, real_write = rep.reproduce, rep.write
+
+    def reproduce_(name: str, *args, **kwargs):
+        order.append(name)
+        if len(order) == 2:
+            second_started.set()
+        return real_reproduce(name, *args, **kwargs)
+
+    def write_(r, out):
+        # The first paper's files are written only once the second's runs have
+        # begun: written in line, this would wait in vain.
+        overlapped = r.paper.name != order[0] or second_started.wait(30)
+        seen[r.paper.name] = (threading.current_thread().name, overlapped)
+        real_write(r, out)
+
+    monkeypatch.setattr(rep, "reproduce", reproduce_)
+    monkeypatch.setattr(rep, "write", write_)
+    res = runner.invoke(app, ["reproduce", "all", "--seeds", "1", "-q", "-o", str(tmp_path / "all")])
+    assert res.exit_code == 0, res.output
+    # The paper with more figures to draw (rpld: 8, eplr: 6) goes first.
+    assert order == ["rpld", "eplr"]
+    assert seen == {"eplr": ("dupack-write-eplr", True), "rpld": ("dupack-write-rpld", True)}
+    # The same files as written in line, one paper at a time (the SVGs and
+    # the report carry the time they were made).
+    monkeypatch.setattr(rep, "write", real_write)
+    for name in ("eplr", "rpld"):
+        real_reproduce(name, tmp_path / "inline" / name, seeds=1)
+        a, b = tmp_path / "all" / name, tmp_path / "inline" / name
+        made = sorted(f.relative_to(b) for f in b.rglob("*") if f.is_file() and "runs" not in f.relative_to(b).parts)
+        assert made == sorted(f.relative_to(a) for f in a.rglob("*") if f.is_file() and "runs" not in f.relative_to(a).parts)
+        assert any(f.suffix == ".png" for f in made) and Path("report.html") in made
+        for f in made:
+            if f.suffix in (".csv", ".png"):
+                assert (a / f).read_bytes() == (b / f).read_bytes(), f
+
+
+def test_cli_reproduce_reports_a_failed_write_in_one_line_also_for_all(tmp_path: Path, monkeypatch) -> None:
+    import dupack.reproduce as rep
+
+    def write_(r, out):
+        raise PermissionError(13, "Permission denied", str(out / "report.html"))
+
+    monkeypatch.setattr(rep, "write", write_)
+    alone = runner.invoke(app, ["reproduce", "rpld", "--seeds", "1", "-q", "-o", str(tmp_path / "one")])
+    monkeypatch.setattr(rep, "list_papers", lambda: ["eplr", "rpld"])  # rpld first: more figures
+    together = runner.invoke(app, ["reproduce", "all", "--seeds", "1", "-q", "-o", str(tmp_path / "all")])
+    # One line, not an internal error: the runs are stored and the same command writes the files.
+    assert alone.exit_code == together.exit_code == 2
+    line = [ln for ln in together.output.splitlines() if ln.strip()]
+    assert len(line) == 1 and line[0] == alone.output.strip().replace(str(tmp_path / "one"), str(tmp_path / "all" / "rpld"))
+    assert line[0].startswith("error: --out: cannot write the results of rpld to ") and "Permission denied" in line[0]
+    assert "run the same command again" in line[0]
+
+
 def test_cli_reproduce_list() -> None:
     res = runner.invoke(app, ["reproduce", "--list"])
     assert res.exit_code == 0 and "eplr" in res.output

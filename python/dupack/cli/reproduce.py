@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -69,14 +69,79 @@ def reproduce_cmd(
     if name is None:
         raise CliError("which paper? give NAME (one of " + ", ".join(list_papers()) + ", or all), or --list")
     seeds = _parse_seeds(seeds_text)
-    names = list_papers() if name == "all" else [name]
-    for n in names:
-        try:
-            paper = load_paper(n)
-        except ReproduceError as e:
-            raise CliError(str(e)) from None
-        out = Path(out_text) / n if (out_text and name == "all") else Path(out_text or Path("reproduce") / n)
-        _run_one(paper.name, out, full, seeds, quiet, fresh, mixed_versions)
+    names = [name]
+    writer = None
+    if name == "all":
+        # Each paper's files are written while the next one's runs simulate;
+        # the papers with the most figures to draw go first, so that the
+        # last one, whose drawing nothing overlaps, has the fewest.
+        names = sorted(list_papers(), key=lambda n: -len(load_paper(n).figures))
+        writer = _Writer()
+    try:
+        for n in names:
+            try:
+                paper = load_paper(n)
+            except ReproduceError as e:
+                raise CliError(str(e)) from None
+            out = Path(out_text) / n if (out_text and name == "all") else Path(out_text or Path("reproduce") / n)
+            _run_one(paper.name, out, full, seeds, quiet, fresh, mixed_versions, writer)
+    except BaseException:
+        if writer is not None:
+            writer.wait(report=False)  # the error that stopped the runs is the one to tell
+        raise
+    if writer is not None:
+        writer.wait()
+
+
+class _Writer:
+    """Writes one paper's tables, figures and report (``reproduce.write``)
+    on a thread of its own while the command goes on to the next paper's
+    runs. The runs spend most of their time in the core's worker threads,
+    without the interpreter's lock, and drawing the figures is a quarter of
+    ``dupack reproduce all`` (docs/performance.md, "dupack reproduce end to
+    end"): one after the other, one core waits while the other draws. One
+    paper is written at a time; :meth:`wait` returns when it is done and
+    raises what writing it raised, as writing it in line would have."""
+
+    def __init__(self) -> None:
+        self.thread: Any = None
+        self.error: BaseException | None = None
+        self.what: tuple[str, Path] = ("", Path())
+
+    def start(self, r: Reproduction, out: Path) -> None:
+        import threading
+
+        from dupack.reproduce import write
+
+        self.wait()
+
+        def body() -> None:
+            try:
+                write(r, out)
+            except BaseException as e:  # noqa: BLE001 - raised again by wait(), in the command's thread
+                self.error = e
+
+        self.what = (r.paper.name, out)
+        self.thread = threading.Thread(target=body, name=f"dupack-write-{r.paper.name}")
+        self.thread.start()
+
+    def wait(self, report: bool = True) -> None:
+        if self.thread is None:
+            return
+        self.thread.join()
+        self.thread = None
+        error, self.error = self.error, None
+        if error is not None and report:
+            if isinstance(error, OSError):
+                raise _cannot_write(*self.what, error) from None
+            raise error
+
+
+def _cannot_write(name: str, out: Path, e: OSError) -> CliError:
+    """The one line for a reproduction whose files could not be written."""
+    where = f" ({e.filename})" if e.filename else ""
+    return CliError(f"--out: cannot write the results of {name} to '{out}': {e.strerror or e}{where}; the runs that "
+                    "finished are stored there: run the same command again to write them")
 
 
 def _parse_seeds(text: str | None) -> int | None:
@@ -91,7 +156,8 @@ def _parse_seeds(text: str | None) -> int | None:
     return n
 
 
-def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool, fresh: bool, mixed: bool) -> None:
+def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool, fresh: bool, mixed: bool,
+             writer: _Writer | None = None) -> None:
     from dupack._core import RunError, ScenarioError
     from dupack.reproduce import ReproduceError, jobs, load_paper, reproduce
     from dupack.sweeps import SweepError
@@ -103,7 +169,7 @@ def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool, f
     try:
         with bar:
             r = reproduce(name, out, full=full, seeds=seeds, progress=lambda n: bar.advance(n, total),
-                          fresh=fresh, mixed_versions=mixed)
+                          fresh=fresh, mixed_versions=mixed, write_files=writer is None)
     except ReproduceError as e:
         raise CliError(str(e)) from None
     except SweepError as e:
@@ -117,6 +183,10 @@ def _run_one(name: str, out: Path, full: bool, seeds: int | None, quiet: bool, f
     except KeyboardInterrupt:
         raise CliError(f"aborted; the runs that finished are stored in '{out}': run the same command again to continue",
                        EXIT_INTERRUPTED) from None
+    except OSError as e:  # a full disk, a folder made read-only meanwhile
+        raise _cannot_write(name, out, e) from None
+    if writer is not None:
+        writer.start(r, out)
     if not quiet:
         _print(r, time.perf_counter() - t0)
 

@@ -102,6 +102,7 @@ def reproduce(
     progress: Callable[[int], None] | None = None,
     fresh: bool = False,
     mixed_versions: bool = False,
+    write_files: bool = True,
 ) -> Reproduction:
     """Run paper ``name``'s experiments and evaluate them (see the module doc).
 
@@ -110,6 +111,9 @@ def reproduce(
     last call. The runs stored in ``out`` by an earlier call are reused;
     ``fresh=True`` discards them, and runs of another dupack build are
     refused unless ``mixed_versions=True`` (:class:`dupack.SweepError`). Without ``out`` nothing is written and the runs stay in memory.
+    With ``write_files=False`` the runs are stored in ``out`` but the
+    tables, figures and report are left to a later :func:`write` (``dupack
+    reproduce all`` draws one paper's while the next one's runs simulate).
     """
     import pandas as pd
 
@@ -186,7 +190,9 @@ def reproduce(
     r.comparisons = compare_published(paper, results)
     r.claims = [evaluate_claim(paper, c, results) for c in paper.claims]
     if out_dir is not None:
-        write(r, out_dir)
+        r.out = out_dir
+        if write_files:
+            write(r, out_dir)
     return r
 
 
