@@ -243,6 +243,14 @@ def test_an_svg_keeps_its_text_as_text(run_dir: Path, tmp_path: Path) -> None:
     assert "<path id=\"DejaVuSans" not in text
 
 
+def test_the_same_figure_saves_to_the_same_svg_bytes(run_dir: Path, tmp_path: Path) -> None:
+    """No random clip-path names and no date: two reproductions of the same runs compare file by file."""
+    a = dupack.plot.save(dupack.plot.plot("cwnd", [run_dir]), tmp_path / "a.svg")
+    b = dupack.plot.save(dupack.plot.plot("cwnd", [run_dir]), tmp_path / "b.svg")
+    assert "clip-path" in a.read_text(encoding="utf-8") and "<dc:date>" not in a.read_text(encoding="utf-8")
+    assert a.read_bytes() == b.read_bytes()
+
+
 def test_run_accessor_in_memory() -> None:
     res = dupack.run(QUICKSTART, seed=1, overrides=["run.duration=3s"], trace=["f0"], series=["f0", "bottleneck"])
     assert "send" in _labels(res.plot.tsg())

@@ -66,9 +66,13 @@ def save(fig: Figure, path: str | PathLike[str]) -> Path:
         from matplotlib import rc_context
 
         # Text as SVG text rather than glyph outlines: editable and
-        # searchable in the file, and quicker to write.
-        with rc_context({"svg.fonttype": "none"}):
-            fig.savefig(p, format=fmt)
+        # searchable in the file, and quicker to write. The same figure
+        # gives the same bytes: clip paths named from a fixed salt (by
+        # default a random one a process) and no date in the metadata, so
+        # that two reproductions of the same runs can be compared file by
+        # file (the PNGs already are).
+        with rc_context({"svg.fonttype": "none", "svg.hashsalt": "dupack"}):
+            fig.savefig(p, format=fmt, metadata={"Date": None})
     else:
         fig.savefig(p, format=fmt)
     return p
