@@ -43,7 +43,7 @@
 use super::arq::{Arq, LinkCtl};
 use super::error::ErrorModel;
 use super::packet::{Ecn, NodeId, PacketPool, PacketRef};
-use super::queue::{Qdisc, Verdict};
+use super::queue::{Qdisc, Verdict, FIFO_START};
 use super::snoop::Snoop;
 use super::trace::TraceLink;
 use crate::engine::rng::{NameHash, StreamRng};
@@ -284,7 +284,7 @@ impl Channel {
             ctl_frame_bytes: l.arq.as_ref().map_or(0, |a| a.nak_bytes),
             snoop: if fwd { l.snoop.as_ref().map(|sp| Box::new(Snoop::new(sp))) } else { None },
             wire: Wire::default(),
-            propagating: VecDeque::new(),
+            propagating: VecDeque::with_capacity(FIFO_START),
             stats: ChannelStats::default(),
             every_end_an_event: false,
             tx_clock: match wire.tx_time {
@@ -584,7 +584,7 @@ mod tests {
             ctl_frame_bytes: 16,
             snoop: None,
             wire: Wire::default(),
-            propagating: VecDeque::new(),
+            propagating: VecDeque::with_capacity(FIFO_START),
             stats: ChannelStats::default(),
             every_end_an_event: false,
             tx_clock: TxClock::default(),

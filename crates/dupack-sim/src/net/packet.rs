@@ -101,6 +101,11 @@ pub struct PacketPool {
 }
 
 impl PacketPool {
+    /// A pool with room for `n` packets alive at once before it grows.
+    pub fn with_capacity(n: usize) -> Self {
+        PacketPool { slots: Vec::with_capacity(n), free: Vec::with_capacity(n) }
+    }
+
     pub fn alloc(&mut self, p: Packet) -> PacketRef {
         match self.free.pop() {
             Some(i) => {

@@ -22,6 +22,11 @@ use crate::scenario::model::{QueueLimit, QueueSpec, RedRules, RedSpec};
 use crate::time::{tx_time, SimTime};
 use std::collections::VecDeque;
 
+/// Room a queue's (and a channel's propagation) FIFO has before it grows:
+/// grown from empty, one doubling at a time, the FIFOs of a short run's
+/// links were reallocated tens of times (about 0.6 % of a 1 s run).
+pub const FIFO_START: usize = 16;
+
 /// What a queue holds: a packet, or a handle to one that carries the
 /// fields a queue discipline reads. A mark (CE) is set on the item; the
 /// holder of a handle applies it to the packet.
@@ -72,7 +77,7 @@ pub struct DropTail<T = Packet> {
 
 impl<T: Queued> DropTail<T> {
     pub fn new(limit: QueueLimit) -> Self {
-        DropTail { limit, q: VecDeque::new(), bytes: 0 }
+        DropTail { limit, q: VecDeque::with_capacity(FIFO_START), bytes: 0 }
     }
     /// Enqueue, or give the packet back if it does not fit.
     pub fn enqueue(&mut self, p: T) -> Result<(), T> {
@@ -162,7 +167,7 @@ impl<T: Queued> Red<T> {
         let s_nanos = tx_time(u64::from(spec.mean_packet_size), rate_bps).as_nanos().max(1);
         Red {
             spec: spec.clone(),
-            q: VecDeque::new(),
+            q: VecDeque::with_capacity(FIFO_START),
             s_nanos,
             avg: 0.0,
             count: -1,
