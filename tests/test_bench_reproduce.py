@@ -13,6 +13,16 @@ def _row(name: str, wall_med: float, parts: dict[str, float]) -> dict:
     return {"name": name, "whole": whole, "parts": parts}
 
 
+def _text(all_row: dict) -> str:
+    """The tables of `reproduce eplr` (2 s) and of ``all_row``."""
+    res = {
+        "machine": {"cpu": "CPU", "nproc": "2", "mem": "1 GiB", "os": "Linux", "python": "3.11"},
+        "commit": "abc", "date": "today", "dupack": ["dupack"],
+        "rows": [_row("eplr", 2.0, {"libraries": 0.5, "simulations": 0.1, "figures": 1.0, "rest": 0.2}), all_row],
+    }
+    return "\n".join(br.lines(res))
+
+
 def test_what_is_left_of_the_command_is_its_median_less_the_parts() -> None:
     row = _row("eplr", 1.6, {"libraries": 0.6, "simulations": 0.1, "figures": 0.6, "rest": 0.1})
     assert br.start_up(row) == pytest.approx(0.2)
@@ -22,13 +32,7 @@ def test_what_is_left_of_the_command_is_its_median_less_the_parts() -> None:
 
 
 def test_the_tables_give_every_part_of_every_reproduction_and_their_shares() -> None:
-    res = {
-        "machine": {"cpu": "CPU", "nproc": "2", "mem": "1 GiB", "os": "Linux", "python": "3.11"},
-        "commit": "abc", "date": "today", "dupack": ["dupack"],
-        "rows": [_row("eplr", 2.0, {"libraries": 0.5, "simulations": 0.1, "figures": 1.0, "rest": 0.2}),
-                 _row("all", 40.0, {"libraries": 0.5, "simulations": 30.0, "figures": 6.0, "rest": 2.0})],
-    }
-    text = "\n".join(br.lines(res))
+    text = _text(_row("all", 40.0, {"libraries": 0.5, "simulations": 30.0, "figures": 6.0, "rest": 2.0}))
     assert "| `dupack reproduce eplr` | 1.90 / 2.00 | 1.00 / 1.20 | 180 |" in text
     assert "| importing pandas and matplotlib | 0.50 | 0.50 |" in text
     assert "| the figures (matplotlib: a PNG and an SVG each) | 1.00 | 6.00 |" in text
@@ -40,13 +44,7 @@ def test_the_tables_give_every_part_of_every_reproduction_and_their_shares() -> 
 
 
 def test_a_command_quicker_than_its_parts_says_what_it_overlaps() -> None:
-    res = {
-        "machine": {"cpu": "CPU", "nproc": "2", "mem": "1 GiB", "os": "Linux", "python": "3.11"},
-        "commit": "abc", "date": "today", "dupack": ["dupack"],
-        "rows": [_row("eplr", 2.0, {"libraries": 0.5, "simulations": 0.1, "figures": 1.0, "rest": 0.2}),
-                 _row("all", 26.0, {"libraries": 0.5, "simulations": 22.0, "figures": 6.0, "rest": 2.0})],
-    }
-    text = "\n".join(br.lines(res))
+    text = _text(_row("all", 26.0, {"libraries": 0.5, "simulations": 22.0, "figures": 6.0, "rest": 2.0}))
     assert "- `reproduce all` takes 4.50 s less than its parts add up to (30.50 s" in text
     start = next(line for line in text.splitlines() if line.startswith("| the command's median beyond"))
     assert start.endswith("| 0.00 |")
