@@ -57,6 +57,10 @@ def reproduce_cmd(
     the claims' verdicts (DIR/claims.csv), the figures (DIR/figures, PNG and
     SVG) and one self-contained page with all of it (DIR/report.html).
 
+    'all' reproduces every paper, each into DIR/NAME (by default
+    reproduce/NAME), those with the most figures first: a paper's files are
+    written while the next one's runs go on.
+
     Example: dupack reproduce eplr
     """
     from dupack.reproduce import ReproduceError, list_papers, load_paper
@@ -73,9 +77,13 @@ def reproduce_cmd(
     writer = None
     if name == "all":
         # Each paper's files are written while the next one's runs simulate;
-        # the papers with the most figures to draw go first, so that the
-        # last one, whose drawing nothing overlaps, has the fewest.
-        names = sorted(list_papers(), key=lambda n: -len(load_paper(n).figures))
+        # the papers with the most figures to draw go first (ties by name),
+        # so that the last one, whose drawing nothing overlaps, has the fewest.
+        try:
+            papers = [load_paper(n) for n in list_papers()]
+        except ReproduceError as e:
+            raise CliError(str(e)) from None
+        names = [p.name for p in sorted(papers, key=lambda p: -len(p.figures))]
         writer = _Writer()
     try:
         for n in names:
