@@ -66,6 +66,11 @@ def test_the_directory_lock_is_an_flock_that_no_child_inherits(tmp_path: Path) -
             _core.lock_file(path)
     finally:
         os.close(other)
+    # A lock file that cannot be made fails as os.open would: the subclass, errno, message and name.
+    missing = str(tmp_path / "gone" / ".lock")
+    with pytest.raises(FileNotFoundError) as e:
+        _core.lock_file(missing)
+    assert (e.value.errno, e.value.strerror, e.value.filename) == (2, os.strerror(2), missing)
 
 
 def _umask() -> int:

@@ -7,7 +7,7 @@
 //! a shared library of its own, a quarter of a millisecond of every sweep's
 //! start-up (docs/performance.md, "The dupack command end to end").
 
-use pyo3::exceptions::PyBlockingIOError;
+use pyo3::exceptions::{PyBlockingIOError, PyOSError};
 use pyo3::prelude::*;
 
 /// Open (creating it, mode 0644) `path` and take an exclusive `flock` on
@@ -30,7 +30,14 @@ fn lock(path: &str) -> PyResult<Option<i64>> {
 
     // std opens with O_CLOEXEC, as Python's os.open: a child process does
     // not inherit the lock.
-    let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o644).open(path)?;
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o644)
+        .open(path)
+        .map_err(|e| os_error(&e, path))?;
     match file.try_lock() {
         Ok(()) => Ok(Some(i64::from(file.into_raw_fd()))),
         Err(TryLockError::WouldBlock) => Err(PyBlockingIOError::new_err(format!("{path} is locked"))),
@@ -42,4 +49,18 @@ fn lock(path: &str) -> PyResult<Option<i64>> {
 #[cfg(not(unix))]
 fn lock(_path: &str) -> PyResult<Option<i64>> {
     Ok(None)
+}
+
+/// The OSError Python's own `os.open` would raise: errno, message and file
+/// name (so that the subclass, `PermissionError` and the like, and
+/// `strerror` are what the store's callers expect).
+fn os_error(e: &std::io::Error, path: &str) -> PyErr {
+    match e.raw_os_error() {
+        Some(code) => {
+            let text = e.to_string();
+            let strerror = text.strip_suffix(&format!(" (os error {code})")).unwrap_or(&text).to_string();
+            PyOSError::new_err((code, strerror, path.to_string()))
+        }
+        None => PyOSError::new_err(format!("{path}: {e}")),
+    }
 }
