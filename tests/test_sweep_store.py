@@ -349,3 +349,21 @@ def test_a_foreign_directory_is_still_refused(tmp_path: Path) -> None:
     r = run_subprocess("sweep", str(QUICKSTART), "-q", "-o", str(out), *SHORT)
     one_error_line(r, 2, "is not empty")
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"], "no lock file left in someone else's folder"
+
+
+@pytest.mark.parametrize("quiet", [True, False], ids=["quiet", "bar"])
+def test_a_disk_error_mid_sweep_says_how_many_runs_are_stored(tmp_path: Path, monkeypatch, quiet: bool) -> None:
+    # With -q the command keeps its count without the display module; without it, through the bar's.
+    import dupack.sweeps
+    from tests.conftest import run_cli
+
+    def failing(*args, progress, **kwargs):
+        progress(5, 10)  # five runs stored, then the disk fills
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(dupack.sweeps, "sweep", failing)
+    out = str(tmp_path / "sw")
+    r = run_cli("sweep", str(QUICKSTART), *SHORT, "--seeds", "1..10", *(["-q"] if quiet else []), "-o", out)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == (f"error: --out: cannot write the results to '{out}': No space left on device; "
+                                f"the runs stored before it are in '{out}'")

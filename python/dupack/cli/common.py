@@ -187,3 +187,27 @@ def num(v: object, fmt: str = "{}") -> str:
     except TypeError:
         pass
     return fmt.format(v)
+
+
+class Count:
+    """The progress of a command that runs many simulations, shown
+    nowhere: the number of runs stored so far, which its error messages
+    give. :class:`dupack.cli.progress.Progress` adds the bar; a command
+    under -q uses this and does not load that module."""
+
+    def __init__(self) -> None:
+        #: Runs stored so far (this call's and earlier calls' of a resumed sweep).
+        self.done = 0
+
+    def __enter__(self) -> Count:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def advance(self, n: int, total: int) -> None:
+        """``n`` more runs finished of ``total``."""
+        self.update(self.done + n, total)
+
+    def update(self, done: int, total: int) -> None:
+        self.done = done

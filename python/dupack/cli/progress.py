@@ -9,20 +9,21 @@ from __future__ import annotations
 import os
 import sys
 
+from dupack.cli.common import Count
+
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 
-class Progress:
+class Progress(Count):
     """A rich progress bar on stderr, only on a terminal and without -q."""
 
     def __init__(self, quiet: bool, label: str) -> None:
+        super().__init__()
         self.bar: Any = None
         self.task: Any = None
-        #: Runs stored so far (this call's and earlier calls' of a resumed sweep).
-        self.done = 0
         if quiet or not sys.stderr.isatty():
             return
         from rich.console import Console
@@ -50,12 +51,8 @@ class Progress:
         if self.bar is not None:
             self.bar.__exit__(*exc)
 
-    def advance(self, n: int, total: int) -> None:
-        """``n`` more runs finished of ``total``."""
-        self.update(self.done + n, total)
-
     def update(self, done: int, total: int) -> None:
-        self.done = done
+        super().update(done, total)
         if self.bar is None:
             return
         if self.task is None:

@@ -7,7 +7,7 @@ import time
 
 from dupack.cli.app import EXIT_INTERRUPTED, EXIT_RUN, EXIT_USER, CliError
 from dupack.cli.common import load_scenario, num, parse_out, parse_series_vars, parse_trace, typer_names
-from dupack.cli.common import validation_error
+from dupack.cli.common import Count, validation_error
 
 # typing for type checkers only (why: dupack/__init__.py).
 TYPE_CHECKING = False
@@ -375,7 +375,9 @@ def _run_sweep(
     from dupack.sweeps import SweepError, sweep
 
     if quiet:
-        progress: Any = _Stored()
+        # Nothing to show: the display module is not loaded (docs/performance.md:
+        # a sweep of one job should start as fast as `dupack run`).
+        progress: Count = Count()
     else:
         from dupack.cli.progress import Progress
 
@@ -413,24 +415,6 @@ def _run_sweep(
         stored = f"; the runs that finished are stored in '{out}'" if progress.done else ""
         raise CliError(f"--executor: {e}{stored}", EXIT_USER if e.user else EXIT_RUN) from None
     return result, time.perf_counter() - t0
-
-
-class _Stored:
-    """The progress of a sweep under -q: nothing shown, only the number of
-    runs stored kept for the error messages. Without a bar to show, the
-    display module is not loaded (docs/performance.md: a sweep of one job
-    should start as fast as ``dupack run``)."""
-
-    done = 0
-
-    def __enter__(self) -> _Stored:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-    def update(self, done: int, total: int) -> None:
-        self.done = done
 
 
 def describe_seeds(seeds: list[int | None] | None, scenario_seed: object = None) -> str:
