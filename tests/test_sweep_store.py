@@ -147,10 +147,43 @@ def test_parts_and_the_description_are_synced_before_they_are_published(tmp_path
         assert where[("fsync", a)] < i, f"{a} renamed before it was synced: {events}"
         assert where[("fsync", str(Path(b).parent))] > i, f"the rename of {b} never synced: {events}"
     first_part = where[("replace", " ".join(renames[1]))]
-    assert where[("fsync", str(out))] < first_part, f"a part published before the description was: {events}"
+    assert events.index(("fsync", str(out))) < first_part, f"a part published before the description was: {events}"
     runs = where[("replace", " ".join(renames[-1]))]
     for a, b in renames[:-1]:
         assert where[("fsync", str(Path(b).parent))] < runs, f"runs published before {b} was: {events}"
+
+
+def test_the_table_folders_a_chunk_makes_are_synced_into_the_sweep_before_its_runs_part_is_published(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # POSIX makes a new folder's entry durable only by syncing its parent:
+    # without that sync a crash could keep runs/ and lose flows/, and the
+    # chunk would read as stored without its flows.
+    events: list[tuple[str, str]] = []
+    real_fsync, real_replace, real_mkdir = os.fsync, os.replace, os.mkdir
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}"))),
+                                                 real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda a, b: (events.append(("replace", b)), real_replace(a, b))[1])
+    monkeypatch.setattr(os, "mkdir", lambda d, *a, **k: (real_mkdir(d, *a, **k), events.append(("mkdir", str(d))))[0])
+    out = tmp_path / "sw"
+
+    def root_synced_before_runs_published() -> list[bool]:
+        made = [i for i, (kind, d) in enumerate(events) if kind == "mkdir" and Path(d).parent == out]
+        runs = next(i for i, (kind, f) in enumerate(events) if kind == "replace" and Path(f).parent.name == "runs")
+        return [max(made, default=-1) < i < runs for i, e in enumerate(events) if e == ("fsync", str(out))]
+
+    # The first job's chunk is stored, the second job fails.
+    with pytest.raises(dupack.RunError, match="deliberate failure of job 1"):
+        dupack.sweep(short(), None, [1, 2], workers=1, out=out, _fail_job=1)
+    assert {Path(d).name for kind, d in events if kind == "mkdir" and Path(d).parent == out} >= {"runs", "flows"}
+    assert any(root_synced_before_runs_published()), events
+    # Resumed, the sweep stores the other job in folders that exist: no
+    # folder made, and the sweep's directory not synced again for it.
+    events.clear()
+    dupack.sweep(short(), None, [1, 2], workers=1, out=out)
+    assert sorted(p.name for p in (out / "runs").iterdir()) == ["part-00000.parquet", "part-00001.parquet"]
+    assert not [e for e in events if e[0] == "mkdir"]
+    assert not any(root_synced_before_runs_published()), events
 
 
 def test_a_new_directory_is_opened_without_waiting_for_its_description_to_reach_the_disk(

@@ -129,14 +129,18 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
-def _publish(renames: list[tuple[str, str]]) -> None:
+def _publish(renames: list[tuple[str, str]], new_dirs_in: tuple[str, ...] = ()) -> None:
     """Rename each fully written ``tmp`` to its ``final`` name after syncing
     its bytes, and sync the rename: after a crash each final file is either
     absent or whole, and the last one is present only if all the others
     are. The syncs are ordered so that the file system can commit a chunk's
     files together: every file's writeback is started before the first sync
     waits for one, and the renames of all but the last share their
-    directories' syncs."""
+    directories' syncs. ``new_dirs_in``: directories in which folders of
+    these files were created; they are synced before the last rename as
+    well, since POSIX makes a new folder's entry durable only by syncing
+    its parent (ext4, XFS and btrfs commit it with the first file synced
+    under it, and then this sync finds nothing left to write)."""
     advise = getattr(os, "posix_fadvise", None)
     for tmp, _ in renames:
         if advise is not None:
@@ -151,7 +155,7 @@ def _publish(renames: list[tuple[str, str]]) -> None:
     *first, (last_tmp, last) = renames
     for tmp, final in first:
         os.replace(tmp, final)
-    for d in dict.fromkeys(os.path.dirname(final) or "." for _, final in first):
+    for d in dict.fromkeys([*(os.path.dirname(final) or "." for _, final in first), *new_dirs_in]):
         _fsync_dir(d)
     os.replace(last_tmp, last)
     _fsync_dir(os.path.dirname(last) or ".")
@@ -481,16 +485,20 @@ class Store:
         # runs last: it marks the chunk as stored.
         tables = [t for t in ("flows", "links", "media", "series", "trace") if rows[t]] + ["runs"]
         tmps = {}
+        created = False
         for t in tables:
             d = path_join(self.root, t)
             try:
                 os.mkdir(d)
+                created = True
             except FileExistsError:
                 pass
             tmps[t] = path_join(d, f".{name}.tmp")
         _write_all([(t, tmps[t]) for t in tables], write_one, parallel=sum(rows.values()) >= PARALLEL_ROWS)
         finals = {t: path_join(os.path.dirname(tmps[t]), name) for t in tables}
-        _publish([(tmps[t], finals[t]) for t in tables])
+        # A folder made here must be in the sweep's directory for good
+        # before the runs part marks the chunk as stored.
+        _publish([(tmps[t], finals[t]) for t in tables], (self.root,) if created else ())
         for t, f in finals.items():
             self.written[t].append(f)
         self.done.update(jobs)
