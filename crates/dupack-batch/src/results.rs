@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use dupack_sim::metrics::columns::Row;
 use dupack_sim::{Observed, RunResult, Scenario};
 
 use crate::columns::{self, Table};
@@ -53,6 +54,21 @@ impl Rows {
         Ok(())
     }
 
+    /// [`Rows::add`] for a result struct ([`Table::push_row`]).
+    fn add_results<T: Row + serde::Serialize>(
+        &mut self,
+        job: u64,
+        seed: u64,
+        rows: &[T],
+    ) -> Result<(), columns::Error> {
+        for row in rows {
+            self.job.push(job);
+            self.seed.push(seed);
+            self.table.push_row(row)?;
+        }
+        Ok(())
+    }
+
     fn copy_from_row(&self, from: usize) -> Rows {
         Rows {
             name: self.name,
@@ -83,10 +99,10 @@ impl Results {
         observed: Option<(&Scenario, &Observed)>,
     ) -> Result<(), columns::Error> {
         let [run, flows, links, media, series, trace] = &mut self.tables;
-        run.add(job, r.seed, std::slice::from_ref(&r.run))?;
-        flows.add(job, r.seed, &r.flows)?;
-        links.add(job, r.seed, &r.links)?;
-        media.add(job, r.seed, &r.media)?;
+        run.add_results(job, r.seed, std::slice::from_ref(&r.run))?;
+        flows.add_results(job, r.seed, &r.flows)?;
+        links.add_results(job, r.seed, &r.links)?;
+        media.add_results(job, r.seed, &r.media)?;
         if let Some((scenario, o)) = observed {
             if let Some(s) = &o.series {
                 for (at, entity, variable, value) in s.rows() {

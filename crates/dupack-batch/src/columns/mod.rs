@@ -17,7 +17,8 @@
 //!
 //! One job per file: `column` holds one field's values, `table` the
 //! columns of one struct, `row` and `value` are the serde serialisers that
-//! take a struct apart into them, `error` says why a row cannot become
+//! take a struct apart into them, `visit` the faster way for the result
+//! structs once their columns exist, `error` says why a row cannot become
 //! columns.
 
 mod column;
@@ -25,6 +26,7 @@ mod error;
 mod row;
 mod table;
 mod value;
+mod visit;
 
 pub use column::{Column, Strings, Values};
 pub use error::Error;

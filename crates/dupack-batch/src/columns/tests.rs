@@ -205,3 +205,117 @@ fn buffer(c: &Column) -> (usize, *const u8) {
         Values::Str(s) => (s.offsets.capacity(), s.offsets.as_ptr().cast()),
     }
 }
+
+/// Flow rows that reach every case of a column: a null before the first
+/// value, a value before the first null, non-finite floats, empty and
+/// non-ASCII strings, an array field.
+fn flow_rows() -> Vec<dupack_sim::FlowResult> {
+    use dupack_sim::FlowResult;
+    let a = FlowResult {
+        flow: "f0".into(),
+        variant: "sack".into(),
+        app_bytes: None,
+        bytes_delivered: 10,
+        goodput_kbps: f64::INFINITY,
+        completion_time_s: Some(1.5),
+        fr_to_ratio: None,
+        final_ssthresh: Some(3000),
+        ndup_at_timeout: [1, 2, 3, 4],
+        ..FlowResult::default()
+    };
+    let b = FlowResult {
+        flow: String::new(),
+        variant: "rpld–α".into(),
+        app_bytes: Some(7),
+        goodput_kbps: f64::NAN,
+        completion_time_s: None,
+        fr_to_ratio: Some(0.25),
+        final_ssthresh: None,
+        srtt_s: Some(f64::NEG_INFINITY),
+        ndup_at_timeout: [5, 6, 7, 8],
+        ..FlowResult::default()
+    };
+    vec![a.clone(), b.clone(), a, b.clone(), b]
+}
+
+#[test]
+fn result_rows_by_position_are_the_rows_serde_makes() {
+    let rows = flow_rows();
+    let (mut by_serde, mut by_position) = (Table::default(), Table::default());
+    for r in &rows {
+        by_serde.push(r).unwrap();
+        by_position.push_row(r).unwrap();
+    }
+    assert_eq!(by_serde.rows, rows.len());
+    assert_eq!(by_position.rows, rows.len());
+    assert_eq!(format!("{:?}", by_position.columns), format!("{:?}", by_serde.columns));
+    // And so are a run's, a link's and a station's, with their defaults.
+    let run = dupack_sim::RunInfo { end_reason: "time_limit".into(), sim_time_s: 2.0, ..Default::default() };
+    let link = dupack_sim::LinkResult { link: "bottleneck".into(), utilisation: 0.5, ..Default::default() };
+    let station = dupack_sim::MediumResult { medium: "wlan".into(), airtime: 0.1, ..Default::default() };
+    let (mut a, mut b) = (
+        [Table::default(), Table::default(), Table::default()],
+        [Table::default(), Table::default(), Table::default()],
+    );
+    for _ in 0..3 {
+        a[0].push(&run).unwrap();
+        b[0].push_row(&run).unwrap();
+        a[1].push(&link).unwrap();
+        b[1].push_row(&link).unwrap();
+        a[2].push(&station).unwrap();
+        b[2].push_row(&station).unwrap();
+    }
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(format!("{:?}", y.columns), format!("{:?}", x.columns));
+    }
+}
+
+#[test]
+fn a_result_row_goes_through_serde_only_while_its_columns_are_not_made() {
+    // A row whose two ways give different values tells which one was taken.
+    #[derive(serde::Serialize)]
+    struct Two {
+        a: u64,
+        b: String,
+    }
+    impl dupack_sim::metrics::columns::Row for Two {
+        const FIELDS: usize = 2;
+        fn visit<V: dupack_sim::metrics::columns::RowVisitor>(&self, v: &mut V) {
+            v.u64(self.a + 100);
+            v.str("by position");
+        }
+    }
+    let mut t = Table::default();
+    t.push_row(&Two { a: 1, b: "by serde".into() }).unwrap();
+    t.push_row(&Two { a: 2, b: "by serde".into() }).unwrap();
+    t.clear(); // a worker's batch, handed back: its columns stay
+    t.push_row(&Two { a: 3, b: "by serde".into() }).unwrap();
+    assert!(matches!(&t.columns[0].values, Values::U64(v) if v == &[103]));
+    let mut t = Table::default();
+    t.push_row(&Two { a: 1, b: "by serde".into() }).unwrap();
+    t.push_row(&Two { a: 2, b: "by serde".into() }).unwrap();
+    assert!(matches!(&t.columns[0].values, Values::U64(v) if v == &[1, 102]));
+    match &t.columns[1].values {
+        Values::Str(s) => assert_eq!(s.data, b"by serdeby position"),
+        v => panic!("{v:?}"),
+    }
+}
+
+#[test]
+fn a_row_that_does_not_fill_its_columns_is_an_error() {
+    #[derive(serde::Serialize)]
+    struct Short {
+        a: u64,
+        b: u64,
+    }
+    impl dupack_sim::metrics::columns::Row for Short {
+        const FIELDS: usize = 2;
+        fn visit<V: dupack_sim::metrics::columns::RowVisitor>(&self, v: &mut V) {
+            v.u64(self.a);
+        }
+    }
+    let mut t = Table::default();
+    t.push_row(&Short { a: 1, b: 2 }).unwrap();
+    let e = t.push_row(&Short { a: 1, b: 2 }).unwrap_err();
+    assert!(e.to_string().contains("a row of 1 fields for 2 columns"), "{e}");
+}

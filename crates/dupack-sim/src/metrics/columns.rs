@@ -38,37 +38,84 @@ impl Column {
     }
 }
 
-/// The dtype a field's type becomes. Only these types can be result
-/// columns: a field of another type does not compile, rather than reaching
-/// Python as a column whose dtype nobody chose.
+/// The dtype a field's type becomes, and how its value reaches a
+/// [`RowVisitor`]. Only these types can be result columns: a field of
+/// another type does not compile, rather than reaching Python as a column
+/// whose dtype nobody chose.
 pub trait ColumnType {
     const DTYPE: &'static str;
+    fn visit<V: RowVisitor>(&self, v: &mut V);
 }
 
 impl ColumnType for u64 {
     const DTYPE: &'static str = "uint64";
+    #[inline(always)]
+    fn visit<V: RowVisitor>(&self, v: &mut V) {
+        v.u64(*self)
+    }
 }
 
 impl ColumnType for Option<u64> {
     const DTYPE: &'static str = "UInt64";
+    #[inline(always)]
+    fn visit<V: RowVisitor>(&self, v: &mut V) {
+        v.opt_u64(*self)
+    }
 }
 
 impl ColumnType for f64 {
     const DTYPE: &'static str = "float64";
+    #[inline(always)]
+    fn visit<V: RowVisitor>(&self, v: &mut V) {
+        v.f64(*self)
+    }
 }
 
 // A null float is NaN in pandas, so an optional float needs no other dtype.
 impl ColumnType for Option<f64> {
     const DTYPE: &'static str = "float64";
+    #[inline(always)]
+    fn visit<V: RowVisitor>(&self, v: &mut V) {
+        v.opt_f64(*self)
+    }
 }
 
 impl ColumnType for String {
     const DTYPE: &'static str = "str";
+    #[inline(always)]
+    fn visit<V: RowVisitor>(&self, v: &mut V) {
+        v.str(self)
+    }
 }
 
 /// An array field is one column per element (names given in the declaration).
 impl<const N: usize> ColumnType for [u64; N] {
     const DTYPE: &'static str = "uint64";
+    #[inline(always)]
+    fn visit<V: RowVisitor>(&self, v: &mut V) {
+        v.u64s(self)
+    }
+}
+
+/// What takes a result row's values one field after another, in the
+/// order of the fields: the same values serde gives, without its
+/// per-field calls (a sweep turns every run's rows into columns this way,
+/// `dupack_batch::columns`).
+pub trait RowVisitor {
+    fn u64(&mut self, v: u64);
+    fn opt_u64(&mut self, v: Option<u64>);
+    fn f64(&mut self, v: f64);
+    fn opt_f64(&mut self, v: Option<f64>);
+    fn str(&mut self, v: &str);
+    /// An array field's elements: one field, several values.
+    fn u64s(&mut self, v: &[u64]);
+}
+
+/// A struct declared with [`result_table!`]: its fields, visited in order.
+pub trait Row {
+    /// The number of fields (an array field is one).
+    const FIELDS: usize;
+    fn visit<V: RowVisitor>(&self, v: &mut V);
 }
 
 /// Defines a result struct and its `COLUMNS` from one list of fields.
@@ -112,6 +159,14 @@ macro_rules! result_table {
                 $(#[doc = $doc])+
                 pub $field: $ty,
             )*
+        }
+
+        impl $crate::metrics::columns::Row for $name {
+            const FIELDS: usize = [$(stringify!($field)),*].len();
+            #[inline]
+            fn visit<V: $crate::metrics::columns::RowVisitor>(&self, v: &mut V) {
+                $( $crate::metrics::columns::ColumnType::visit(&self.$field, v); )*
+            }
         }
 
         impl $name {
