@@ -3,6 +3,7 @@
 
     python bench/reproduce.py                 # eplr (README's first command) and all five papers, quick mode
     python bench/reproduce.py --write-doc     # also put the tables into docs/performance.md
+    python bench/reproduce.py --full          # also each paper's --full reproduction, timed once (minutes)
 
 Whole process: ``dupack reproduce NAME -q -o DIR`` into a new DIR each time
 (nothing reused), after one warm-up run, REPS times: wall time, CPU time
@@ -19,6 +20,12 @@ rest of ``dupack.reproduce.reproduce`` (the runs read back from the store,
 the statistics, the claims, the tables and the HTML report). What the whole
 command takes beyond that run is the interpreter's start-up and dupack's
 command-line layer.
+
+With ``--full``, each paper's ``dupack reproduce NAME --full -q -o DIR``
+(the paper's replications, what a reader who checks the published numbers
+runs) is timed once as well, with the runs it simulated and their events
+counted from DIR's stored runs: the CPU time per run and per event says how
+much of it is the simulator.
 """
 from __future__ import annotations
 
@@ -82,6 +89,28 @@ def whole(dupack: list[str], name: str, reps: int, env: dict[str, str], tmp: Pat
         if i:
             samples.append(sample)
     return summary(samples)
+
+
+def full(dupack: list[str], name: str, env: dict[str, str], tmp: Path) -> dict:
+    """One timed run of ``reproduce NAME --full``, with the runs and events it stored."""
+    out = tmp / f"full-{name}"
+    wall, cpu, rss = once([*dupack, "reproduce", name, "--full", "-q", "-o", str(out)], env)
+    runs, events = stored_runs(out)
+    shutil.rmtree(out, ignore_errors=True)
+    return {"name": name, "wall": wall, "cpu": cpu, "rss_kib": rss, "runs": runs, "events": events}
+
+
+def stored_runs(out: Path) -> tuple[int, int]:
+    """(runs, events simulated) in the sweeps a reproduction stored under ``out/runs``: the rows of
+    every sweep's ``runs`` table and the sum of their ``events``."""
+    import pyarrow.parquet as pq
+
+    runs = events = 0
+    for part in sorted((out / "runs").glob("**/runs/part-*.parquet")):
+        t = pq.read_table(part, columns=["events"])
+        runs += t.num_rows
+        events += sum(t.column("events").to_pylist())
+    return runs, events
 
 
 def split(python: str, name: str, env: dict[str, str], tmp: Path) -> dict[str, float]:
@@ -148,6 +177,28 @@ def lines(res: dict) -> list[str]:
                 "thread of its own while the next paper's runs simulate, the papers with the most figures first, "
                 "so that what nothing overlaps, the last paper's drawing, is the shortest."
             )
+    if res.get("full"):
+        out += full_lines(res["full"])
+    return out
+
+
+def full_lines(rows: list[dict]) -> list[str]:
+    """The table of the ``--full`` reproductions."""
+    out = ["", "With the papers' replications (`dupack reproduce NAME --full -q -o DIR`, each timed once, the runs "
+           "and their events counted from DIR's stored runs):", "",
+           "| command | wall s | CPU s | peak RSS MiB | runs | events (M) | CPU ms per run | CPU ns per event |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        rss = "—" if r["rss_kib"] is None else f"{r['rss_kib'] / 1024:.0f}"
+        per_run = f"{1e3 * r['cpu'] / r['runs']:.1f}" if r["runs"] else "—"
+        per_event = f"{1e9 * r['cpu'] / r['events']:.0f}" if r["events"] else "—"
+        out.append(f"| `dupack reproduce {r['name']} --full` | {r['wall']:.1f} | {r['cpu']:.1f} | {rss} | "
+                   f"{r['runs']} | {r['events'] / 1e6:.1f} | {per_run} | {per_event} |")
+    longest = max(rows, key=lambda r: r["wall"])
+    out += ["", f"- The longest, `reproduce {longest['name']} --full`, takes {longest['wall'] / 60:.1f} min; its CPU "
+            f"time is {longest['cpu'] / longest['wall']:.2f}× its wall time (the two cores busy throughout), and its "
+            "CPU per event includes everything the command does besides simulating (start-up, tables, figures, "
+            "report)."]
     return out
 
 
@@ -156,6 +207,8 @@ def main() -> int:
     ap.add_argument("--papers", nargs="+", default=["eplr", "all"], help="what to reproduce (default: eplr all)")
     ap.add_argument("--reps", type=int, default=3, help="timed runs of each command (default 3)")
     ap.add_argument("--dupack", help="the dupack command to time (default: dupack beside this interpreter, or on PATH)")
+    ap.add_argument("--full", action="store_true",
+                    help="also time each paper's `reproduce NAME --full` once (about 8 minutes on two cores)")
     ap.add_argument("--json", type=Path, help="also write the measurements as JSON here")
     ap.add_argument("--write-doc", action="store_true", help=f"put the tables into {DOC.relative_to(ROOT)}")
     args = ap.parse_args()
@@ -168,8 +221,16 @@ def main() -> int:
             print(f"[reproduce] {name} ...", file=sys.stderr, flush=True)
             rows.append({"name": name, "whole": whole(dupack, name, args.reps, env, Path(tmp)),
                          "parts": split(python, name, env, Path(tmp))})
+        fulls = []
+        if args.full:
+            papers = subprocess.run([python, "-c", "from dupack.reproduce import list_papers; print(*list_papers())"],
+                                    env=env, cwd="/tmp", capture_output=True, text=True, check=True).stdout.split()
+            for name in papers:
+                print(f"[reproduce] {name} --full ...", file=sys.stderr, flush=True)
+                fulls.append(full(dupack, name, env, Path(tmp)))
     m = machine()
-    res = {"machine": m, "commit": m["commit"] or "?", "date": m["date"], "dupack": dupack, "rows": rows}
+    res = {"machine": m, "commit": m["commit"] or "?", "date": m["date"], "dupack": dupack, "rows": rows,
+           "full": fulls}
     block = lines(res)
     print("\n".join(block))
     if args.json:

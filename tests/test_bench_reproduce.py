@@ -50,3 +50,36 @@ def test_a_command_quicker_than_its_parts_says_what_it_overlaps() -> None:
     assert start.endswith("| 0.00 |")
     # A single paper draws in line: no such line.
     assert "`reproduce eplr` takes" not in text
+
+
+def test_the_full_reproductions_are_judged_per_run_and_per_event() -> None:
+    res_rows = [
+        {"name": "eplr", "wall": 2.0, "cpu": 2.4, "rss_kib": 190 * 1024, "runs": 600, "events": 9_000_000},
+        {"name": "unfairness", "wall": 348.0, "cpu": 684.0, "rss_kib": 300 * 1024, "runs": 12600,
+         "events": 7_367_000_000},
+    ]
+    text = "\n".join(br.full_lines(res_rows))
+    assert "| `dupack reproduce eplr --full` | 2.0 | 2.4 | 190 | 600 | 9.0 | 4.0 | 267 |" in text
+    assert "| `dupack reproduce unfairness --full` | 348.0 | 684.0 | 300 | 12600 | 7367.0 | 54.3 | 93 |" in text
+    assert "The longest, `reproduce unfairness --full`, takes 5.8 min; its CPU time is 1.97× its wall time" in text
+    # Without --full the section has no such table.
+    res = {"machine": {"cpu": "CPU", "nproc": "2", "mem": "1 GiB", "os": "Linux", "python": "3.11"},
+           "commit": "abc", "date": "today", "dupack": ["dupack"],
+           "rows": [_row("eplr", 2.0, {"libraries": 0.5, "simulations": 0.1, "figures": 1.0, "rest": 0.2})]}
+    assert "--full" not in "\n".join(br.lines(res))
+    assert "| `dupack reproduce unfairness --full` |" in "\n".join(br.lines({**res, "full": res_rows}))
+
+
+def test_the_runs_of_a_reproduction_are_counted_from_its_stored_sweeps(tmp_path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    for sweep, parts in {"lossy_td/reno": [[10, 20], [5]], "lossy_td/sack": [[7]]}.items():
+        d = tmp_path / "runs" / sweep / "runs"
+        d.mkdir(parents=True)
+        for i, events in enumerate(parts):
+            pq.write_table(pa.table({"job": list(range(len(events))), "events": events}), d / f"part-{i:05d}.parquet")
+        # Another table of the same sweep is not counted.
+        (tmp_path / "runs" / sweep / "flows").mkdir()
+        pq.write_table(pa.table({"events": [1000]}), tmp_path / "runs" / sweep / "flows" / "part-00000.parquet")
+    assert br.stored_runs(tmp_path) == (4, 42)
+    assert br.stored_runs(tmp_path / "nothing") == (0, 0)
