@@ -732,7 +732,8 @@ def write_report(res: list[dict], m: dict, args, path: Path, elapsed: float, swe
     L.append(
         "- Criterion micro-benchmarks exist (`cargo bench -p dupack-sim -- --quick`: event queue, SACK "
         "scoreboard with 1000 holes, DropTail, RED and ECN-RED enqueue, one ARQ frame, the 10-flow dumbbell for "
-        "20 s).\n"
+        "20 s), and `cargo bench -p dupack-batch -- --quick`: one run's rows into a sweep's columns, through serde "
+        "and by position.\n"
         "- The sweep figure times `dupack.sweep` and `dupack sweep` on one grid shape (one scenario, seeds "
         "only); grids over many scenario values parse one document per point, which is not measured.\n"
     )
