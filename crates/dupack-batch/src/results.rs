@@ -4,7 +4,6 @@
 
 use std::ops::Range;
 
-use dupack_sim::metrics::columns::Row;
 use dupack_sim::{Observed, RunResult, Scenario};
 
 use crate::columns::{self, Table};
@@ -45,26 +44,20 @@ impl Rows {
         self.table.append_rows(&other.table, rows)
     }
 
-    fn add<T: serde::Serialize>(&mut self, job: u64, seed: u64, rows: &[T]) -> Result<(), columns::Error> {
-        for row in rows {
-            self.job.push(job);
-            self.seed.push(seed);
-            self.table.push(row)?;
-        }
-        Ok(())
-    }
-
-    /// [`Rows::add`] for a result struct ([`Table::push_row`]).
-    fn add_results<T: Row + serde::Serialize>(
+    /// Append `rows`, each with its job and seed, through `push`:
+    /// [`Table::push_row`] for a result struct, [`Table::push`] (serde)
+    /// for the other rows.
+    fn add<T>(
         &mut self,
         job: u64,
         seed: u64,
         rows: &[T],
+        push: impl Fn(&mut Table, &T) -> Result<(), columns::Error>,
     ) -> Result<(), columns::Error> {
         for row in rows {
             self.job.push(job);
             self.seed.push(seed);
-            self.table.push_row(row)?;
+            push(&mut self.table, row)?;
         }
         Ok(())
     }
@@ -99,21 +92,22 @@ impl Results {
         observed: Option<(&Scenario, &Observed)>,
     ) -> Result<(), columns::Error> {
         let [run, flows, links, media, series, trace] = &mut self.tables;
-        run.add_results(job, r.seed, std::slice::from_ref(&r.run))?;
-        flows.add_results(job, r.seed, &r.flows)?;
-        links.add_results(job, r.seed, &r.links)?;
-        media.add_results(job, r.seed, &r.media)?;
+        run.add(job, r.seed, std::slice::from_ref(&r.run), Table::push_row)?;
+        flows.add(job, r.seed, &r.flows, Table::push_row)?;
+        links.add(job, r.seed, &r.links, Table::push_row)?;
+        media.add(job, r.seed, &r.media, Table::push_row)?;
         if let Some((scenario, o)) = observed {
             if let Some(s) = &o.series {
                 for (at, entity, variable, value) in s.rows() {
-                    series.add(job, r.seed, &[SeriesRow { time_s: at.as_secs_f64(), entity, variable, value }])?;
+                    let row = SeriesRow { time_s: at.as_secs_f64(), entity, variable, value };
+                    series.add(job, r.seed, &[row], Table::push)?;
                 }
             }
             for rec in &o.trace {
                 for (at, flow, kind, seq, len) in trace_rows(rec) {
                     let flow = scenario.flows[flow as usize].name.as_str();
                     let row = TraceRow { time_s: at.as_secs_f64(), time_ns: at.as_nanos(), flow, kind, seq, len };
-                    trace.add(job, r.seed, &[row])?;
+                    trace.add(job, r.seed, &[row], Table::push)?;
                 }
             }
         }
