@@ -1249,11 +1249,14 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
                     for k, r in enumerate(rows)
                 )
                 + (f". Met from {met_from[0]} runs on" if met_from and not ok else "")
-                + ". Where the time goes (perf profiles of a sweep of 1 s runs): each worker turns its finished "
+                + ". Where the time goes (profiles and timings of a sweep of 1 s runs): each worker turns its finished "
                 "run into columns while the result is still in its cache, the first row of each table through serde "
                 "(which makes the columns) and every later one by position (`Row::visit`: 2.5 µs a run for this "
                 "scenario's 32 flow and link rows, against 3.7 µs through serde, "
-                "crates/dupack-batch/benches/columns.rs; about 1 % of the sweep), "
+                "crates/dupack-batch/benches/columns.rs; about 1 % of the sweep; by position since commit 2b597f7, "
+                "after the figures above were measured: sweeps of 8000 one-second runs in memory against a bare "
+                "sweep, four rounds of five pairs alternated with the code before, not by this benchmark, gave "
+                "5.3 % against 5.9 %), "
                 "the coordinating thread merges the workers' rows in job order (2–3 %: for 8000 one-second runs "
                 "about 45 ms of its time, timed inside the core, of which about 25 ms are the kernel handing over "
                 "the 66 MB of fresh memory the tables fill and 20 ms the copy; faulting that memory in with one "
