@@ -102,7 +102,9 @@ def _sweep(
     ``DIR/sweep.json`` describing the sweep. Chunks come ``chunk_seconds``
     apart at first, then less often: a tenth of the time elapsed, at most
     10 s (so an hour-long sweep writes a few hundred parts per table, not
-    thousands, and its tables are built while the workers run). The
+    thousands, and its tables are built while the workers run); toward the
+    end they halve, down to 20 ms of runs, so that the last chunk, written
+    after the last run, is small. The
     returned tables are then read back from ``DIR`` (the parts this call
     wrote) when first asked for: the sweep holds one chunk's rows in
     memory, not all of them, however many runs it makes; keep ``DIR`` until

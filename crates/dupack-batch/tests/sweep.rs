@@ -52,6 +52,21 @@ fn contents(r: &Results) -> Vec<String> {
     out
 }
 
+/// The parts a sweep handed over, one after another, as one set of results.
+fn concat(parts: Vec<Results>) -> Results {
+    let mut parts = parts.into_iter();
+    let mut all = parts.next().expect("the sweep handed over at least one part");
+    for p in parts {
+        all.jobs.extend(&p.jobs);
+        for (a, b) in all.tables.iter_mut().zip(&p.tables) {
+            a.job.extend(&b.job);
+            a.seed.extend(&b.seed);
+            a.table.append_rows(&b.table, 0..b.table.rows).expect("the parts of one sweep have the same columns");
+        }
+    }
+    all
+}
+
 /// The jobs of every chunk, one after another.
 fn collect_jobs(chunks: &mut Vec<u64>) -> impl FnMut(Chunk) -> Result<(), String> + '_ {
     |c: Chunk| {
@@ -160,19 +175,22 @@ fn a_sweep_that_keeps_nothing_hands_each_chunk_its_rows_and_returns_none() {
     let no_keep =
         |interval| Sweep { parts: true, keep: false, chunk_interval: interval, ..Sweep::new(&scenarios, &jobs, 2) };
 
-    // One chunk at the end: it carries exactly the rows a kept sweep returns.
+    // Chunks an hour apart: one at the end (and, if the sweep lasts long
+    // enough for it, a few more toward its end, pace::chunk_due). One after
+    // another they carry exactly the rows a kept sweep returns.
     let mut parts = Vec::new();
     let report = no_keep(Duration::from_secs(3600))
         .run(&mut |c: Chunk| {
-            parts.push(c.part.expect("a sweep with parts hands over rows"));
+            let part = c.part.expect("a sweep with parts hands over rows");
+            assert_eq!(part.jobs, c.jobs);
+            parts.push(part);
             Ok::<(), String>(())
         })
         .expect("the sweep runs");
     assert_eq!(report.ran, 6);
     assert!(report.results.jobs.is_empty(), "nothing kept for the report");
     assert_eq!(report.results.rows(), [0; TABLE_NAMES.len()]);
-    assert_eq!(parts.len(), 1);
-    assert_eq!(contents(&parts[0]), contents(&kept.results));
+    assert_eq!(contents(&concat(parts)), contents(&kept.results));
 
     // A chunk as often as possible: every run's rows are handed over once, in job order.
     let (mut rows, mut handed) = ([0; TABLE_NAMES.len()], Vec::new());

@@ -7,7 +7,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::merge::Merged;
-use super::pace::chunk_interval;
+use super::pace::chunk_due;
 use super::worker::{lock, work, Batch, Mailbox, Outcome, Shared};
 use super::{Failure, Listener, Report, Stopped, Sweep};
 
@@ -27,6 +27,8 @@ pub(super) fn run<L: Listener>(sweep: &Sweep<'_>, listener: &mut L) -> Result<Re
     let batches: Vec<Mutex<Batch>> = (0..workers).map(|_| Mutex::default()).collect();
     let mut merged = Merged::default();
     let mut ran = 0;
+    // Outcomes received, whatever they were: the sweep's progress (pace::chunk_due).
+    let mut finished = 0;
     let mut reserved = false;
     let mut failure: Option<Failure<L::Error>> = None;
     // An interrupt is the first failure only if nothing failed before it.
@@ -53,6 +55,7 @@ pub(super) fn run<L: Listener>(sweep: &Sweep<'_>, listener: &mut L) -> Result<Re
                 (std::mem::take(&mut m.outcomes), m.live == 0)
             };
             for (i, outcome) in outcomes {
+                finished += 1;
                 if !matches!(outcome, Outcome::Done) {
                     merged.no_rows(i);
                 }
@@ -90,8 +93,14 @@ pub(super) fn run<L: Listener>(sweep: &Sweep<'_>, listener: &mut L) -> Result<Re
                     merged.results.reserve_runs(sweep.jobs.len() - merged.results.jobs.len());
                     reserved = true;
                 }
-                let due = last_emit.elapsed() >= chunk_interval(started.elapsed(), sweep.chunk_interval)
-                    || (sweep.parts && merged.rows_pending() >= sweep.max_chunk_rows);
+                let due = chunk_due(
+                    last_emit.elapsed(),
+                    started.elapsed(),
+                    finished,
+                    sweep.jobs.len(),
+                    sweep.chunk_interval,
+                    sweep.parts,
+                ) || (sweep.parts && merged.rows_pending() >= sweep.max_chunk_rows);
                 if step.is_ok() && due {
                     last_emit = Instant::now();
                     step = deliver(&mut merged, listener, sweep);

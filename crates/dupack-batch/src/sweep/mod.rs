@@ -8,7 +8,9 @@
 //! workers' rows in job order and hands them to a [`Listener`] in chunks
 //! while the workers go on, at first every `chunk_interval` and then less
 //! often, so that a long sweep is stored in a few hundred parts rather
-//! than thousands. It returns every finished run's rows at the end.
+//! than thousands; a stored sweep's chunks halve toward its end, so that
+//! the last, written when nothing else runs, is small (`pace::chunk_due`).
+//! It returns every finished run's rows at the end.
 //!
 //! A failed run, an error of the listener or an interrupt stops the sweep:
 //! no job starts after it and the runs in progress stop. Except after the
@@ -46,7 +48,8 @@ pub struct Sweep<'a> {
     pub jobs: &'a [Job],
     /// Worker threads (at most one per job is started).
     pub workers: usize,
-    /// The shortest time between two chunks (see `pace::chunk_interval`).
+    /// The shortest time between two chunks (see `pace::chunk_interval`),
+    /// but toward the end of a sweep with `parts` (see `pace::chunk_due`).
     pub chunk_interval: Duration,
     /// Whether each chunk carries its rows, or only its jobs.
     pub parts: bool,
