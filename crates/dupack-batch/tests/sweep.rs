@@ -237,6 +237,34 @@ fn a_stored_sweeps_chunk_is_handed_over_once_it_holds_enough_rows() {
 }
 
 #[test]
+fn a_stored_sweeps_chunks_shrink_toward_its_end() {
+    // Chunks an hour apart and no row limit: only the end's rule hands a
+    // chunk over before the workers are done, once it has waited as long
+    // as the sweep has left (pace::chunk_due). The sweep lasts some
+    // hundreds of ms, many times the shortest chunk (20 ms).
+    let scenarios = [scenario("20s")];
+    let jobs: Vec<Job> = (0..300).map(|j| (j, 0, Some(j + 1))).collect();
+    let sweep = Sweep {
+        parts: true,
+        keep: false,
+        max_chunk_rows: usize::MAX,
+        chunk_interval: Duration::from_secs(3600),
+        ..Sweep::new(&scenarios, &jobs, 2)
+    };
+    let mut sizes = Vec::new();
+    sweep
+        .run(&mut |c: Chunk| {
+            sizes.push(c.jobs.len());
+            Ok::<(), String>(())
+        })
+        .expect("the sweep runs");
+    assert_eq!(sizes.iter().sum::<usize>(), 300);
+    assert!(sizes.len() >= 3, "chunks of {sizes:?} runs");
+    assert!(sizes[0] >= 100, "the first chunk comes about half way: {sizes:?}");
+    assert!(sizes.last() < sizes.first(), "{sizes:?}");
+}
+
+#[test]
 fn an_interrupted_sweep_that_keeps_nothing_has_handed_over_the_rows_of_every_finished_run() {
     let scenarios = [scenario("20s")];
     let jobs: Vec<Job> = (0..1000).map(|j| (j, 0, Some(j + 1))).collect();
