@@ -244,6 +244,28 @@ def test_batches_are_a_second_or_more_and_shrink_at_the_end() -> None:
     assert len(slow.take(2)) == 1
 
 
+@pytest.mark.parametrize("stored", [True, False])
+def test_a_dask_sweep_paces_its_chunks_as_a_local_one(client: Any, tmp_path: Path, monkeypatch, stored: bool) -> None:
+    # The core's rule (pace::chunk_due), told how far the sweep is, and to
+    # shrink the chunks toward the end only when they are stored.
+    from dupack import _core
+
+    asked: list[tuple[Any, ...]] = []
+    due = _core.chunk_due
+
+    def spy(*args: Any) -> bool:
+        asked.append(args)
+        return due(*args)
+
+    monkeypatch.setattr(_core, "chunk_due", spy)
+    dupack.sweep(base(), GRID, SEEDS, client=client, out=tmp_path / "d" if stored else None, progress=False)
+    total = len(SEEDS) * 4
+    assert asked, "no chunk was judged"
+    assert all(a[3] == total and a[5] is stored for a in asked), asked
+    finished = [a[2] for a in asked]
+    assert finished == sorted(finished) and 0 < finished[-1] <= total, finished
+
+
 def test_workers_running_another_dupack_are_refused(client: Any, monkeypatch) -> None:
     import dupack.result
     from dupack.dask_executor import ExecutorError

@@ -400,3 +400,19 @@ def test_a_disk_error_mid_sweep_says_how_many_runs_are_stored(tmp_path: Path, mo
     assert r.exit_code == 2, r.output
     assert r.stderr.strip() == (f"error: --out: cannot write the results to '{out}': No space left on device; "
                                 f"the runs stored before it are in '{out}'")
+
+
+def test_a_stored_sweeps_parts_shrink_toward_its_end(tmp_path: Path) -> None:
+    # Chunks an hour apart: only the end's rule (a chunk is due once it has
+    # waited as long as the sweep has left, but at least 20 ms) writes a part
+    # before the last run. This sweep lasts a few hundred ms on two workers.
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "sw"
+    sc = dupack.load(QUICKSTART).with_overrides(["run.duration=20s"])
+    dupack.sweep(sc, None, range(1, 401), workers=2, out=out, chunk_seconds=3600, progress=False)
+    rows = [pq.ParquetFile(p).metadata.num_rows for p in sorted((out / "runs").glob("part-*.parquet"))]
+    assert sum(rows) == 400
+    assert len(rows) >= 2, rows
+    assert rows[0] >= 100, f"the first part comes about half way: {rows}"
+    assert rows[-1] < rows[0], rows

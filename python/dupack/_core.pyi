@@ -75,9 +75,13 @@ def result_columns() -> dict[str, list[tuple[str, str, str, str, str]]]:
     dtype, and the JSON field the column comes from (``ndup_at_timeout``
     gives the four ``ndup_*`` columns)."""
 
-def chunk_interval(elapsed_s: float, min_interval_s: float) -> float:
-    """Seconds from one sweep chunk to the next after ``elapsed_s`` seconds: ``min_interval_s`` at first,
-    then a tenth of the time elapsed, at most 10 s (never below ``min_interval_s``)."""
+def chunk_due(since_last_s: float, elapsed_s: float, finished: int, total: int, min_interval_s: float,
+              tail: bool) -> bool:
+    """Whether a sweep's next chunk is due ``since_last_s`` seconds after the last, ``elapsed_s`` seconds
+    into the sweep with ``finished`` of ``total`` jobs done: every ``min_interval_s`` at first, then every
+    tenth of the time elapsed, at most 10 s; with ``tail`` (a stored sweep) also once the chunk has waited
+    as long as the sweep should still take (the jobs left at the rate so far), but not less than 20 ms.
+    Raises ValueError for a negative or non-finite number of seconds."""
     ...
 
 #: A stored sweep's chunk is handed over (and written) once it holds this

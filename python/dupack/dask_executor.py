@@ -188,6 +188,7 @@ def run_jobs(
     chunk_seconds: float,
     fail_job: int | None = None,
     observe: dict[str, Any] | None = None,
+    stored: bool = False,
 ) -> int:
     """Run ``jobs`` (job id, index into ``docs``, seed) on the cluster of
     ``client``; hand the finished runs' tables, with ``ids``'s columns in
@@ -195,7 +196,9 @@ def run_jobs(
     chunk, in job order (:func:`in_order` makes one table of them). Returns
     the number of runs.
     ``observe`` (``series``, ``trace``, ``series_max``) is what every run
-    records, as in :func:`dupack.sweep`.
+    records, as in :func:`dupack.sweep`. Chunks come as a local sweep's do
+    (``_core.chunk_due``); ``stored``: ``write`` stores them, so they also
+    shrink toward the end, where the cluster waits for the last one.
 
     A failed run raises RunError (with ``job`` and ``seed``) after the runs
     finished before are written, as the local executor does; so does an
@@ -326,7 +329,8 @@ def run_jobs(
             take(batch, result)
             now = time.monotonic()
             rows = sum(tab.num_rows for t in TABLES for tab in buffered[t])
-            if now - last_write >= _core.chunk_interval(now - started, chunk_seconds) or rows >= _core.MAX_CHUNK_ROWS:
+            due = _core.chunk_due(now - last_write, now - started, ran, len(jobs), chunk_seconds, stored)
+            if due or rows >= _core.MAX_CHUNK_ROWS:
                 write_failed = True
                 flush()
                 write_failed = False

@@ -239,7 +239,10 @@ def _sweep(
                 else:
                     from dupack.dask_executor import run_jobs
 
-                    executed = run_jobs(client, docs, jobs, ids, on_tables, float(chunk_seconds), _fail_job, observe)
+                    executed = run_jobs(
+                        client, docs, jobs, ids, on_tables, float(chunk_seconds), _fail_job, observe,
+                        stored=store is not None,
+                    )
             except ScenarioError as e:
                 point = getattr(e, "point", None)
                 if point is None or not paths:

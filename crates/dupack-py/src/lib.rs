@@ -393,7 +393,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(entities, m)?)?;
     m.add_function(wrap_pyfunction!(result_columns, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
-    m.add_function(wrap_pyfunction!(sweep::chunk_interval, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::chunk_due, m)?)?;
     // A stored sweep's chunk is written once it holds this many rows (dupack-batch's sweep/pace.rs).
     m.add("MAX_CHUNK_ROWS", dupack_batch::sweep::MAX_CHUNK_ROWS)?;
     m.add_function(wrap_pyfunction!(tables::write_parquet, m)?)?;

@@ -25,8 +25,8 @@ use crate::{parse_plain, run_error, scenario_error};
 /// into `scenarios`, seed or None for the scenario's `run.seed`). Runs
 /// every job on `workers` threads and calls `on_chunk(jobs, part)` on this
 /// thread with the runs finished since the last call, `chunk_seconds` apart
-/// at first and then less often (a tenth of the time elapsed, at most 10 s;
-/// see `chunk_interval` in
+/// at first and then less often (a tenth of the time elapsed, at most 10 s),
+/// and with `parts` more often toward the end (see `chunk_due` in
 /// dupack-batch's `sweep/pace.rs`): `jobs` their job ids, `part` their tables if
 /// `parts` (for the store) or None. Returns the number of runs finished and
 /// the tables of them all, or with `keep=False` empty tables: then each
@@ -186,17 +186,32 @@ impl Listener for PyListener<'_> {
     }
 }
 
-/// chunk_interval(elapsed_s, min_interval_s) -> float
+/// chunk_due(since_last_s, elapsed_s, finished, total, min_interval_s, tail) -> bool
 ///
-/// How long after the last chunk the next one is due, the sweep having run
-/// `elapsed_s` seconds: `dupack_batch`'s rule (`sweep/pace.rs`), which the
-/// Dask executor follows too so that both stores fill alike.
+/// Whether the runs finished since the last chunk, `since_last_s` seconds
+/// ago, are handed over now, `elapsed_s` into a sweep that has finished
+/// `finished` of its `total` jobs: `dupack_batch`'s rule (`sweep/pace.rs`,
+/// `tail` for a stored sweep), which the Dask executor follows too so that
+/// both stores fill alike.
 #[pyfunction]
-pub fn chunk_interval(elapsed_s: f64, min_interval_s: f64) -> PyResult<f64> {
+pub fn chunk_due(
+    since_last_s: f64,
+    elapsed_s: f64,
+    finished: usize,
+    total: usize,
+    min_interval_s: f64,
+    tail: bool,
+) -> PyResult<bool> {
     let d = |x: f64, what: &str| {
         Duration::try_from_secs_f64(x)
             .map_err(|_| PyValueError::new_err(format!("{what} must be a number of seconds >= 0, got {x}")))
     };
-    Ok(dupack_batch::sweep::chunk_interval(d(elapsed_s, "elapsed_s")?, d(min_interval_s, "min_interval_s")?)
-        .as_secs_f64())
+    Ok(dupack_batch::sweep::chunk_due(
+        d(since_last_s, "since_last_s")?,
+        d(elapsed_s, "elapsed_s")?,
+        finished,
+        total,
+        d(min_interval_s, "min_interval_s")?,
+        tail,
+    ))
 }
