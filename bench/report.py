@@ -1271,6 +1271,7 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
                 f"the {run_us(rows[0])} a one-second run of it simulates in; on two cores busy with two workers "
                 "every µs of it is taken from the simulation; the faster the engine, the more these fixed "
                 "per-run costs weigh. "
+                "The last chunk's parts are written after the last run, while the other cores wait for them: toward its end a stored sweep's chunks halve, down to 20 ms of runs (commit 328d897), which, with a core the workers leave free (one worker on this machine, 4,000 one-second runs, alternated with the code before), took the overhead from 5.3–6.1 % to 2.6–4.2 %; with every core a worker's it changes nothing, the parts costing the same CPU wherever they are written. The extension's writer (arrow-rs) spends 9.8 µs a run on these parts (78 ms for the six parts of 8,000 one-second runs, timed on their own), a quarter of it the dictionary encoder hashing every value: without dictionaries 6.1 µs, but 2.3 times the bytes (6.8 against 2.9 MB), so they stay. "
                 "Ten-second runs carry the same rows for ten times the "
                 "simulation and are inside the target. What would close the rest at 1 s: fewer values to encode "
                 "(the `links` table is more than half of them: 22 rows of 22 columns a run), or a Parquet writer that encodes a "
