@@ -35,12 +35,22 @@ def test_the_tables_give_every_part_of_every_reproduction_and_their_shares() -> 
     text = _text(_row("all", 40.0, {"libraries": 0.5, "simulations": 30.0, "figures": 6.0, "rest": 2.0}))
     assert "| `dupack reproduce eplr` | 1.90 / 2.00 | 1.00 / 1.20 | 180 |" in text
     assert "| importing pandas and matplotlib | 0.50 | 0.50 |" in text
-    assert "| the figures (matplotlib: a PNG and an SVG each) | 1.00 | 6.00 |" in text
+    assert "| the figures (matplotlib: a PNG and an SVG each), as long as the run waits for them | 1.00 | 6.00 |" in text
     assert "| **total** (the command, median wall) | 2.00 | 40.00 |" in text
     start = next(line for line in text.splitlines() if line.startswith("| the command's median beyond"))
     assert start.endswith("| 0.20 | 1.50 |")
     assert "`reproduce eplr`: the simulations are 5 % of the command's wall time, the figures 50 %" in text
     assert "`reproduce all`: the simulations are 75 %" in text
+
+
+def test_figures_drawn_while_the_runs_go_on_are_told_apart_from_those_waited_for() -> None:
+    parts = {"libraries": 0.5, "simulations": 14.0, "figures": 0.7, "drawing": 2.5, "rest": 1.0}
+    text = _text(_row("unfairness", 17.0, parts))
+    assert "`reproduce unfairness`: the simulations are 82 % of the command's wall time, the figures 4 %" in text
+    assert ("Drawing the figures took 2.50 s in all, 1.80 s of it on a thread of their own while later "
+            "experiments' runs went on") in text
+    # Nothing drawn early (one experiment, or an older split without the figure thread): no such line.
+    assert text.count("Drawing the figures took") == 1
 
 
 def test_a_command_quicker_than_its_parts_says_what_it_overlaps() -> None:

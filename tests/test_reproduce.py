@@ -320,12 +320,12 @@ def test_cli_reproduce_all_writes_a_papers_files_while_the_next_ones_runs_simula
             second_started.set()
         return real_reproduce(name, *args, **kwargs)
 
-    def write_(r, out):
+    def write_(r, out, **kwargs):
         # The first paper's files are written only once the second's runs have
         # begun: written in line, this would wait in vain.
         overlapped = r.paper.name != order[0] or second_started.wait(30)
         seen[r.paper.name] = (threading.current_thread().name, overlapped)
-        real_write(r, out)
+        real_write(r, out, **kwargs)
 
     monkeypatch.setattr(rep, "reproduce", reproduce_)
     monkeypatch.setattr(rep, "write", write_)
@@ -334,7 +334,8 @@ def test_cli_reproduce_all_writes_a_papers_files_while_the_next_ones_runs_simula
     # The paper with more figures to draw (rpld: 8, eplr: 6) goes first.
     assert order == ["rpld", "eplr"]
     assert seen == {"eplr": ("dupack-write-eplr", True), "rpld": ("dupack-write-rpld", True)}
-    # The same files as written in line, one paper at a time (the report
+    # The same files as written in line, one paper at a time, where each
+    # figure is drawn as soon as its experiments have run (the report
     # carries the time it was made).
     monkeypatch.setattr(rep, "write", real_write)
     for name in ("eplr", "rpld"):
@@ -348,10 +349,58 @@ def test_cli_reproduce_all_writes_a_papers_files_while_the_next_ones_runs_simula
                 assert (a / f).read_bytes() == (b / f).read_bytes(), f
 
 
+def test_a_papers_figures_are_drawn_while_its_later_experiments_run(tmp_path: Path, monkeypatch) -> None:
+    # rpld: three experiments, each figure plots one of them. Every sweep of
+    # the last experiment waits until a figure has been drawn: drawn only
+    # after the last run, none would be and the wait would time out.
+    import threading
+
+    import dupack.reproduce.figures as figs
+
+    drawn = threading.Event()
+    threads: set[str] = set()
+    waited: list[bool] = []
+    real_draw, real_sweep = figs.draw, dupack.sweep
+
+    def draw_(*args, **kwargs):
+        out = real_draw(*args, **kwargs)
+        threads.add(threading.current_thread().name)
+        drawn.set()
+        return out
+
+    def sweep_(*args, **kwargs):
+        if "wan" in Path(kwargs["out"]).parts:
+            waited.append(drawn.wait(60))
+        return real_sweep(*args, **kwargs)
+
+    monkeypatch.setattr(figs, "draw", draw_)
+    monkeypatch.setattr(dupack, "sweep", sweep_)
+    r = reproduce("rpld", tmp_path, seeds=2)
+    assert waited and all(waited), waited
+    assert threads == {"dupack-figures-rpld"}
+    assert [p.name for p in r.figures] == [f"{f.id}.{x}" for f in r.paper.figures for x in ("png", "svg")]
+    assert all(p.is_file() and p.parent == tmp_path / "figures" for p in r.figures)
+
+
+def test_a_failed_figure_fails_the_reproduction_after_its_runs_are_stored(tmp_path: Path, monkeypatch) -> None:
+    import dupack.reproduce.figures as figs
+
+    def draw_(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(figs, "draw", draw_)
+    with pytest.raises(OSError, match="No space left on device"):
+        reproduce("rpld", tmp_path, seeds=1)
+    # The runs are stored: a second call reuses them and writes the files.
+    monkeypatch.undo()
+    r = reproduce("rpld", tmp_path, seeds=1)
+    assert (tmp_path / "report.html").is_file() and len(r.figures) == 2 * len(r.paper.figures)
+
+
 def test_cli_reproduce_reports_a_failed_write_in_one_line_also_for_all(tmp_path: Path, monkeypatch) -> None:
     import dupack.reproduce as rep
 
-    def write_(r, out):
+    def write_(r, out, **kwargs):
         raise PermissionError(13, "Permission denied", str(out / "report.html"))
 
     monkeypatch.setattr(rep, "write", write_)

@@ -115,11 +115,6 @@ def reproduce(
     tables, figures and report are left to a later :func:`write` (``dupack
     reproduce all`` draws one paper's while the next one's runs simulate).
     """
-    import pandas as pd
-
-    import dupack
-    from dupack.scenario import load as load_scenario
-
     paper = load_paper(name)
     n = _seeds(paper, full, seeds)
     out_dir = Path(out) if out is not None else None
@@ -129,6 +124,33 @@ def reproduce(
             # The stores are this module's own: DIR/runs holds nothing else.
             shutil.rmtree(out_dir / "runs")
     results: dict[str, pd.DataFrame] = {}
+    early = _EarlyFigures(paper, full, out_dir / "figures") if out_dir is not None and write_files else None
+    try:
+        _run_experiments(paper, full, n, out_dir, workers, progress, mixed_versions, results, early)
+        r = Reproduction(paper, full, n, results)
+        r.comparisons = compare_published(paper, results)
+        r.claims = [evaluate_claim(paper, c, results) for c in paper.claims]
+        if out_dir is not None:
+            r.out = out_dir
+            if write_files:
+                write(r, out_dir, early=early)
+    except BaseException:
+        if early is not None:
+            early.cancel()
+        raise
+    return r
+
+
+def _run_experiments(paper: Paper, full: bool, n: dict[str, int], out_dir: Path | None, workers: int | None,
+                     progress: Callable[[int], None] | None, mixed_versions: bool,
+                     results: dict[str, pd.DataFrame], early: _EarlyFigures | None) -> None:
+    """Run every experiment of ``paper`` into ``results`` (experiment ->
+    flows of every run); hand ``early`` each figure whose experiments are done."""
+    import pandas as pd
+
+    import dupack
+    from dupack.scenario import load as load_scenario
+
     for e in paper.experiments:
         mode = [*e.overrides, *(e.overrides_full if full else e.overrides_quick)]
         # An axis of one path is a dimension of the sweep's grid; an axis that
@@ -186,14 +208,8 @@ def reproduce(
                     f["gain"] = 100.0 * f["goodput_kbps"] * flows_per_run / e.fair_share_kbps
                 frames.append(f)
         results[e.id] = pd.concat(frames, ignore_index=True)
-    r = Reproduction(paper, full, n, results)
-    r.comparisons = compare_published(paper, results)
-    r.claims = [evaluate_claim(paper, c, results) for c in paper.claims]
-    if out_dir is not None:
-        r.out = out_dir
-        if write_files:
-            write(r, out_dir)
-    return r
+        if early is not None:
+            early.ready(results)
 
 
 def _flow_index(path: str) -> int | None:
@@ -215,8 +231,80 @@ def _slug(s: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in s)
 
 
-def write(r: Reproduction, out: Path) -> None:
-    """Tables, comparison, claims, figures and the HTML report into ``out``."""
+class _EarlyFigures:
+    """Draws a paper's figures on a thread of its own, each as soon as the
+    experiments it plots have run, while the later experiments' runs go on.
+
+    Why: the runs keep both cores busy and drawing takes one (matplotlib,
+    a PNG and an SVG a figure: about a third of ``dupack reproduce efr``),
+    so drawn after the last run the figures leave a core idle; drawn while
+    the runs go on they share the cores with them. The figures are the
+    same bytes either way (a test compares them): each is drawn from its
+    experiments' finished flows, which nothing changes afterwards (the
+    thread gets its own shallow copies), and from the published numbers,
+    which do not depend on the runs."""
+
+    def __init__(self, paper: Paper, full: bool, out: Path) -> None:
+        import queue
+
+        self.paper, self.full, self.out = paper, full, out
+        self.published = compare_published(paper, {})  # the paper's numbers: no run needed
+        self.submitted: set[str] = set()
+        self.drawn: dict[str, list[Path]] = {}
+        self.error: BaseException | None = None
+        self.cancelled = False
+        self.todo: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.thread: Any = None
+
+    def ready(self, results: dict[str, pd.DataFrame]) -> None:
+        """Queue every figure not yet queued whose experiments are all in ``results``."""
+        import threading
+
+        for fig in self.paper.figures:
+            if fig.id in self.submitted or not all(e in results for e in fig.experiments):
+                continue
+            self.submitted.add(fig.id)
+            self.todo.put((fig, {e: results[e].copy(deep=False) for e in fig.experiments}))
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._body, name=f"dupack-figures-{self.paper.name}", daemon=True)
+                self.thread.start()
+
+    def _body(self) -> None:
+        from dupack.reproduce import figures
+
+        while True:
+            item = self.todo.get()
+            if item is None or self.cancelled:
+                return
+            fig, results = item
+            try:
+                self.drawn[fig.id] = figures.draw(self.paper, fig, results, self.full, self.published, self.out)
+            except BaseException as e:  # noqa: BLE001 - raised again by finish(), in the reproduction's thread
+                self.error = e
+                return
+
+    def finish(self) -> dict[str, list[Path]]:
+        """Wait for the figures queued; their paths by figure id. Raises what drawing one raised."""
+        if self.thread is not None:
+            self.todo.put(None)
+            self.thread.join()
+            self.thread = None
+        if self.error is not None:
+            raise self.error
+        return self.drawn
+
+    def cancel(self) -> None:
+        """Stop after the figure being drawn (the reproduction failed or was interrupted)."""
+        self.cancelled = True
+        if self.thread is not None:
+            self.todo.put(None)
+            self.thread.join()
+            self.thread = None
+
+
+def write(r: Reproduction, out: Path, early: _EarlyFigures | None = None) -> None:
+    """Tables, comparison, claims, figures and the HTML report into ``out``
+    (the figures ``early`` drew while the runs went on are not drawn again)."""
     from dupack.reproduce import figures, report
 
     r.out = out
@@ -247,9 +335,12 @@ def write(r: Reproduction, out: Path) -> None:
                 w.writerow([c.claim["id"], c.verdict, c.claim.get("text"), c.claim.get("where"),
                             json.dumps(p.point) if p else "", a, b, _num(d.mean) if d else "",
                             _num(d.half) if d else "", d.n if d else ""])
+    drawn = early.finish() if early is not None else {}
     r.figures = []
     for fig in r.paper.figures:
-        if all(e in r.results for e in fig.experiments):
+        if fig.id in drawn:
+            r.figures += drawn[fig.id]
+        elif all(e in r.results for e in fig.experiments):
             r.figures += figures.draw(r.paper, fig, r.results, r.full, r.comparisons, out / "figures")
     (out / "report.html").write_text(report.html_page(r))
 
