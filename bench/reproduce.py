@@ -186,8 +186,9 @@ def lines(res: dict) -> list[str]:
         drawing = r["parts"].get("drawing")
         if drawing is not None and drawing > r["parts"]["figures"]:
             out.append(f"  Drawing the figures took {drawing:.2f} s in all, {drawing - r['parts']['figures']:.2f} s of "
-                       "it on a thread of their own while later experiments' runs went on (each figure is drawn as "
-                       "soon as the experiments it plots have run).")
+                       "it on a thread of their own while the reproduction went on (each figure is drawn as soon "
+                       "as the experiments it plots have run, beside the later experiments' runs, the claims and "
+                       "the tables).")
         parts = sum(r["parts"][p] for p in PARTS)
         if r["name"] == "all" and parts > total:
             out.append(

@@ -47,8 +47,8 @@ def test_figures_drawn_while_the_runs_go_on_are_told_apart_from_those_waited_for
     parts = {"libraries": 0.5, "simulations": 14.0, "figures": 0.7, "drawing": 2.5, "rest": 1.0}
     text = _text(_row("unfairness", 17.0, parts))
     assert "`reproduce unfairness`: the simulations are 82 % of the command's wall time, the figures 4 %" in text
-    assert ("Drawing the figures took 2.50 s in all, 1.80 s of it on a thread of their own while later "
-            "experiments' runs went on") in text
+    assert ("Drawing the figures took 2.50 s in all, 1.80 s of it on a thread of their own while the "
+            "reproduction went on") in text
     # Nothing drawn early (one experiment, or an older split without the figure thread): no such line.
     assert text.count("Drawing the figures took") == 1
 
