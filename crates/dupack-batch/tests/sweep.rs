@@ -210,54 +210,48 @@ fn a_sweep_that_keeps_nothing_hands_each_chunk_its_rows_and_returns_none() {
     assert_eq!(rows, kept.results.rows());
 }
 
-#[test]
-fn a_stored_sweeps_chunk_is_handed_over_once_it_holds_enough_rows() {
-    // Chunks an hour apart, but at most 20 rows each: a sweep of many short
-    // runs holds about a chunk's rows in memory, not ten seconds' worth.
-    // (The coordinator looks at the workers' rows every 20 ms: the sweep
-    // lasts a good many of those.)
+/// The chunks of a stored sweep of 300 runs of 20 s with chunks an hour
+/// apart and at most `max_chunk_rows` rows each, `size(chunk)` each. (The
+/// coordinator looks at the workers' rows whenever one finishes a block
+/// and every 20 ms: the sweep lasts a good many of those.)
+fn chunks_an_hour_apart(max_chunk_rows: usize, size: impl Fn(&Chunk) -> usize) -> Vec<usize> {
     let scenarios = [scenario("20s")];
     let jobs: Vec<Job> = (0..300).map(|j| (j, 0, Some(j + 1))).collect();
     let sweep = Sweep {
         parts: true,
         keep: false,
-        max_chunk_rows: 20,
+        max_chunk_rows,
         chunk_interval: Duration::from_secs(3600),
         ..Sweep::new(&scenarios, &jobs, 2)
     };
     let mut sizes = Vec::new();
     sweep
         .run(&mut |c: Chunk| {
-            sizes.push(c.part.expect("rows").rows().iter().sum::<usize>());
+            sizes.push(size(&c));
             Ok::<(), String>(())
         })
         .expect("the sweep runs");
-    assert!(sizes.len() > 1, "only the end of the sweep handed over rows: {sizes:?}");
+    sizes
+}
+
+#[test]
+fn a_stored_sweeps_chunk_is_handed_over_once_it_holds_enough_rows() {
+    // At most 20 rows a chunk: a sweep of many short runs holds about a
+    // chunk's rows in memory, not ten seconds' worth.
+    let sizes = chunks_an_hour_apart(20, |c| c.part.as_ref().expect("rows").rows().iter().sum());
     assert_eq!(sizes.iter().sum::<usize>(), 300 * 9, "one runs row, two flows and six links a run");
+    // The first long before half the runs are done, which is as early as
+    // the end's shrinking chunks begin.
+    assert!(sizes[0] < 300 * 9 / 4, "chunks of {sizes:?} rows");
 }
 
 #[test]
 fn a_stored_sweeps_chunks_shrink_toward_its_end() {
-    // Chunks an hour apart and no row limit: only the end's rule hands a
-    // chunk over before the workers are done, once it has waited as long
-    // as the sweep has left (pace::chunk_due). The sweep lasts some
-    // hundreds of ms, many times the shortest chunk (20 ms).
-    let scenarios = [scenario("20s")];
-    let jobs: Vec<Job> = (0..300).map(|j| (j, 0, Some(j + 1))).collect();
-    let sweep = Sweep {
-        parts: true,
-        keep: false,
-        max_chunk_rows: usize::MAX,
-        chunk_interval: Duration::from_secs(3600),
-        ..Sweep::new(&scenarios, &jobs, 2)
-    };
-    let mut sizes = Vec::new();
-    sweep
-        .run(&mut |c: Chunk| {
-            sizes.push(c.jobs.len());
-            Ok::<(), String>(())
-        })
-        .expect("the sweep runs");
+    // No row limit: only the end's rule hands a chunk over before the
+    // workers are done, once it has waited as long as the sweep has left
+    // (pace::chunk_due). The sweep lasts some hundreds of ms, many times
+    // the shortest chunk (20 ms).
+    let sizes = chunks_an_hour_apart(usize::MAX, |c| c.jobs.len());
     assert_eq!(sizes.iter().sum::<usize>(), 300);
     assert!(sizes.len() >= 3, "chunks of {sizes:?} runs");
     assert!(sizes[0] >= 100, "the first chunk comes about half way: {sizes:?}");
