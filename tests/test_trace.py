@@ -47,6 +47,32 @@ def test_tracing_does_not_change_the_run() -> None:
     assert [list(f) for f in traced.raw["flows"]] == [list(f) for f in plain.raw["flows"]]
 
 
+def test_the_trace_and_series_come_as_the_documents_fields_would(tmp_path) -> None:
+    # The core hands them over as objects, not JSON text (_core.run): the
+    # document is as it would be parsed: fields in the core's order, the
+    # trace and series after the run's and before the captures, each trace
+    # row's and the series' keys sorted as the JSON had them.
+    r = dupack.run(FF2, trace=["f0"], series=["f0"], pcap={"hop1": tmp_path / "b.pcapng"})
+    assert list(r.raw)[-3:] == ["trace", "series", "pcap"]
+    rows = r.raw["trace"]
+    assert all(list(row) == ["flow", "kind", "len", "seq", "time_ns", "time_s"] for row in rows)
+    assert all(type(row["time_ns"]) is int and type(row["time_s"]) is float and row["time_s"] == row["time_ns"] / 1e9
+               for row in rows)
+    assert {type(row["seq"]) for row in rows} <= {int, type(None)} and {row["flow"] for row in rows} == {"f0"}
+    # One string object per flow name and kind, not one per row.
+    assert len({id(row["flow"]) for row in rows}) == 1
+    assert len({id(row["kind"]) for row in rows}) == len({row["kind"] for row in rows})
+    series = r.raw["series"]
+    assert list(series) == sorted(series)
+    n = len(series["time_ns"])
+    assert n > 0 and all(len(series[k]) == n for k in ("entity", "variable", "value"))
+    assert all(type(v) is float for v in series["value"]) and type(series["truncated"]) is bool
+    # And it says the same as its JSON text.
+    import json
+
+    assert json.loads(r.to_json()) == r.raw
+
+
 def test_an_untraced_run_has_no_trace_table() -> None:
     with pytest.raises(ValueError, match="pass trace="):
         _ = dupack.run(FF2).trace

@@ -28,13 +28,15 @@ def run(
     partial_on_interrupt: bool = False,
     estimated: Callable[[float, float, float], object] | None = None,
     series_variables: list[str] | None = None,
-) -> str:
-    """Validate and run a scenario given as JSON text; return the result as JSON text.
+) -> tuple[str, dict[str, Any]]:
+    """Validate and run a scenario given as JSON text; return the result as
+    JSON text, and a dict of what was observed, the document's ``trace`` and
+    ``series`` fields as objects (not text: hundreds of thousands of values).
 
-    ``trace`` names flows whose packet-level trace is added as the result's
-    ``trace`` list. ``series`` names flows and links whose time series is
-    added (at most ``series_max`` records, of the variables
-    ``series_variables`` names; None: all).
+    ``trace`` names flows whose packet-level trace is the dict's ``trace``
+    list (a dict a row). ``series`` names flows and links whose time series
+    is its ``series`` columns (at most ``series_max`` records, of the
+    variables ``series_variables`` names; None: all).
 
     ``seed=None`` uses the scenario's ``run.seed``. The GIL is released while
     the simulation runs.

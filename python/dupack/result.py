@@ -730,8 +730,18 @@ class RunResult:
         self._series: pd.DataFrame | None = None
 
     @classmethod
-    def from_json(cls, text: str, scenario: Scenario | None = None) -> RunResult:
-        return cls(_core.json_loads(text), scenario)
+    def from_json(cls, text: str, scenario: Scenario | None = None, observed: dict[str, Any] | None = None) -> RunResult:
+        """The result of the JSON document ``text``; ``observed``: its
+        ``trace`` and ``series`` fields, which the core hands over as objects
+        (``_core.run``), put where the document has them: after the run's
+        fields, before ``pcap``."""
+        raw = _core.json_loads(text)
+        if observed:
+            pcap = raw.pop("pcap", None)
+            raw.update(observed)
+            if pcap is not None:
+                raw["pcap"] = pcap
+        return cls(raw, scenario)
 
     @property
     def seed(self) -> int:

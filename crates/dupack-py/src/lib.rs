@@ -15,7 +15,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyDict, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 
 use dupack_batch::observed::trace_rows;
 use dupack_batch::{flow_indices, panic_message, series_entities};
@@ -85,15 +85,20 @@ pub(crate) fn parse_plain(scenario_json: &str) -> Result<dupack_sim::Scenario, d
     dupack_sim::parse_scenario(&value)
 }
 
-/// run(scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None) -> str
+/// run(scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None) -> (str, dict)
 ///
 /// Validate the scenario (JSON text of the scenario document), run it with
-/// `seed` (None: the scenario's `run.seed`) and return the result as JSON text.
-/// `trace` names flows whose packet-level trace is added to the result as a
-/// `trace` list (see `trace_json`). `series` names flows and links (`NAME`,
-/// `flow:NAME`, `link:NAME`, or `*` for all) whose time series is added as
-/// `series` columns (see `series_json`), at most `series_max` records, of
-/// the variables `series_variables` names (None: all of them).
+/// `seed` (None: the scenario's `run.seed`) and return the result as JSON
+/// text, and what was observed as Python objects: `trace` names flows whose
+/// packet-level trace is the dict's `trace` list (see `trace_py`). `series`
+/// names flows and links (`NAME`, `flow:NAME`, `link:NAME`, or `*` for all)
+/// whose time series is its `series` columns (see `series_py`), at most
+/// `series_max` records, of the variables `series_variables` names (None:
+/// all of them). They are the document's `trace` and `series` fields,
+/// handed over as objects rather than text: a traced run's trace and series
+/// are hundreds of thousands of values (25 MB of JSON for the unfairness
+/// dumbbell's ten flows over 200 s), whose writing and parsing took longer
+/// than the run itself.
 /// `pcaps` is a list of `(link, direction, path)`: a pcapng capture of the
 /// link's `fwd`, `rev` or `both` directions written to `path`; the packets
 /// written are added as `pcap` (one entry per capture).
@@ -127,7 +132,7 @@ fn run(
     partial_on_interrupt: bool,
     estimated: Option<PyObject>,
     series_variables: Option<Vec<String>>,
-) -> PyResult<String> {
+) -> PyResult<(String, PyObject)> {
     let scenario = parse(py, scenario_json)?;
     if let Some(cb) = &estimated {
         let e = dupack_sim::estimate(&scenario);
@@ -226,14 +231,6 @@ fn run(
                 if matches!(r.run.end_reason.as_str(), "wall_limit" | "interrupted") {
                     json.push_str(&format!(",\"partial\":true,\"duration_s\":{}", serde_json::to_string(&duration_s)?));
                 }
-                if trace.is_some() {
-                    json.push_str(",\"trace\":");
-                    json.push_str(&serde_json::to_string(&trace_json(&scenario, &observed.trace))?);
-                }
-                if let (true, Some(s)) = (with_series, &observed.series) {
-                    json.push_str(",\"series\":");
-                    json.push_str(&serde_json::to_string(&series_json(s))?);
-                }
                 if with_pcap {
                     let caps: Vec<serde_json::Value> = pcap_paths
                         .iter()
@@ -244,7 +241,7 @@ fn run(
                     json.push_str(&serde_json::to_string(&caps)?);
                 }
                 json.push('}');
-                Ok::<String, serde_json::Error>(json)
+                Ok::<_, serde_json::Error>((json, observed))
             })
         }))
     });
@@ -252,7 +249,16 @@ fn run(
         return Err(e);
     }
     match outcome {
-        Ok(Ok(Ok(json))) => Ok(json),
+        Ok(Ok(Ok((json, observed)))) => {
+            let fields = PyDict::new_bound(py);
+            if trace.is_some() {
+                fields.set_item("trace", trace_py(py, &scenario, &observed.trace)?)?;
+            }
+            if let (true, Some(s)) = (with_series, &observed.series) {
+                fields.set_item("series", series_py(py, s)?)?;
+            }
+            Ok((json, fields.into_any().unbind()))
+        }
         Ok(Ok(Err(e))) => Err(run_error(py, dupack_sim::RunError(format!("cannot serialise the result: {e}")))),
         Ok(Err(e)) => Err(run_error(py, e)),
         Err(panic) => Err(run_error(
@@ -266,24 +272,25 @@ fn run(
 }
 
 /// The time series as columns: `entities` and `variables` (names), then per
-/// record `time_ns`, `entity` and `variable` (indices into those) and `value`.
-fn series_json(s: &dupack_sim::Series) -> serde_json::Value {
+/// record `time_ns`, `entity` and `variable` (indices into those) and
+/// `value` (None for a value that is not finite, as JSON would carry it),
+/// and `truncated`.
+fn series_py<'py>(py: Python<'py>, s: &dupack_sim::Series) -> PyResult<Bound<'py, PyDict>> {
+    let n = dupack_sim::observe::series::FLOW_VARIABLES.len() + dupack_sim::observe::series::LINK_VARIABLES.len();
     let names: Vec<&str> = (0..=u8::MAX)
-        .map_while(|v| {
-            let n =
-                dupack_sim::observe::series::FLOW_VARIABLES.len() + dupack_sim::observe::series::LINK_VARIABLES.len();
-            ((v as usize) < n).then(|| dupack_sim::observe::series::variable_name(v))
-        })
+        .map_while(|v| ((v as usize) < n).then(|| dupack_sim::observe::series::variable_name(v)))
         .collect();
-    serde_json::json!({
-        "entities": s.entities,
-        "variables": names,
-        "time_ns": s.time_ns,
-        "entity": s.entity,
-        "variable": s.variable,
-        "value": s.value,
-        "truncated": s.truncated,
-    })
+    // The keys in the order the JSON document had them (sorted).
+    let d = PyDict::new_bound(py);
+    d.set_item("entities", PyList::new_bound(py, &s.entities))?;
+    d.set_item("entity", PyList::new_bound(py, &s.entity))?;
+    d.set_item("time_ns", PyList::new_bound(py, &s.time_ns))?;
+    d.set_item("truncated", s.truncated)?;
+    let value = s.value.iter().map(|&v| if v.is_finite() { v.into_py(py) } else { py.None() });
+    d.set_item("value", PyList::new_bound(py, value))?;
+    d.set_item("variable", PyList::new_bound(py, &s.variable))?;
+    d.set_item("variables", PyList::new_bound(py, names))?;
+    Ok(d)
 }
 
 /// Flow names → indices; an unknown name is a ScenarioError naming it and the flows there are.
@@ -292,26 +299,44 @@ fn traced_flows(py: Python<'_>, scenario: &dupack_sim::Scenario, names: &[String
         .map_err(|message| scenario_error(py, dupack_sim::ScenarioError { path: "trace".into(), message }))
 }
 
-/// One JSON object per trace record: `time_s`, `flow` (name), `kind`, `seq`
-/// (byte offset of the segment; the cumulative ACK for `ack` and
-/// `recovery_exit`; the block's first byte for `sack`; null for
-/// `ecn_reduction`) and `len` (payload bytes; a `sack` block's bytes; 0 for
-/// the other events, which are not packets). An ACK that reaches the sender
-/// is one `ack` row followed by one `sack` row per SACK block, in the order
-/// the receiver sent them (the most recent first, RFC 2018 §4). Sender
-/// events carry no packet, so they are stamped with their own instant.
-fn trace_json(scenario: &dupack_sim::Scenario, records: &[dupack_sim::TraceRecord]) -> serde_json::Value {
-    let rows = records.iter().flat_map(|r| trace_rows(r)).map(|(at, flow, kind, seq, len)| {
-        serde_json::json!({
-            "time_s": at.as_secs_f64(),
-            "time_ns": at.as_nanos(),
-            "flow": scenario.flows[flow as usize].name,
-            "kind": kind,
-            "seq": seq,
-            "len": len,
-        })
-    });
-    serde_json::Value::Array(rows.collect())
+/// One dict per trace record, its keys in the order the JSON document had
+/// them: `flow` (name), `kind`, `len` (payload bytes; a `sack` block's
+/// bytes; 0 for the other events, which are not packets), `seq` (byte
+/// offset of the segment; the cumulative ACK for `ack` and `recovery_exit`;
+/// the block's first byte for `sack`; None for `ecn_reduction`), `time_ns`
+/// and `time_s`. An ACK that reaches the sender is one `ack` row followed by
+/// one `sack` row per SACK block, in the order the receiver sent them
+/// (dupack_batch::observed::trace_rows). The rows share their keys, flow
+/// names and kinds (one string object each).
+fn trace_py<'py>(
+    py: Python<'py>,
+    scenario: &dupack_sim::Scenario,
+    records: &[dupack_sim::TraceRecord],
+) -> PyResult<Bound<'py, PyList>> {
+    // The keys in the order the JSON document had them (sorted).
+    let keys = ["flow", "kind", "len", "seq", "time_ns", "time_s"].map(|k| PyString::intern_bound(py, k));
+    let flows: Vec<Bound<'py, PyString>> = scenario.flows.iter().map(|f| PyString::new_bound(py, &f.name)).collect();
+    let mut kinds: Vec<(&'static str, Bound<'py, PyString>)> = Vec::new();
+    let list = PyList::empty_bound(py);
+    for (at, flow, kind, seq, len) in records.iter().flat_map(trace_rows) {
+        let kind = match kinds.iter().find(|(k, _)| *k == kind) {
+            Some((_, s)) => s.clone(),
+            None => {
+                let s = PyString::intern_bound(py, kind);
+                kinds.push((kind, s.clone()));
+                s
+            }
+        };
+        let row = PyDict::new_bound(py);
+        row.set_item(&keys[0], &flows[flow as usize])?;
+        row.set_item(&keys[1], kind)?;
+        row.set_item(&keys[2], len)?;
+        row.set_item(&keys[3], seq)?;
+        row.set_item(&keys[4], at.as_nanos())?;
+        row.set_item(&keys[5], at.as_secs_f64())?;
+        list.append(row)?;
+    }
+    Ok(list)
 }
 
 /// entities(scenario_json) -> (flow names, link names)
