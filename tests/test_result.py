@@ -215,3 +215,28 @@ def test_a_medium_field_missing_from_the_core_raises(column):
 def test_too_long_ndup_lists_raise():
     with pytest.raises(ValueError, match="ndup_at_timeout has 5 entries"):
         RunResult({**RAW, "flows": [flow("a", ndup_at_timeout=[1, 2, 3, 4, 5])]}).flows
+
+
+def test_the_columns_written_without_pandas_check_and_convert_the_rows_as_the_frames_do() -> None:
+    from dupack.result import _fast_columns
+
+    dtypes = {"name": "str", "n": "uint64", "x": "float64", "m": "UInt64"}
+    rows = [{"name": "a", "n": 1, "x": 0.5, "m": None}, {"m": 3, "x": 2, "n": True, "name": 7}]
+    assert _fast_columns(rows, dtypes, "t") == [
+        ("name", "str", ["a", "7"]), ("n", "uint64", [1, 1]), ("x", "float64", [0.5, 2.0]), ("m", "UInt64", [None, 3]),
+    ]
+    assert [type(v) for v in _fast_columns(rows, dtypes, "t")[2][2]] == [float, float]
+    assert _fast_columns([], dtypes, "t") == [(c, d, []) for c, d in dtypes.items()]
+    # A field unknown here: the pandas path, which infers its type.
+    assert _fast_columns([{**rows[0], "new": 1}], dtypes, "t") is None
+    # Not an integer, or out of the column's range: the pandas path too, which says so.
+    assert _fast_columns([{**rows[0], "n": "x"}], dtypes, "t") is None
+    assert _fast_columns([{**rows[0], "n": 2**64}], dtypes, "t") is None
+    assert _fast_columns([{**rows[0], "m": -1}], dtypes, "t") is None
+    # A field missing, or null where the column cannot be: the core and this module disagree.
+    with pytest.raises(ValueError, match=r"no field 'x' in t\[1\]"):
+        _fast_columns([rows[0], {"name": "b", "n": 1, "m": None}], dtypes, "t")
+    with pytest.raises(ValueError, match=r"no field 'x' in t\[0\]"):
+        _fast_columns([{"name": "b", "n": 1, "m": None, "y": 1}], dtypes, "t")
+    with pytest.raises(ValueError, match=r"null for t\[1\]\.n, which cannot be null"):
+        _fast_columns([rows[0], {**rows[0], "n": None}], dtypes, "t")
