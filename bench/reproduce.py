@@ -188,7 +188,9 @@ def lines(res: dict) -> list[str]:
             out.append(f"  Drawing the figures took {drawing:.2f} s in all, {drawing - r['parts']['figures']:.2f} s of "
                        "it on a thread of their own while the reproduction went on (each figure is drawn as soon "
                        "as the experiments it plots have run, beside the later experiments' runs, the claims and "
-                       "the tables).")
+                       "the tables" + ("; in this run the papers one after the other, where the command draws each "
+                       "paper's on the writer thread beside the next paper's runs" if r["name"] == "all" else "")
+                       + ").")
         parts = sum(r["parts"][p] for p in PARTS)
         if r["name"] == "all" and parts > total:
             out.append(

@@ -392,6 +392,8 @@ def test_a_failed_figure_fails_the_reproduction_after_its_runs_are_stored(tmp_pa
     with pytest.raises(OSError, match="No space left on device"):
         reproduce("rpld", tmp_path, seeds=1)
     # The runs are stored: a second call reuses them and writes the files.
+    stored = sorted(p.relative_to(tmp_path) for p in (tmp_path / "runs").rglob("runs/part-*.parquet"))
+    assert len(stored) >= sum(len(e.schemes) for e in load_paper("rpld").experiments), stored
     monkeypatch.undo()
     r = reproduce("rpld", tmp_path, seeds=1)
     assert (tmp_path / "report.html").is_file() and len(r.figures) == 2 * len(r.paper.figures)

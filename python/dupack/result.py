@@ -139,6 +139,13 @@ def _flow_rows(flows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+def _null(table: str, index: int, field: str) -> ValueError:
+    # Only the nullable columns (UInt64, and float64: serde writes a
+    # non-finite float as null) may be null; anywhere else a null means the
+    # core's type changed, and 0 or "" would hide that.
+    return ValueError(f"the core's result has null for {table}[{index}].{field}, which cannot be null")
+
+
 def _checked_rows(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> list[str]:
     """Check the core's rows of ``table`` against ``dtypes`` (every field
     there, no null where the dtype has none); returns the fields unknown
@@ -151,10 +158,7 @@ def _checked_rows(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str
         if dtype in ("str", "uint64"):
             for i, r in enumerate(rows):
                 if r[col] is None:
-                    # Only the nullable columns (UInt64, and float64: serde writes a
-                    # non-finite float as null) may be null; anywhere else a null
-                    # means the core's type changed, and 0 or "" would hide that.
-                    raise ValueError(f"the core's result has null for {table}[{i}].{col}, which cannot be null")
+                    raise _null(table, i, col)
     return list(dict.fromkeys(k for r in rows for k in r if k not in dtypes))
 
 
@@ -535,11 +539,7 @@ def _fast_columns(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str
     for (col, dtype), values in zip(dtypes.items(), columns, strict=True):
         kinds = set(map(type, values))
         if dtype in ("str", "uint64") and type(None) in kinds:
-            i = values.index(None)
-            # Only the nullable columns (UInt64, and float64: serde writes a
-            # non-finite float as null) may be null; anywhere else a null
-            # means the core's type changed, and 0 or "" would hide that.
-            raise ValueError(f"the core's result has null for {table}[{i}].{col}, which cannot be null")
+            raise _null(table, values.index(None), col)
         if dtype == "str":
             column = list(values) if kinds <= {str} else [str(v) for v in values]
         elif dtype == "float64":

@@ -20,7 +20,7 @@
 mod coordinate;
 mod merge;
 mod pace;
-pub use pace::{chunk_due, chunk_interval, MAX_CHUNK_ROWS};
+pub use pace::{chunk_due, MAX_CHUNK_ROWS};
 mod worker;
 
 use std::fmt;

@@ -23,7 +23,7 @@ const MAX_CHUNK_INTERVAL: Duration = Duration::from_secs(10);
 /// to read: a long sweep should write few. Growing the interval with the
 /// sweep does both: a 3 s sweep writes 6 or so parts, an hour-long one a
 /// few hundred, and a run finished is at most 10 s from being stored.
-pub fn chunk_interval(elapsed: Duration, min_interval: Duration) -> Duration {
+fn chunk_interval(elapsed: Duration, min_interval: Duration) -> Duration {
     (elapsed / 10).clamp(min_interval.min(MAX_CHUNK_INTERVAL), MAX_CHUNK_INTERVAL).max(min_interval)
 }
 
