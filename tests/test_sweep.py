@@ -234,6 +234,27 @@ def test_resume_skips_stored_jobs_and_the_dataset_equals_a_one_shot_sweep(tmp_pa
     assert fresh.executed == 8
 
 
+def test_sweeps_of_one_process_with_different_grids_each_store_their_own_dtypes(tmp_path: Path) -> None:
+    # The pandas metadata of a part is derived once per table and columns in
+    # the process, not per sweep: sweeps over other grid columns (a string,
+    # a float, both) must not be given each other's, and a repeated grid reads
+    # back as the first did.
+    import pyarrow.parquet as pq
+
+    grids = [{"tcp.variant": ["reno", "sack"]}, {"topology.bottleneck.fwd_error.p": [0.0, 0.02]}, GRID,
+             {"tcp.variant": ["newreno", "sack"]}]
+    for i, grid in enumerate(grids):
+        out = tmp_path / f"sw{i}"
+        res = dupack.sweep(base(), grid, [1, 2], workers=1, out=out)
+        for t in ("runs", "flows", "links"):
+            df = pd.read_parquet(out / t).sort_values("job", kind="stable", ignore_index=True)
+            pd.testing.assert_frame_equal(without_wall(df), without_wall(res.tables[t]))
+            for part in (out / t).glob("part-*.parquet"):
+                schema = pq.read_schema(part)
+                described = [c["name"] for c in json.loads(schema.metadata[b"pandas"])["columns"]]
+                assert described == schema.names, (grid, part)
+
+
 def test_a_stored_sweep_keeps_no_rows_in_memory_and_reads_back_what_an_in_memory_sweep_returns(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -201,6 +201,12 @@ def _write_text(path: str, text: str) -> None:
 #: [descriptor, number of stores using it].
 _HELD: dict[str, list[int]] = {}
 
+#: :meth:`Store._pandas_metadata` by table and schema (its fields: a
+#: schema's own metadata is left out of the key, as it is of ``==``).
+#: The schemas of one process's sweeps are few; the cache is emptied if
+#: ever it holds 256 of them.
+_PANDAS_METADATA: dict[tuple[str, pa.Schema], dict[bytes, bytes]] = {}
+
 
 def _lock(root: str) -> int | None:
     """Take the directory's write lock, or raise SweepError if another
@@ -287,7 +293,6 @@ class Store:
         self._publishing: Callable[[], None] | None = None
         self.done = done
         self.next_part = next_part
-        self._metadata: dict[str, tuple[pa.Schema, dict[bytes, bytes]]] = {}
         self._no_grid_metadata: dict[str, dict[bytes, bytes] | None] = {}
         #: The columns before the results' own: job, one per grid path, seed.
         self.index: list[str] = []
@@ -530,19 +535,23 @@ class Store:
     def _pandas_metadata(self, table: str, schema: pa.Schema) -> dict[bytes, bytes]:
         """What pandas needs to read a part back with the dtypes of the sweep's
         tables (its nullable integers would otherwise come back as floats), as
-        pyarrow writes it for a DataFrame: derived once per table from the
-        DataFrame of no rows."""
+        pyarrow writes it for a DataFrame: derived from the DataFrame of no
+        rows once per table and columns in the process (:data:`_PANDAS_METADATA`),
+        not once per sweep: a reproduction runs dozens of sweeps of a few
+        grid columns each."""
         import pyarrow as pa
 
-        known = self._metadata.get(table)
-        if known is None or known[0] != schema:
+        key = (table, schema.remove_metadata())
+        meta = _PANDAS_METADATA.get(key)
+        if meta is None:
             meta = self._known_metadata(table, schema)
             if meta is None:
                 empty = to_frame(schema.empty_table(), table)
                 meta = pa.Schema.from_pandas(empty, preserve_index=False).metadata
-            known = (schema, meta)
-            self._metadata[table] = known
-        return known[1]
+            if len(_PANDAS_METADATA) >= 256:
+                _PANDAS_METADATA.clear()
+            _PANDAS_METADATA[key] = meta
+        return meta
 
     def _known_metadata(self, table: str, schema: pa.Schema) -> dict[bytes, bytes] | None:
         """:meth:`_pandas_metadata` without pandas, for a part with no grid

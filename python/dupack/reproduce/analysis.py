@@ -43,6 +43,7 @@ class _Columns:
         self._codes: dict[str, tuple[Any, Any]] = {}
         self._floats: dict[str, Any] = {}
         self._raw: dict[str, Any] = {}
+        self._matching: dict[tuple[str, tuple[Any, ...]], Any] = {}
 
     @property
     def flows(self) -> pd.DataFrame:
@@ -75,12 +76,27 @@ class _Columns:
         """Which rows hold one of ``wants`` as :func:`_values_close` says.
         The comparison is made once per distinct value, with the values as
         numpy gives them row by row (so integers compare exactly, floats
-        within rounding), and spread to the rows by their codes."""
+        within rounding), and spread to the rows by their codes. Kept per
+        column and values (every metric of a point asks for the same rows);
+        the array returned is shared: not to be changed in place."""
         import numpy as np
 
+        try:
+            key = (name, tuple(wants))
+            hit = self._matching.get(key)
+        except TypeError:  # an unhashable value: not kept
+            key, hit = None, None
+        if hit is not None:
+            return hit
         codes, uniques = self.codes(name)
-        hit = [i for i, v in enumerate(uniques) if any(_values_close(v, w) for w in wants)]
-        return np.isin(codes, np.asarray(hit, dtype=codes.dtype))
+        # One more entry, never a match, for the code -1 of a missing value.
+        found = np.zeros(len(uniques) + 1, dtype=bool)
+        for i, v in enumerate(uniques):
+            found[i] = any(_values_close(v, w) for w in wants)
+        rows = found[codes]
+        if key is not None:
+            self._matching[key] = rows
+        return rows
 
 
 #: The converted columns of the tables being analysed, by the table's id,
@@ -134,7 +150,7 @@ def run_values(flows: pd.DataFrame, scheme: str, metric: str, aggregate: str, po
     at = cols.matching("scheme", [scheme])
     m = _mask(flows, point)
     if m is not None:
-        at &= m
+        at = at & m  # not in place: the masks are shared (_Columns.matching)
     # Only the two columns needed are taken, not the table's rows.
     seeds = cols.raw("seed")[at]
     values = cols.floats(metric)[at]
