@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import dupack
@@ -71,6 +72,52 @@ def test_the_trace_and_series_come_as_the_documents_fields_would(tmp_path) -> No
     import json
 
     assert json.loads(r.to_json()) == r.raw
+
+
+ECN_FACK = [
+    'topology.bottleneck.queue={kind="red",ecn=true,min_th=5,max_th=15}',
+    'tcp.variant="ecn-fack"',
+    'run.duration="30s"',
+    "topology.senders=4",
+]
+
+
+def test_the_trace_and_series_files_are_written_from_the_cores_columns_as_from_the_rows(tmp_path) -> None:
+    # save() writes the columns the core made beside the rows, never reading
+    # a value in Python; a copy of the result (pickled: the columns stay in
+    # the process that ran it) writes the same files from the rows. Every
+    # kind of trace row occurs, an ECN reduction's seq is null, and both
+    # series categoricals have their categories in first-appearance order.
+    import filecmp
+    import pickle
+
+    r = dupack.run(dupack.load(ROOT / "scenarios" / "unfairness-dumbbell.toml").with_overrides(ECN_FACK),
+                   trace=["f0", "f1"], series=["*"])
+    assert {row["kind"] for row in r.raw["trace"]} == set(TRACE_KINDS)
+    copy = pickle.loads(pickle.dumps(r))
+    assert copy._kept("trace") is None and r._kept("trace") is not None
+    r.save(tmp_path / "held")
+    copy.save(tmp_path / "rows")
+    for f in ("trace.parquet", "series.parquet"):
+        assert filecmp.cmp(tmp_path / "held" / f, tmp_path / "rows" / f, shallow=False), f
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "held" / "trace.parquet"), r.trace)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "held" / "series.parquet"), r.series)
+    assert r.trace.seq.isna().sum() == (r.trace.kind == "ecn_reduction").sum() > 0
+
+
+def test_a_trace_replaced_in_the_document_is_saved_as_it_now_is(tmp_path) -> None:
+    # The core's columns are written only while the document holds the
+    # field they were made with.
+    r = dupack.run(FF2, trace=["f0"], series=["f0"])
+    r.raw["trace"] = r.raw["trace"][:10]
+    series = dict(r.raw["series"])
+    keep = 7
+    for k in ("time_ns", "entity", "variable", "value"):
+        series[k] = series[k][:keep]
+    r.raw["series"] = series
+    r.save(tmp_path / "r")
+    assert len(pd.read_parquet(tmp_path / "r" / "trace.parquet")) == 10
+    assert len(pd.read_parquet(tmp_path / "r" / "series.parquet")) == keep
 
 
 def test_an_untraced_run_has_no_trace_table() -> None:

@@ -693,6 +693,10 @@ def _first_appearance(codes: list[int], names: list[str]) -> tuple[list[int], li
     return [order[c] for c in codes], [names[c] for c in order]
 
 
+#: The columns of series.parquet and their types (:func:`_write_parquet_fast`'s).
+_SERIES_COLUMN_DTYPES = (("time_s", "float64"), ("entity", "category"), ("variable", "category"), ("value", "float64"))
+
+
 def _series_columns(cols: dict[str, Any]) -> list[tuple[str, str, Any]]:
     """The columns :func:`series_frame` makes, for :func:`_write_parquet_fast`."""
     return [
@@ -754,20 +758,49 @@ class RunResult:
         self._media: pd.DataFrame | None = None
         self._trace: pd.DataFrame | None = None
         self._series: pd.DataFrame | None = None
+        #: The trace's and the series' columns as the core made them
+        #: (``_core.HeldColumn``), with the document field they equal;
+        #: :meth:`save` writes them while ``raw`` still holds that field.
+        self._held: dict[str, tuple[Any, dict[str, Any]]] = {}
 
     @classmethod
-    def from_json(cls, text: str, scenario: Scenario | None = None, observed: dict[str, Any] | None = None) -> RunResult:
+    def from_json(
+        cls,
+        text: str,
+        scenario: Scenario | None = None,
+        observed: dict[str, Any] | None = None,
+        columns: dict[str, dict[str, Any]] | None = None,
+    ) -> RunResult:
         """The result of the JSON document ``text``; ``observed``: its
         ``trace`` and ``series`` fields, which the core hands over as objects
         (``_core.run``), put where the document has them: after the run's
-        fields, before ``pcap``."""
+        fields, before ``pcap``; ``columns``: the same fields as the typed
+        columns of their Parquet files, which :meth:`save` writes as they are."""
         raw = _core.json_loads(text)
         if observed:
             pcap = raw.pop("pcap", None)
             raw.update(observed)
             if pcap is not None:
                 raw["pcap"] = pcap
-        return cls(raw, scenario)
+        res = cls(raw, scenario)
+        for name, cols in (columns or {}).items():
+            if name in raw:
+                res._held[name] = (raw[name], cols)
+        return res
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The core's columns stay in the process that ran it; a copy saves from its rows.
+        return {**self.__dict__, "_held": {}}
+
+    def _kept(self, name: str) -> dict[str, Any] | None:
+        """The core's columns of the document's field ``name`` (``trace``,
+        ``series``), if ``raw`` still holds the field they were made with
+        and its table was not turned into a DataFrame (which may have been
+        changed since)."""
+        held = getattr(self, "_held", {}).get(name)
+        if held is None or self.raw.get(name) is not held[0] or getattr(self, f"_{name}") is not None:
+            return None
+        return held[1]
 
     @property
     def seed(self) -> int:
@@ -891,11 +924,16 @@ class RunResult:
 
         # The trace and the series are written without pandas too, unless
         # they were turned into DataFrames (which may have been changed).
+        # Columns the core made are written as they are (their values never
+        # enter Python), rows the Python way.
         if "trace" in self.raw:
-            rows = list(self.raw["trace"])
             fast = None
-            if self._trace is None and _pandas_flavour() and all(r.get("kind") in TRACE_KINDS for r in rows):
-                fast = _fast_columns(rows, _TRACE_DTYPES, "trace")
+            if _pandas_flavour() and (kept := self._kept("trace")) is not None:
+                fast = [(c, d, kept[c]) for c, d in _TRACE_DTYPES.items()]
+            elif self._trace is None and _pandas_flavour():
+                rows = list(self.raw["trace"])
+                if all(r.get("kind") in TRACE_KINDS for r in rows):
+                    fast = _fast_columns(rows, _TRACE_DTYPES, "trace")
             if fast is not None:
                 _write_parquet_fast(fast, path_join(out, "trace.parquet"), made_by)
             else:
@@ -904,7 +942,9 @@ class RunResult:
             cols = self.raw["series"]
             if self._series is None and _pandas_flavour():
                 attrs = {"truncated": bool(cols.get("truncated", False))}
-                _write_parquet_fast(_series_columns(cols), path_join(out, "series.parquet"), made_by, attrs)
+                kept = self._kept("series")
+                series = [(c, d, kept[c]) for c, d in _SERIES_COLUMN_DTYPES] if kept is not None else _series_columns(cols)
+                _write_parquet_fast(series, path_join(out, "series.parquet"), made_by, attrs)
             else:
                 parquet(self.series, path_join(out, "series.parquet"))
         tables = ["flows", "links"]

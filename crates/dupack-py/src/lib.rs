@@ -17,11 +17,11 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use dupack_batch::observed::trace_rows;
 use dupack_batch::{flow_indices, panic_message, series_entities};
 
 mod buffer;
 mod document;
+mod held;
 mod json;
 mod results;
 mod store;
@@ -85,7 +85,7 @@ pub(crate) fn parse_plain(scenario_json: &str) -> Result<dupack_sim::Scenario, d
     dupack_sim::parse_scenario(&value)
 }
 
-/// run(scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None) -> (str, dict)
+/// run(scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None) -> (str, dict, dict)
 ///
 /// Validate the scenario (JSON text of the scenario document), run it with
 /// `seed` (None: the scenario's `run.seed`) and return the result as JSON
@@ -98,7 +98,9 @@ pub(crate) fn parse_plain(scenario_json: &str) -> Result<dupack_sim::Scenario, d
 /// handed over as objects rather than text: a traced run's trace and series
 /// are hundreds of thousands of values (25 MB of JSON for the unfairness
 /// dumbbell's ten flows over 200 s), whose writing and parsing took longer
-/// than the run itself.
+/// than the run itself. The third element holds the same `trace` and
+/// `series` as the typed columns of their Parquet files (held.rs), which
+/// `RunResult.save` writes without reading a value.
 /// `pcaps` is a list of `(link, direction, path)`: a pcapng capture of the
 /// link's `fwd`, `rev` or `both` directions written to `path`; the packets
 /// written are added as `pcap` (one entry per capture).
@@ -132,7 +134,7 @@ fn run(
     partial_on_interrupt: bool,
     estimated: Option<PyObject>,
     series_variables: Option<Vec<String>>,
-) -> PyResult<(String, PyObject)> {
+) -> PyResult<(String, PyObject, PyObject)> {
     let scenario = parse(py, scenario_json)?;
     if let Some(cb) = &estimated {
         let e = dupack_sim::estimate(&scenario);
@@ -251,13 +253,17 @@ fn run(
     match outcome {
         Ok(Ok(Ok((json, observed)))) => {
             let fields = PyDict::new_bound(py);
+            let columns = PyDict::new_bound(py);
             if trace.is_some() {
-                fields.set_item("trace", trace_py(py, &scenario, &observed.trace)?)?;
+                let t = held::Trace::of(&observed.trace);
+                fields.set_item("trace", trace_py(py, &scenario, &t)?)?;
+                columns.set_item("trace", t.into_columns(py, &scenario)?)?;
             }
             if let (true, Some(s)) = (with_series, &observed.series) {
                 fields.set_item("series", series_py(py, s)?)?;
+                columns.set_item("series", held::series_columns(py, s)?)?;
             }
-            Ok((json, fields.into_any().unbind()))
+            Ok((json, fields.into_any().unbind(), columns.into_any().unbind()))
         }
         Ok(Ok(Err(e))) => Err(run_error(py, dupack_sim::RunError(format!("cannot serialise the result: {e}")))),
         Ok(Err(e)) => Err(run_error(py, e)),
@@ -299,41 +305,24 @@ fn traced_flows(py: Python<'_>, scenario: &dupack_sim::Scenario, names: &[String
         .map_err(|message| scenario_error(py, dupack_sim::ScenarioError { path: "trace".into(), message }))
 }
 
-/// One dict per trace record, its keys in the order the JSON document had
-/// them: `flow` (name), `kind`, `len` (payload bytes; a `sack` block's
-/// bytes; 0 for the other events, which are not packets), `seq` (byte
-/// offset of the segment; the cumulative ACK for `ack` and `recovery_exit`;
-/// the block's first byte for `sack`; None for `ecn_reduction`), `time_ns`
-/// and `time_s`. An ACK that reaches the sender is one `ack` row followed by
-/// one `sack` row per SACK block, in the order the receiver sent them
-/// (dupack_batch::observed::trace_rows). The rows share their keys, flow
-/// names and kinds (one string object each).
-fn trace_py<'py>(
-    py: Python<'py>,
-    scenario: &dupack_sim::Scenario,
-    records: &[dupack_sim::TraceRecord],
-) -> PyResult<Bound<'py, PyList>> {
+/// One dict per trace row (`held::Trace`, in its order), its keys in the
+/// order the JSON document had them: `flow` (name), `kind`, `len`, `seq`,
+/// `time_ns` and `time_s`. The rows share their keys, flow names and kinds
+/// (one string object each).
+fn trace_py<'py>(py: Python<'py>, scenario: &dupack_sim::Scenario, t: &held::Trace) -> PyResult<Bound<'py, PyList>> {
     // The keys in the order the JSON document had them (sorted).
     let keys = ["flow", "kind", "len", "seq", "time_ns", "time_s"].map(|k| PyString::intern_bound(py, k));
     let flows: Vec<Bound<'py, PyString>> = scenario.flows.iter().map(|f| PyString::new_bound(py, &f.name)).collect();
-    let mut kinds: Vec<(&'static str, Bound<'py, PyString>)> = Vec::new();
+    let kinds: Vec<Bound<'py, PyString>> = t.kinds.iter().map(|k| PyString::intern_bound(py, k)).collect();
     let list = PyList::empty_bound(py);
-    for (at, flow, kind, seq, len) in records.iter().flat_map(trace_rows) {
-        let kind = match kinds.iter().find(|(k, _)| *k == kind) {
-            Some((_, s)) => s.clone(),
-            None => {
-                let s = PyString::intern_bound(py, kind);
-                kinds.push((kind, s.clone()));
-                s
-            }
-        };
+    for i in 0..t.time_ns.len() {
         let row = PyDict::new_bound(py);
-        row.set_item(&keys[0], &flows[flow as usize])?;
-        row.set_item(&keys[1], kind)?;
-        row.set_item(&keys[2], len)?;
-        row.set_item(&keys[3], seq)?;
-        row.set_item(&keys[4], at.as_nanos())?;
-        row.set_item(&keys[5], at.as_secs_f64())?;
+        row.set_item(&keys[0], &flows[t.flow[i] as usize])?;
+        row.set_item(&keys[1], &kinds[t.kind[i] as usize])?;
+        row.set_item(&keys[2], t.len[i])?;
+        row.set_item(&keys[3], t.seq[i])?;
+        row.set_item(&keys[4], t.time_ns[i])?;
+        row.set_item(&keys[5], t.time_s[i])?;
         list.append(row)?;
     }
     Ok(list)
@@ -425,5 +414,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tables::write_part, m)?)?;
     m.add_function(wrap_pyfunction!(store::lock_file, m)?)?;
     m.add_class::<buffer::Buffer>()?;
+    m.add_class::<held::HeldColumn>()?;
     Ok(())
 }

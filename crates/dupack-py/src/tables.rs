@@ -10,6 +10,7 @@
 //! `dupack_batch::parquet` columns, which that module writes as pyarrow
 //! would.
 
+use crate::held::{dict_parts, HeldColumn};
 use dupack_batch::parquet::{self, Column};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -17,6 +18,9 @@ use pyo3::prelude::*;
 
 /// One column as it comes from Python, checked and typed.
 fn extract(kind: &str, values: &Bound<'_, PyAny>) -> PyResult<Column> {
+    if let Ok(h) = values.downcast::<HeldColumn>() {
+        return h.get().column(kind).map_err(PyValueError::new_err);
+    }
     Ok(match kind {
         "uint64" => Column::U64(values.extract()?),
         "int64" => Column::I64(values.extract()?),
@@ -38,7 +42,7 @@ fn extract(kind: &str, values: &Bound<'_, PyAny>) -> PyResult<Column> {
                 _ => return Err(PyValueError::new_err(format!("write_parquet: unknown column type {kind:?}"))),
             };
             let large = values_type == "large_string";
-            let (codes, categories): (Vec<i32>, Vec<String>) = values.extract()?;
+            let (codes, categories) = dict_parts(values)?;
             Column::dict(codes, categories, width, large)
                 .map_err(|e| PyValueError::new_err(format!("write_parquet: {e}")))?
         }
@@ -51,7 +55,8 @@ fn extract(kind: &str, values: &Bound<'_, PyAny>) -> PyResult<Column> {
 /// Write one table to `path`. `columns` is a list of `(name, type, values)`
 /// with `type` one of `uint64`, `int64`, `float64`, `string`,
 /// `large_string` (Arrow's names) and `values` a list in which `None` (and
-/// NaN in a float column) is a null; `metadata` is a list of `(key, value)`
+/// NaN in a float column) is a null, or a `HeldColumn` of a traced run
+/// (a dictionary type's codes, too); `metadata` is a list of `(key, value)`
 /// for the schema. Raises ValueError for a value that does not fit its type
 /// and OSError if the file cannot be written.
 #[pyfunction]
