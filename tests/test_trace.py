@@ -100,6 +100,8 @@ def test_the_trace_and_series_files_are_written_from_the_cores_columns_as_from_t
     copy.save(tmp_path / "rows")
     for f in ("trace.parquet", "series.parquet"):
         assert filecmp.cmp(tmp_path / "held" / f, tmp_path / "rows" / f, shallow=False), f
+    # The trace's DataFrame, too, is made from the core's columns, and equals the one made from the rows.
+    pd.testing.assert_frame_equal(r.trace, copy.trace)
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "held" / "trace.parquet"), r.trace)
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "held" / "series.parquet"), r.series)
     assert r.trace.seq.isna().sum() == (r.trace.kind == "ecn_reduction").sum() > 0

@@ -185,6 +185,29 @@ def _frame(rows: list[dict[str, Any]], dtypes: dict[str, str], table: str) -> pd
     return pd.DataFrame(data, columns=[*dtypes, *extra])
 
 
+def _trace_frame(kept: dict[str, Any]) -> pd.DataFrame:
+    """:func:`_frame` of the trace's rows, from the columns the core made of
+    them (``_core.HeldColumn``): the same frame (tests/test_trace.py
+    compares them), without a Python object per value."""
+    import numpy as np
+    import pandas as pd
+
+    data: dict[str, Any] = {}
+    for col, dtype in _TRACE_DTYPES.items():
+        values, extra = kept[col].values()
+        if dtype == "str":
+            names = np.array(extra, dtype=object)
+            data[col] = pd.Series(names[np.frombuffer(values, dtype="<u8")], dtype="str")
+            continue
+        numbers = np.frombuffer(values, dtype="<f8" if dtype == "float64" else "<u8")
+        if dtype == "UInt64":
+            valid = np.ones(len(numbers), dtype=bool) if extra is None else np.frombuffer(extra, dtype=bool)
+            data[col] = pd.arrays.IntegerArray(numbers, ~valid)
+        else:
+            data[col] = numbers
+    return pd.DataFrame(data, columns=list(_TRACE_DTYPES))
+
+
 #: dtype of TABLE_DTYPES → Arrow type; the capitalised ones are pandas' nullable integers.
 _ARROW_TYPES = {"str": "large_string", "float64": "float64", "uint64": "uint64", "UInt64": "uint64", "Int64": "int64"}
 
@@ -837,6 +860,8 @@ class RunResult:
         """
         if "trace" not in self.raw:
             raise ValueError("this run has no trace; pass trace=[flow names] to dupack.run")
+        if self._trace is None and (kept := self._kept("trace")) is not None:
+            self._trace = _trace_frame(kept)
         if self._trace is None:
             rows = list(self.raw["trace"])
             for i, r in enumerate(rows):

@@ -9,6 +9,7 @@
 //! the run ends, and `write_parquet` takes them as they are: Python only
 //! passes them along.
 
+use crate::buffer::{Buffer, Owned};
 use dupack_batch::observed::trace_rows;
 use dupack_batch::parquet::Column;
 use pyo3::exceptions::PyValueError;
@@ -35,6 +36,31 @@ pub struct HeldColumn(Held);
 
 #[pymethods]
 impl HeldColumn {
+    /// The values for numpy (`frombuffer`), copied: `(values, valid)` for
+    /// numbers (unsigned 64-bit or float, a missing value 0 and NaN; `valid`
+    /// one byte per value, 1 where there is one, or None with none missing),
+    /// `(codes, names)` for text (codes unsigned 64-bit), `(codes, None)`
+    /// for a categorical column's codes (signed 64-bit).
+    fn values(&self, py: Python<'_>) -> PyResult<(PyObject, PyObject)> {
+        fn valid<T>(py: Python<'_>, v: &[Option<T>]) -> PyResult<PyObject> {
+            if v.iter().all(Option::is_some) {
+                return Ok(py.None());
+            }
+            Buffer::lend(py, Owned::U8(v.iter().map(|x| u8::from(x.is_some())).collect()))
+        }
+        Ok(match &self.0 {
+            Held::U64(v) => (Buffer::lend(py, Owned::U64(v.iter().map(|x| x.unwrap_or(0)).collect()))?, valid(py, v)?),
+            Held::F64(v) => {
+                (Buffer::lend(py, Owned::F64(v.iter().map(|x| x.unwrap_or(f64::NAN)).collect()))?, valid(py, v)?)
+            }
+            Held::Names { codes, names } => (
+                Buffer::lend(py, Owned::U64(codes.iter().map(|&c| u64::from(c)).collect()))?,
+                PyList::new_bound(py, names).into_any().unbind(),
+            ),
+            Held::Codes(v) => (Buffer::lend(py, Owned::I64(v.iter().map(|&c| i64::from(c)).collect()))?, py.None()),
+        })
+    }
+
     fn __len__(&self) -> usize {
         match &self.0 {
             Held::U64(v) => v.len(),
