@@ -103,8 +103,38 @@ def test_the_trace_and_series_files_are_written_from_the_cores_columns_as_from_t
     # The trace's DataFrame, too, is made from the core's columns, and equals the one made from the rows.
     pd.testing.assert_frame_equal(r.trace, copy.trace)
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "held" / "trace.parquet"), r.trace)
+    pd.testing.assert_frame_equal(r.series, copy.series)
+    assert r.series.attrs == copy.series.attrs == {"truncated": False}
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "held" / "series.parquet"), r.series)
     assert r.trace.seq.isna().sum() == (r.trace.kind == "ecn_reduction").sum() > 0
+
+
+def test_the_documents_trace_and_series_are_made_only_when_raw_is_read(tmp_path) -> None:
+    # dupack run writes a traced run's files and prints its summary without
+    # the hundreds of thousands of rows the document's fields hold; they are
+    # made when raw is first read, where the document has them.
+    r = dupack.run(FF2, trace=["f0"], series=["f0"], series_max=50, pcap={"hop1": tmp_path / "b.pcapng"})
+    r.save(tmp_path / "r")
+    _ = (r.trace, r.series, r.flows, r.run, r.seed, repr(r), r.has_series)
+    assert r._made == {} and "trace" not in r._raw
+    assert r.series.attrs == {"truncated": True} and len(r.series) == 50
+    assert pd.read_parquet(tmp_path / "r" / "series.parquet").attrs == {"truncated": True}
+    assert list(r.raw)[-3:] == ["trace", "series", "pcap"] and set(r._made) == {"trace", "series"}
+    assert r.raw["series"]["truncated"] is True and len(r.raw["trace"]) == len(r.trace)
+    # Read again, the same objects.
+    assert r.raw["trace"] is r._made["trace"]
+
+
+def test_a_result_pickled_before_the_fields_were_made_lazily_still_loads() -> None:
+    import pickle
+
+    r = dupack.run(FF2, trace=["f0"])
+    old = dupack.RunResult.__new__(dupack.RunResult)
+    state = {k: v for k, v in pickle.loads(pickle.dumps(r)).__dict__.items() if k not in ("_observed", "_made", "_columns")}
+    state["raw"] = state.pop("_raw")
+    old.__setstate__(state)
+    pd.testing.assert_frame_equal(old.trace, r.trace)
+    assert old.raw == r.raw
 
 
 def test_a_trace_replaced_in_the_document_is_saved_as_it_now_is(tmp_path) -> None:

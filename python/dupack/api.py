@@ -172,11 +172,11 @@ def run_checked(
     does, with ``run["end_reason"]`` ``"interrupted"``, instead of raising
     KeyboardInterrupt. ``estimated(wall_s, events, packets)`` is called
     with the run's :func:`estimate` before it starts."""
-    text, observed, columns = _core.run(
+    text, observed = _core.run(
         sc.canonical_json(), seed, trace, series, series_max, pcap, progress, max_wall, partial_on_interrupt, estimated,
         series_variables,
     )
-    return RunResult.from_json(text, sc, observed, columns)
+    return RunResult.from_json(text, sc, observed)
 
 
 def check_names(what: str, names: object) -> list[str] | None:

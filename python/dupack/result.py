@@ -761,6 +761,29 @@ def series_frame(cols: dict[str, Any]) -> pd.DataFrame:
     return df
 
 
+def _series_frame(kept: dict[str, Any], truncated: bool) -> pd.DataFrame:
+    """:func:`series_frame` from the columns the core made of the series
+    (``_core.HeldColumn``): the same frame (tests/test_trace.py compares
+    them), without a Python object per value."""
+    import numpy as np
+    import pandas as pd
+
+    def categorical(held: tuple[Any, list[str]]) -> pd.Categorical:
+        codes, _ = held[0].values()
+        return pd.Categorical.from_codes(np.frombuffer(codes, dtype="<i8"), categories=held[1])
+
+    df = pd.DataFrame(
+        {
+            "time_s": np.frombuffer(kept["time_s"].values()[0], dtype="<f8"),
+            "entity": categorical(kept["entity"]),
+            "variable": categorical(kept["variable"]),
+            "value": np.frombuffer(kept["value"].values()[0], dtype="<f8"),
+        }
+    )
+    df.attrs["truncated"] = bool(truncated)
+    return df
+
+
 class RunResult:
     """One run's result.
 
@@ -774,68 +797,102 @@ class RunResult:
     """
 
     def __init__(self, raw: dict[str, Any], scenario: Scenario | None = None) -> None:
-        self.raw = raw
+        self._raw = raw
         self.scenario = scenario
         self._flows: pd.DataFrame | None = None
         self._links: pd.DataFrame | None = None
         self._media: pd.DataFrame | None = None
         self._trace: pd.DataFrame | None = None
         self._series: pd.DataFrame | None = None
-        #: The trace's and the series' columns as the core made them
-        #: (``_core.HeldColumn``), with the document field they equal;
-        #: :meth:`save` writes them while ``raw`` still holds that field.
-        self._held: dict[str, tuple[Any, dict[str, Any]]] = {}
+        #: What the core observed and kept (``_core.HeldTrace``,
+        #: ``_core.HeldSeries``) by the document's field, ``trace`` before
+        #: ``series``; a field not yet in ``_raw`` is put there, before
+        #: ``pcap``, when :attr:`raw` is first read.
+        self._observed: dict[str, Any] = {}
+        #: The document's fields put there from ``_observed`` (the objects,
+        #: to tell them from a field replaced since).
+        self._made: dict[str, Any] = {}
+        #: ``_observed``'s columns (``HeldColumn``), made when first needed.
+        self._columns: dict[str, dict[str, Any]] = {}
 
     @classmethod
-    def from_json(
-        cls,
-        text: str,
-        scenario: Scenario | None = None,
-        observed: dict[str, Any] | None = None,
-        columns: dict[str, dict[str, Any]] | None = None,
-    ) -> RunResult:
+    def from_json(cls, text: str, scenario: Scenario | None = None, observed: dict[str, Any] | None = None) -> RunResult:
         """The result of the JSON document ``text``; ``observed``: its
-        ``trace`` and ``series`` fields, which the core hands over as objects
-        (``_core.run``), put where the document has them: after the run's
-        fields, before ``pcap``; ``columns``: the same fields as the typed
-        columns of their Parquet files, which :meth:`save` writes as they are."""
-        raw = _core.json_loads(text)
-        if observed:
-            pcap = raw.pop("pcap", None)
-            raw.update(observed)
-            if pcap is not None:
-                raw["pcap"] = pcap
-        res = cls(raw, scenario)
-        for name, cols in (columns or {}).items():
-            if name in raw:
-                res._held[name] = (raw[name], cols)
+        ``trace`` and ``series`` fields as the core keeps them
+        (``_core.run``), made into the document's fields when :attr:`raw`
+        is first read, while :attr:`trace`, :attr:`series` and :meth:`save`
+        read the core's columns."""
+        res = cls(_core.json_loads(text), scenario)
+        res._observed = dict(observed or {})
         return res
 
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The result document as a dict (the JSON document's fields). A
+        traced run's ``trace`` and ``series`` fields are made when this is
+        first read: ``dupack run`` and :meth:`save` never need them."""
+        pending = [name for name in self._observed if name not in self._made]
+        if pending:
+            pcap = self._raw.pop("pcap", None)
+            for name in pending:
+                self._raw[name] = self._made[name] = self._observed[name].document()
+            if pcap is not None:
+                self._raw["pcap"] = pcap
+        return self._raw
+
+    @raw.setter
+    def raw(self, value: dict[str, Any]) -> None:
+        self._raw = value
+        self._observed, self._made, self._columns = {}, {}, {}
+
+    @property
+    def _doc(self) -> dict[str, Any]:
+        """The document as far as it is made: :attr:`raw` without making
+        the trace and series fields, for the package's readers of its other
+        fields (``dupack run``, plots of a run in memory)."""
+        return self._raw
+
+    def _has(self, name: str) -> bool:
+        """The document has the field ``name``, made yet or not."""
+        return name in self._raw or name in self._observed
+
     def __getstate__(self) -> dict[str, Any]:
-        # The core's columns stay in the process that ran it; a copy saves from its rows.
-        return {**self.__dict__, "_held": {}}
+        # What the core keeps stays in the process that ran it: a copy
+        # carries the document's fields made from it, and writes its rows.
+        raw = self.raw
+        return {**self.__dict__, "_raw": raw, "_observed": {}, "_made": {}, "_columns": {}}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A result pickled before the document's fields were made lazily kept it as ``raw``.
+        if "raw" in state:
+            state["_raw"] = state.pop("raw")
+        self.__dict__.update({"_observed": {}, "_made": {}, "_columns": {}, **state})
 
     def _kept(self, name: str) -> dict[str, Any] | None:
         """The core's columns of the document's field ``name`` (``trace``,
-        ``series``), if ``raw`` still holds the field they were made with
-        and its table was not turned into a DataFrame (which may have been
+        ``series``), unless the field was made and has been replaced since,
+        or its table was turned into a DataFrame (which may have been
         changed since)."""
-        held = getattr(self, "_held", {}).get(name)
-        if held is None or self.raw.get(name) is not held[0] or getattr(self, f"_{name}") is not None:
+        observed = self._observed.get(name)
+        if observed is None or getattr(self, f"_{name}") is not None:
             return None
-        return held[1]
+        if name in self._made and self._raw.get(name) is not self._made[name]:
+            return None
+        if name not in self._columns:
+            self._columns[name] = observed.columns()
+        return self._columns[name]
 
     @property
     def seed(self) -> int:
-        return int(self.raw["seed"])
+        return int(self._raw["seed"])
 
     @property
     def scenario_name(self) -> str:
-        return str(self.raw.get("scenario", ""))
+        return str(self._raw.get("scenario", ""))
 
     @property
     def run(self) -> dict[str, Any]:
-        return dict(self.raw.get("run", {}))
+        return dict(self._raw.get("run", {}))
 
     @property
     def partial(self) -> bool:
@@ -843,12 +900,12 @@ class RunResult:
         ``dupack run --max-wall``, or Ctrl-C in ``dupack run``): the results
         cover the simulated time ``run["sim_time_s"]`` only, and
         ``run["end_reason"]`` says why (``"wall_limit"``, ``"interrupted"``)."""
-        return bool(self.raw.get("partial", False))
+        return bool(self._raw.get("partial", False))
 
     @property
     def flows(self) -> pd.DataFrame:
         if self._flows is None:
-            self._flows = _frame(_flow_rows(self.raw.get("flows", [])), _FLOW_DTYPES, "flows")
+            self._flows = _frame(_flow_rows(self._raw.get("flows", [])), _FLOW_DTYPES, "flows")
         return self._flows
 
     @property
@@ -858,7 +915,7 @@ class RunResult:
         Raises :class:`ValueError` if the run was not traced (an empty
         table would be indistinguishable from a flow that sent nothing).
         """
-        if "trace" not in self.raw:
+        if not self._has("trace"):
             raise ValueError("this run has no trace; pass trace=[flow names] to dupack.run")
         if self._trace is None and (kept := self._kept("trace")) is not None:
             self._trace = _trace_frame(kept)
@@ -881,34 +938,38 @@ class RunResult:
 
         Raises :class:`ValueError` if the run recorded no series.
         """
-        if "series" not in self.raw:
+        if not self._has("series"):
             raise ValueError("this run has no time series; pass series=[flow or link names] to dupack.run")
         if self._series is None:
-            self._series = series_frame(self.raw["series"])
+            kept = self._kept("series")
+            if kept is not None:
+                self._series = _series_frame(kept, self._observed["series"].truncated)
+            else:
+                self._series = series_frame(self.raw["series"])
         return self._series
 
     @property
     def has_series(self) -> bool:
-        return "series" in self.raw
+        return self._has("series")
 
     @property
     def links(self) -> pd.DataFrame:
         if self._links is None:
-            self._links = _frame(list(self.raw.get("links", [])), _LINK_DTYPES, "links")
+            self._links = _frame(list(self._raw.get("links", [])), _LINK_DTYPES, "links")
         return self._links
 
     @property
     def media(self) -> pd.DataFrame:
         if self._media is None:
             # The core leaves the key out when the scenario has no medium.
-            self._media = _frame(list(self.raw.get("media", [])), _MEDIUM_DTYPES, "media")
+            self._media = _frame(list(self._raw.get("media", [])), _MEDIUM_DTYPES, "media")
         return self._media
 
     def _fast_columns(self, table: str) -> list[tuple[str, str, list[Any]]] | None:
         """``table``'s columns for :func:`_write_fast` (None: write the DataFrame)."""
         if table == "flows":
-            return _fast_columns(_flow_rows(self.raw.get("flows", [])), _FLOW_DTYPES, "flows")
-        return _fast_columns(list(self.raw.get(table, [])), TABLE_DTYPES[table], table)
+            return _fast_columns(_flow_rows(self._raw.get("flows", [])), _FLOW_DTYPES, "flows")
+        return _fast_columns(list(self._raw.get(table, [])), TABLE_DTYPES[table], table)
 
     def to_json(self, indent: int | None = 2) -> str:
         """The result document as JSON text (the core's field names)."""
@@ -931,7 +992,7 @@ class RunResult:
         make_dirs(out)
         # The packet trace and the time series go to their own Parquet files.
         made_by = provenance()
-        doc = {k: v for k, v in self.raw.items() if k not in ("trace", "series")}
+        doc = {k: v for k, v in self._raw.items() if k not in ("trace", "series")}
         doc["dupack"] = made_by
         _write_text(path_join(out, "result.json"), _core.json_dumps(doc, indent=2) + "\n")
         if self.partial:
@@ -951,7 +1012,7 @@ class RunResult:
         # they were turned into DataFrames (which may have been changed).
         # Columns the core made are written as they are (their values never
         # enter Python), rows the Python way.
-        if "trace" in self.raw:
+        if self._has("trace"):
             fast = None
             if _pandas_flavour() and (kept := self._kept("trace")) is not None:
                 fast = [(c, d, kept[c]) for c, d in _TRACE_DTYPES.items()]
@@ -963,17 +1024,22 @@ class RunResult:
                 _write_parquet_fast(fast, path_join(out, "trace.parquet"), made_by)
             else:
                 parquet(self.trace, path_join(out, "trace.parquet"))
-        if "series" in self.raw:
-            cols = self.raw["series"]
+        if self._has("series"):
             if self._series is None and _pandas_flavour():
-                attrs = {"truncated": bool(cols.get("truncated", False))}
                 kept = self._kept("series")
-                series = [(c, d, kept[c]) for c, d in _SERIES_COLUMN_DTYPES] if kept is not None else _series_columns(cols)
+                if kept is not None:
+                    truncated = self._observed["series"].truncated
+                    series = [(c, d, kept[c]) for c, d in _SERIES_COLUMN_DTYPES]
+                else:
+                    cols = self.raw["series"]
+                    truncated = cols.get("truncated", False)
+                    series = _series_columns(cols)
+                attrs = {"truncated": bool(truncated)}
                 _write_parquet_fast(series, path_join(out, "series.parquet"), made_by, attrs)
             else:
                 parquet(self.series, path_join(out, "series.parquet"))
         tables = ["flows", "links"]
-        if self.raw.get("media"):
+        if self._raw.get("media"):
             tables.append("media")
         for name in tables:
             # A table not yet turned into a DataFrame is written without
@@ -1015,16 +1081,16 @@ class RunResult:
         return " · ".join(parts)
 
     def __repr__(self) -> str:
-        head = f"<RunResult {self.scenario_name!r} seed={self.seed} flows={len(self.raw.get('flows', []))}>"
-        if not self.raw.get("flows"):
+        head = f"<RunResult {self.scenario_name!r} seed={self.seed} flows={len(self._raw.get('flows', []))}>"
+        if not self._raw.get("flows"):
             return head
         return "\n".join([head, self._display().to_string(index=False, float_format="{:.1f}".format, na_rep="-"), self._run_line()]).rstrip()
 
     def _repr_html_(self) -> str:
         import html
 
-        head = f"<RunResult {self.scenario_name!r} seed={self.seed} flows={len(self.raw.get('flows', []))}>"
-        table = self._display().to_html(index=False, escape=True, float_format="{:.1f}".format, na_rep="-") if self.raw.get("flows") else ""
+        head = f"<RunResult {self.scenario_name!r} seed={self.seed} flows={len(self._raw.get('flows', []))}>"
+        table = self._display().to_html(index=False, escape=True, float_format="{:.1f}".format, na_rep="-") if self._raw.get("flows") else ""
         return f"<p><code>{html.escape(head)}</code></p>{table}<p><small>{html.escape(self._run_line())}</small></p>"
 
     @property

@@ -1,20 +1,23 @@
-//! `HeldColumn`: a column of a run's trace or time series kept in the
-//! extension, for `write_parquet`.
+//! What a run observed, kept in the extension: `HeldTrace` (its packet
+//! trace), `HeldSeries` (its time series) and `HeldColumn` (one column of
+//! either, for `write_parquet` and numpy).
 //!
-//! A traced run hands Python its trace as rows (the document's `trace`
-//! field) and its series as the core's columns; `RunResult.save` used to
-//! turn both back into typed columns in Python, a value at a time (0.35 s
-//! of the 0.58 s of `dupack run --trace-all` on a ten-flow dumbbell over
-//! 200 s). The same columns are made here, from the run's records, when
-//! the run ends, and `write_parquet` takes them as they are: Python only
-//! passes them along.
+//! A traced run's trace and series are hundreds of thousands of values.
+//! Python used to get them as the document's rows and lists and turn them
+//! back into typed columns a value at a time to write trace.parquet and
+//! series.parquet, which is all `dupack run` does with them (0.45 s of the
+//! 0.58 s of `dupack run --trace-all` on a ten-flow dumbbell over 200 s,
+//! and most of its memory). They now stay here until asked for: as the
+//! document's fields (`document()`, when `RunResult.raw` is first read) or
+//! as columns (`columns()`), which `write_parquet` writes as they are and
+//! numpy reads through `HeldColumn.values`.
 
 use crate::buffer::{Buffer, Owned};
 use dupack_batch::observed::trace_rows;
 use dupack_batch::parquet::Column;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 /// The values of one column.
 pub(crate) enum Held {
@@ -159,23 +162,65 @@ impl Trace {
         }
         t
     }
+}
+
+/// A run's packet trace, kept here until Python asks for it as the
+/// document's rows or as the columns of trace.parquet.
+#[pyclass(frozen, module = "dupack._core")]
+pub struct HeldTrace {
+    trace: Trace,
+    /// The scenario's flow names, by index.
+    flows: Vec<String>,
+}
+
+impl HeldTrace {
+    pub(crate) fn new(py: Python<'_>, records: &[dupack_sim::TraceRecord], flows: Vec<String>) -> PyResult<Py<Self>> {
+        Py::new(py, HeldTrace { trace: Trace::of(records), flows })
+    }
+}
+
+#[pymethods]
+impl HeldTrace {
+    fn __len__(&self) -> usize {
+        self.trace.time_ns.len()
+    }
+
+    /// The document's `trace` field: one dict per row, in order, its keys
+    /// in the order the JSON document had them: `flow` (name), `kind`,
+    /// `len`, `seq`, `time_ns` and `time_s`. The rows share their keys,
+    /// flow names and kinds (one string object each).
+    fn document<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let t = &self.trace;
+        // The keys in the order the JSON document had them (sorted).
+        let keys = ["flow", "kind", "len", "seq", "time_ns", "time_s"].map(|k| PyString::intern_bound(py, k));
+        let flows: Vec<Bound<'py, PyString>> = self.flows.iter().map(|f| PyString::new_bound(py, f)).collect();
+        let kinds: Vec<Bound<'py, PyString>> = t.kinds.iter().map(|k| PyString::intern_bound(py, k)).collect();
+        let list = PyList::empty_bound(py);
+        for i in 0..t.time_ns.len() {
+            let row = PyDict::new_bound(py);
+            row.set_item(&keys[0], &flows[t.flow[i] as usize])?;
+            row.set_item(&keys[1], &kinds[t.kind[i] as usize])?;
+            row.set_item(&keys[2], t.len[i])?;
+            row.set_item(&keys[3], t.seq[i])?;
+            row.set_item(&keys[4], t.time_ns[i])?;
+            row.set_item(&keys[5], t.time_s[i])?;
+            list.append(row)?;
+        }
+        Ok(list)
+    }
 
     /// The columns by name, as `RunResult.trace` has them: `time_s`,
     /// `time_ns`, `flow` (the flow's name), `kind`, `seq` and `len`.
-    pub(crate) fn into_columns<'py>(
-        self,
-        py: Python<'py>,
-        scenario: &dupack_sim::Scenario,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let t = &self.trace;
         let d = PyDict::new_bound(py);
-        d.set_item("time_s", held(py, Held::F64(self.time_s.into_iter().map(Some).collect()))?)?;
-        d.set_item("time_ns", held(py, Held::U64(self.time_ns.into_iter().map(Some).collect()))?)?;
-        let names = scenario.flows.iter().map(|f| f.name.clone()).collect();
-        d.set_item("flow", held(py, Held::Names { codes: self.flow, names })?)?;
-        let names = self.kinds.iter().map(|k| k.to_string()).collect();
-        d.set_item("kind", held(py, Held::Names { codes: self.kind, names })?)?;
-        d.set_item("seq", held(py, Held::U64(self.seq))?)?;
-        d.set_item("len", held(py, Held::U64(self.len.into_iter().map(Some).collect()))?)?;
+        d.set_item("time_s", held(py, Held::F64(t.time_s.iter().copied().map(Some).collect()))?)?;
+        d.set_item("time_ns", held(py, Held::U64(t.time_ns.iter().copied().map(Some).collect()))?)?;
+        d.set_item("flow", held(py, Held::Names { codes: t.flow.clone(), names: self.flows.clone() })?)?;
+        let names = t.kinds.iter().map(|k| k.to_string()).collect();
+        d.set_item("kind", held(py, Held::Names { codes: t.kind.clone(), names })?)?;
+        d.set_item("seq", held(py, Held::U64(t.seq.clone()))?)?;
+        d.set_item("len", held(py, Held::U64(t.len.iter().copied().map(Some).collect()))?)?;
         Ok(d)
     }
 }
@@ -197,25 +242,75 @@ fn first_appearance(codes: impl Iterator<Item = usize>, names: &[&str]) -> (Vec<
     (codes, used)
 }
 
-/// The series' columns by name, as `RunResult.series` has them: `time_s`,
-/// `entity` and `variable` (each `(codes, categories)`, the categories in
-/// the order they first occur) and `value` (None where it is not finite).
-pub(crate) fn series_columns<'py>(py: Python<'py>, s: &dupack_sim::Series) -> PyResult<Bound<'py, PyDict>> {
+/// A run's time series, kept here until Python asks for it as the
+/// document's columns or as the columns of series.parquet.
+#[pyclass(frozen, module = "dupack._core")]
+pub struct HeldSeries(dupack_sim::Series);
+
+impl HeldSeries {
+    pub(crate) fn new(py: Python<'_>, s: dupack_sim::Series) -> PyResult<Py<Self>> {
+        Py::new(py, HeldSeries(s))
+    }
+}
+
+/// Every variable's name, by number.
+fn variable_names() -> Vec<&'static str> {
     use dupack_sim::observe::series::{variable_name, FLOW_VARIABLES, LINK_VARIABLES};
-    let d = PyDict::new_bound(py);
-    // t / 1e9 in f64, as Python divides an integer by a float below 2^53.
-    let time_s = s.time_ns.iter().map(|&t| Some(t as f64 / 1e9)).collect();
-    d.set_item("time_s", held(py, Held::F64(time_s))?)?;
-    let entities: Vec<&str> = s.entities.iter().map(String::as_str).collect();
-    let (codes, names) = first_appearance(s.entity.iter().map(|&e| e as usize), &entities);
-    d.set_item("entity", PyTuple::new_bound(py, [held(py, Held::Codes(codes))?.into_any(), names_list(py, names)]))?;
-    let variables: Vec<&str> =
-        (0..FLOW_VARIABLES.len() + LINK_VARIABLES.len()).map(|v| variable_name(v as u8)).collect();
-    let (codes, names) = first_appearance(s.variable.iter().map(|&v| v as usize), &variables);
-    d.set_item("variable", PyTuple::new_bound(py, [held(py, Held::Codes(codes))?.into_any(), names_list(py, names)]))?;
-    let value = s.value.iter().map(|&v| v.is_finite().then_some(v)).collect();
-    d.set_item("value", held(py, Held::F64(value))?)?;
-    Ok(d)
+    (0..FLOW_VARIABLES.len() + LINK_VARIABLES.len()).map(|v| variable_name(v as u8)).collect()
+}
+
+#[pymethods]
+impl HeldSeries {
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The record limit cut the series short.
+    #[getter]
+    fn truncated(&self) -> bool {
+        self.0.truncated
+    }
+
+    /// The document's `series` field: `entities` and `variables` (names),
+    /// then per record `time_ns`, `entity` and `variable` (indices into
+    /// those) and `value` (None for a value that is not finite, as JSON
+    /// would carry it), and `truncated`; the keys in the order the JSON
+    /// document had them (sorted).
+    fn document<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = &self.0;
+        let d = PyDict::new_bound(py);
+        d.set_item("entities", PyList::new_bound(py, &s.entities))?;
+        d.set_item("entity", PyList::new_bound(py, &s.entity))?;
+        d.set_item("time_ns", PyList::new_bound(py, &s.time_ns))?;
+        d.set_item("truncated", s.truncated)?;
+        let value = s.value.iter().map(|&v| if v.is_finite() { v.into_py(py) } else { py.None() });
+        d.set_item("value", PyList::new_bound(py, value))?;
+        d.set_item("variable", PyList::new_bound(py, &s.variable))?;
+        d.set_item("variables", PyList::new_bound(py, variable_names()))?;
+        Ok(d)
+    }
+
+    /// The columns by name, as `RunResult.series` has them: `time_s`,
+    /// `entity` and `variable` (each `(codes, categories)`, the categories
+    /// in the order they first occur) and `value` (None where it is not
+    /// finite).
+    fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = &self.0;
+        let d = PyDict::new_bound(py);
+        // t / 1e9 in f64, as Python divides an integer by a float below 2^53.
+        let time_s = s.time_ns.iter().map(|&t| Some(t as f64 / 1e9)).collect();
+        d.set_item("time_s", held(py, Held::F64(time_s))?)?;
+        let entities: Vec<&str> = s.entities.iter().map(String::as_str).collect();
+        let (codes, names) = first_appearance(s.entity.iter().map(|&e| e as usize), &entities);
+        let entity = [held(py, Held::Codes(codes))?.into_any(), names_list(py, names)];
+        d.set_item("entity", PyTuple::new_bound(py, entity))?;
+        let (codes, names) = first_appearance(s.variable.iter().map(|&v| v as usize), &variable_names());
+        let variable = [held(py, Held::Codes(codes))?.into_any(), names_list(py, names)];
+        d.set_item("variable", PyTuple::new_bound(py, variable))?;
+        let value = s.value.iter().map(|&v| v.is_finite().then_some(v)).collect();
+        d.set_item("value", held(py, Held::F64(value))?)?;
+        Ok(d)
+    }
 }
 
 fn names_list(py: Python<'_>, names: Vec<String>) -> Py<PyAny> {

@@ -15,7 +15,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyDict, PyList, PyString, PyType};
+use pyo3::types::{PyDict, PyType};
 
 use dupack_batch::{flow_indices, panic_message, series_entities};
 
@@ -85,22 +85,20 @@ pub(crate) fn parse_plain(scenario_json: &str) -> Result<dupack_sim::Scenario, d
     dupack_sim::parse_scenario(&value)
 }
 
-/// run(scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None) -> (str, dict, dict)
+/// run(scenario_json, seed=None, trace=None, series=None, series_max=None, pcaps=None) -> (str, dict)
 ///
 /// Validate the scenario (JSON text of the scenario document), run it with
 /// `seed` (None: the scenario's `run.seed`) and return the result as JSON
-/// text, and what was observed as Python objects: `trace` names flows whose
-/// packet-level trace is the dict's `trace` list (see `trace_py`). `series`
+/// text, and what was observed, kept here (held.rs): `trace` names flows
+/// whose packet-level trace is the dict's `trace` (a `HeldTrace`). `series`
 /// names flows and links (`NAME`, `flow:NAME`, `link:NAME`, or `*` for all)
-/// whose time series is its `series` columns (see `series_py`), at most
+/// whose time series is its `series` (a `HeldSeries`), at most
 /// `series_max` records, of the variables `series_variables` names (None:
-/// all of them). They are the document's `trace` and `series` fields,
-/// handed over as objects rather than text: a traced run's trace and series
-/// are hundreds of thousands of values (25 MB of JSON for the unfairness
-/// dumbbell's ten flows over 200 s), whose writing and parsing took longer
-/// than the run itself. The third element holds the same `trace` and
-/// `series` as the typed columns of their Parquet files (held.rs), which
-/// `RunResult.save` writes without reading a value.
+/// all of them). Each gives the document's field of that name as Python
+/// objects (`document()`) and the typed columns of its Parquet file
+/// (`columns()`): a traced run's trace and series are hundreds of thousands
+/// of values (25 MB of JSON for the unfairness dumbbell's ten flows over
+/// 200 s), which `dupack run` only writes to Parquet.
 /// `pcaps` is a list of `(link, direction, path)`: a pcapng capture of the
 /// link's `fwd`, `rev` or `both` directions written to `path`; the packets
 /// written are added as `pcap` (one entry per capture).
@@ -134,7 +132,7 @@ fn run(
     partial_on_interrupt: bool,
     estimated: Option<PyObject>,
     series_variables: Option<Vec<String>>,
-) -> PyResult<(String, PyObject, PyObject)> {
+) -> PyResult<(String, PyObject)> {
     let scenario = parse(py, scenario_json)?;
     if let Some(cb) = &estimated {
         let e = dupack_sim::estimate(&scenario);
@@ -252,18 +250,15 @@ fn run(
     }
     match outcome {
         Ok(Ok(Ok((json, observed)))) => {
-            let fields = PyDict::new_bound(py);
-            let columns = PyDict::new_bound(py);
+            let observed_py = PyDict::new_bound(py);
             if trace.is_some() {
-                let t = held::Trace::of(&observed.trace);
-                fields.set_item("trace", trace_py(py, &scenario, &t)?)?;
-                columns.set_item("trace", t.into_columns(py, &scenario)?)?;
+                let flows = scenario.flows.iter().map(|f| f.name.clone()).collect();
+                observed_py.set_item("trace", held::HeldTrace::new(py, &observed.trace, flows)?)?;
             }
-            if let (true, Some(s)) = (with_series, &observed.series) {
-                fields.set_item("series", series_py(py, s)?)?;
-                columns.set_item("series", held::series_columns(py, s)?)?;
+            if let (true, Some(s)) = (with_series, observed.series) {
+                observed_py.set_item("series", held::HeldSeries::new(py, s)?)?;
             }
-            Ok((json, fields.into_any().unbind(), columns.into_any().unbind()))
+            Ok((json, observed_py.into_any().unbind()))
         }
         Ok(Ok(Err(e))) => Err(run_error(py, dupack_sim::RunError(format!("cannot serialise the result: {e}")))),
         Ok(Err(e)) => Err(run_error(py, e)),
@@ -277,55 +272,10 @@ fn run(
     }
 }
 
-/// The time series as columns: `entities` and `variables` (names), then per
-/// record `time_ns`, `entity` and `variable` (indices into those) and
-/// `value` (None for a value that is not finite, as JSON would carry it),
-/// and `truncated`.
-fn series_py<'py>(py: Python<'py>, s: &dupack_sim::Series) -> PyResult<Bound<'py, PyDict>> {
-    let n = dupack_sim::observe::series::FLOW_VARIABLES.len() + dupack_sim::observe::series::LINK_VARIABLES.len();
-    let names: Vec<&str> = (0..=u8::MAX)
-        .map_while(|v| ((v as usize) < n).then(|| dupack_sim::observe::series::variable_name(v)))
-        .collect();
-    // The keys in the order the JSON document had them (sorted).
-    let d = PyDict::new_bound(py);
-    d.set_item("entities", PyList::new_bound(py, &s.entities))?;
-    d.set_item("entity", PyList::new_bound(py, &s.entity))?;
-    d.set_item("time_ns", PyList::new_bound(py, &s.time_ns))?;
-    d.set_item("truncated", s.truncated)?;
-    let value = s.value.iter().map(|&v| if v.is_finite() { v.into_py(py) } else { py.None() });
-    d.set_item("value", PyList::new_bound(py, value))?;
-    d.set_item("variable", PyList::new_bound(py, &s.variable))?;
-    d.set_item("variables", PyList::new_bound(py, names))?;
-    Ok(d)
-}
-
 /// Flow names → indices; an unknown name is a ScenarioError naming it and the flows there are.
 fn traced_flows(py: Python<'_>, scenario: &dupack_sim::Scenario, names: &[String]) -> PyResult<Vec<usize>> {
     flow_indices(scenario, names)
         .map_err(|message| scenario_error(py, dupack_sim::ScenarioError { path: "trace".into(), message }))
-}
-
-/// One dict per trace row (`held::Trace`, in its order), its keys in the
-/// order the JSON document had them: `flow` (name), `kind`, `len`, `seq`,
-/// `time_ns` and `time_s`. The rows share their keys, flow names and kinds
-/// (one string object each).
-fn trace_py<'py>(py: Python<'py>, scenario: &dupack_sim::Scenario, t: &held::Trace) -> PyResult<Bound<'py, PyList>> {
-    // The keys in the order the JSON document had them (sorted).
-    let keys = ["flow", "kind", "len", "seq", "time_ns", "time_s"].map(|k| PyString::intern_bound(py, k));
-    let flows: Vec<Bound<'py, PyString>> = scenario.flows.iter().map(|f| PyString::new_bound(py, &f.name)).collect();
-    let kinds: Vec<Bound<'py, PyString>> = t.kinds.iter().map(|k| PyString::intern_bound(py, k)).collect();
-    let list = PyList::empty_bound(py);
-    for i in 0..t.time_ns.len() {
-        let row = PyDict::new_bound(py);
-        row.set_item(&keys[0], &flows[t.flow[i] as usize])?;
-        row.set_item(&keys[1], &kinds[t.kind[i] as usize])?;
-        row.set_item(&keys[2], t.len[i])?;
-        row.set_item(&keys[3], t.seq[i])?;
-        row.set_item(&keys[4], t.time_ns[i])?;
-        row.set_item(&keys[5], t.time_s[i])?;
-        list.append(row)?;
-    }
-    Ok(list)
 }
 
 /// entities(scenario_json) -> (flow names, link names)
@@ -415,5 +365,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(store::lock_file, m)?)?;
     m.add_class::<buffer::Buffer>()?;
     m.add_class::<held::HeldColumn>()?;
+    m.add_class::<held::HeldTrace>()?;
+    m.add_class::<held::HeldSeries>()?;
     Ok(())
 }

@@ -294,7 +294,7 @@ def run_command(
             import shutil
 
             shutil.rmtree(scratch, ignore_errors=True)
-    failed = [c for c in result.raw.get("pcap", []) if c.get("error")]
+    failed = [c for c in result._doc.get("pcap", []) if c.get("error")]
     if failed:
         raise CliError(f"the capture {path_name(path_text(failed[0]['path']))} is incomplete: {failed[0]['error']}", EXIT_RUN)
     if result.run.get("end_reason") == "interrupted":
@@ -325,7 +325,7 @@ def _seconds(s: float | None) -> str:
 
 def _reached(result: RunResult) -> str:
     """``at 12.345 s of 30 s simulated`` for a run stopped early."""
-    sim, duration = result.run.get("sim_time_s"), result.raw.get("duration_s")
+    sim, duration = result.run.get("sim_time_s"), result._doc.get("duration_s")
     of = f" of {duration:,.6g} s" if isinstance(duration, int | float) else ""
     return f"at {num(sim, '{:,.3f}')} s{of} simulated"
 
@@ -413,7 +413,7 @@ def _print_summary(result: RunResult, file: str) -> None:
             min_width=None if numeric else len(header),
             overflow="fold",
         )
-    for f in result.raw.get("flows", []):
+    for f in result._doc.get("flows", []):
         ndup = list(f.get("ndup_at_timeout") or [])
         table.add_row(
             Text(str(f.get("flow", ""))),
@@ -431,7 +431,7 @@ def _print_summary(result: RunResult, file: str) -> None:
     console.print(table)
     # One line per shared medium: how much of its traffic collided.
     media: dict[str, list[dict[str, Any]]] = {}
-    for m in result.raw.get("media", []):
+    for m in result._doc.get("media", []):
         media.setdefault(str(m.get("medium", "")), []).append(m)
     for name, rows in media.items():
         sent = sum(int(r.get("frames_sent") or 0) for r in rows)

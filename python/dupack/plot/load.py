@@ -144,11 +144,11 @@ def as_run(result: RunResult, label: str | None = None) -> Run:
     """A :class:`~dupack.RunResult` in memory as a :class:`Run`."""
     return Run(
         label=label or f"{result.scenario_name or 'run'} seed {result.seed}",
-        raw=result.raw,
+        raw=result._doc,
         flows=result.flows,
         links=result.links,
         media=result.media,
-        trace=result.trace if "trace" in result.raw else None,
+        trace=result.trace if result._has("trace") else None,
         series=result.series if result.has_series else None,
         scenario=result.scenario.to_dict() if result.scenario is not None else None,
     )
