@@ -281,6 +281,36 @@ def test_a_stored_sweep_keeps_no_rows_in_memory_and_reads_back_what_an_in_memory
         pd.testing.assert_frame_equal(without_wall(stored.tables[t]), without_wall(memory.tables[t]), obj=t)
 
 
+def test_a_stored_sweep_that_keeps_its_rows_returns_the_tables_it_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # dupack.reproduce's sweeps (_keep_rows) make their tables from the rows
+    # kept in memory instead of reading the parts back: the same tables; a
+    # resumed sweep, which did not run every job, still reads them back.
+    from dupack import sweeps
+    from dupack.sweep_store import TABLES
+
+    seen: list = []
+    core_sweep = sweeps._core.sweep
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(kwargs["keep"])
+        return core_sweep(*args, **kwargs)
+
+    monkeypatch.setattr(sweeps._core, "sweep", spy)
+    kept = dupack.sweep(base(), GRID, SEEDS, workers=2, out=tmp_path / "kept", chunk_seconds=0, _keep_rows=True)
+    assert seen == [True]
+    shutil.rmtree(tmp_path / "kept")  # nothing is read from it
+    stored = dupack.sweep(base(), GRID, SEEDS, workers=2, out=tmp_path / "stored", chunk_seconds=0)
+    assert seen == [True, False]
+    for t in TABLES:
+        pd.testing.assert_frame_equal(without_wall(kept.tables[t]), without_wall(stored.tables[t]), obj=t)
+    with pytest.raises(dupack.RunError):
+        dupack.sweep(base(), GRID, SEEDS, workers=1, out=tmp_path / "half", _fail_job=5)
+    resumed = dupack.sweep(base(), GRID, SEEDS, workers=2, out=tmp_path / "half", _keep_rows=True)
+    assert (resumed.executed, resumed.skipped) == (3, 5) and seen[-1] is False
+    for t in TABLES:
+        pd.testing.assert_frame_equal(without_wall(resumed.tables[t]), without_wall(stored.tables[t]), obj=t)
+
+
 def test_a_stored_sweep_whose_directory_was_removed_names_the_missing_part(tmp_path: Path) -> None:
     gone = dupack.sweep(base(), GRID, [1], workers=2, out=tmp_path / "gone")
     shutil.rmtree(tmp_path / "gone")

@@ -86,6 +86,7 @@ def _sweep(
     series_variables: Iterable[str] | None = None,
     _fail_job: int | None = None,
     _discard_results: bool = False,
+    _keep_rows: bool = False,
 ) -> SweepResult:
     """Run ``scenario`` for every grid point and seed; return the tables.
 
@@ -143,6 +144,11 @@ def _sweep(
     By default (``progress=None``) a progress bar shows the runs done: on
     stderr in a terminal, below the cell in Jupyter, nowhere else;
     ``progress=False`` turns it off.
+
+    ``_keep_rows`` (for dupack.reproduce, whose sweeps are small and whose
+    tables are read at once): a stored sweep that runs every job in this
+    call keeps its rows in memory too, and its tables are made from them,
+    not read back from ``DIR``: the same tables.
 
     Raises :class:`ScenarioError` (naming the grid point) before anything
     runs if a grid point is invalid, :class:`RunError` naming the grid point
@@ -224,7 +230,7 @@ def _sweep(
                     # chunk's, however long the sweep.
                     executed, everything = _core.sweep(
                         docs, jobs, nworkers, on_chunk, float(chunk_seconds), _fail_job, _discard_results,
-                        store is not None, **observe, keep=store is None,
+                        store is not None, **observe, keep=store is None or (_keep_rows and not skipped),
                     )
                     cut = everything.get("series_truncated", 0) if everything else 0
                     if cut:
@@ -264,7 +270,7 @@ def _sweep(
         res = SweepResult.load(store.root)
         res.executed, res.skipped = executed, skipped
         return res
-    if store is not None:
+    if store is not None and not (_keep_rows and everything):
         # Made on first use from the parts this call wrote (`dupack sweep -q`
         # never looks at them).
         root, written = store.root, store.written
@@ -273,7 +279,8 @@ def _sweep(
         # Made on first use, as the local executor's are.
         tables = _Tables({t: lambda t=t: ids.frame_of(t, arrow[t]) for t in TABLES})
     else:
-        # Made on first use: `dupack sweep -q` stores the parts and never looks at them.
+        # Made on first use: `dupack sweep -q` stores the parts and never looks at them
+        # (nor does a stored sweep keep its rows, but with _keep_rows).
         tables = _Tables({
             t: (lambda t=t: ids.frame(t, everything[t])) if everything else (lambda t=t: ids.empty(t)) for t in TABLES
         })

@@ -190,7 +190,7 @@ def _run_experiments(paper: Paper, full: bool, n: dict[str, int], out_dir: Path 
                 res = dupack.sweep(
                     scenario, grid or None, seeds=range(1, n[e.id] + 1), workers=workers, out=store,
                     overrides=[*scheme.overrides, *mode, *fixed], progress=tick, mixed_versions=mixed_versions,
-                    chunk_seconds=CHUNK_SECONDS,
+                    chunk_seconds=CHUNK_SECONDS, _keep_rows=True,
                 )
                 f = res.flows.copy()
                 f.insert(0, "scheme", sid)
