@@ -344,8 +344,10 @@ def _parse_pcaps(specs: list[str] | None) -> dict[str, str]:
 
 
 def validate_cmd(file: ScenarioFile, overrides: Overrides = None) -> None:
-    """Check a scenario (after overrides) without running it: prints 'ok' and
-    what running it would cost (an estimate on the high side), or the error."""
+    """Check a scenario (after overrides) without running it.
+
+    Prints 'ok' and what running it would cost (an estimate on the high
+    side), or the error."""
     validate_command(file, overrides)
 
 
