@@ -261,6 +261,31 @@ def test_run_accessor_in_memory() -> None:
         res.plot.tsg("f1")
 
 
+def test_a_runs_series_lines_are_its_rows_of_each_entity_and_variable(run_dir: Path) -> None:
+    # flow_series groups the series once (a long run has hundreds of
+    # thousands of records); each line is the rows a whole-column comparison
+    # selects, in their order, and a pair with no rows is empty.
+    import numpy as np
+    import pandas as pd
+
+    from dupack.plot import load
+    from dupack.plot.load import _rows_by
+
+    run = load(run_dir)
+    s = run.series
+    pairs = {(str(e), str(v)) for e, v in zip(s["entity"], s["variable"], strict=True)}
+    assert len(pairs) > 5
+    for entity, variable in [*sorted(pairs), ("f0", "no_such_variable")]:
+        naive = s[(s["entity"].astype(str) == entity) & (s["variable"].astype(str) == variable)]
+        pd.testing.assert_frame_equal(run.flow_series(entity, variable), naive[["time_s", "value"]].reset_index(drop=True))
+    # Missing values belong to no pair, and never to a neighbouring one.
+    a = pd.Series(["x", None, "y", "x", "y", None], dtype="category")
+    b = pd.Series(["p", "q", None, "q", "p", "p"])
+    rows = {k: v.tolist() for k, v in _rows_by(a, b).items()}
+    assert rows == {("x", "p"): [0], ("x", "q"): [3], ("y", "p"): [4]}
+    assert all(isinstance(v, np.ndarray) for v in _rows_by(a, b).values())
+
+
 def test_untraced_run_refuses_tsg() -> None:
     res = dupack.run(QUICKSTART, seed=1, overrides=["run.duration=1s"])
     with pytest.raises(PlotError, match="needs a packet trace"):
