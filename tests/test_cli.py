@@ -14,7 +14,7 @@ import pytest
 import dupack
 import dupack.api
 from dupack import RunError, RunResult
-from tests.conftest import QUICKSTART, run_cli, run_subprocess, sigint_default
+from tests.conftest import QUICKSTART, ROOT, run_cli, run_subprocess, sigint_default
 from tests.test_result import RAW
 
 SCENARIO = 'name = "stub"\n[run]\nseed = 42\n'
@@ -93,6 +93,31 @@ def test_run_prints_a_summary_and_saves(scenario_file, fake_run, tmp_path, monke
     assert scenario.to_dict()["run"] == {"seed": 42, "duration": "10s"}
     saved = json.loads((out / "scenario.json").read_text())
     assert saved["scenario"]["run"]["duration"] == "10s"
+
+
+def test_the_summary_of_a_run_of_many_flows_shows_the_first_and_a_line_about_them_all(tmp_path):
+    # A row each for the first SUMMARY_FLOWS flows, then where every flow's
+    # row is and one line over them all, with the totals of flows.csv.
+    import pandas as pd
+
+    from dupack.cli.run import SUMMARY_FLOWS
+    from dupack.stats import jain
+
+    n = SUMMARY_FLOWS + 12
+    out = tmp_path / "o"
+    r = run_cli("run", str(ROOT / "bench" / "scenarios" / "scaling.toml"), "-s", f"topology.senders={n}",
+                "-s", 'run.duration="3s"', "-o", str(out))
+    assert r.exit_code == 0, r.output
+    rows = [line.split()[0] for line in r.stdout.splitlines() if line.startswith("f") and line.split()[0][1:].isdigit()]
+    assert rows == [f"f{i}" for i in range(SUMMARY_FLOWS)]
+    assert f"… and 12 more flows; {out / 'flows.csv'} has a row for each" in r.stdout
+    flows = pd.read_csv(out / "flows.csv")
+    assert len(flows) == n
+    line = next(x for x in r.stdout.splitlines() if x.startswith(f"all {n} flows: "))
+    assert f"{flows.goodput_kbps.sum():,.1f} kbit/s goodput" in line
+    assert f"Jain's index {jain(flows.goodput_kbps):.3f}" in line
+    assert f"{flows.retransmitted_segments.sum():,} segments retransmitted" in line
+    assert f"{flows.fast_retransmits.sum():,} fast retransmits, {flows.timeouts.sum():,} RTOs" in line
 
 
 def test_default_seed_names_the_output_directory(scenario_file, fake_run, tmp_path, monkeypatch):
