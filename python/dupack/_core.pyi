@@ -30,13 +30,14 @@ def run(
     series_variables: list[str] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """Validate and run a scenario given as JSON text; return the result as
-    JSON text, and a dict of what was observed, the document's ``trace`` and
-    ``series`` fields as objects (not text: hundreds of thousands of values).
+    JSON text, and a dict of what was observed, kept in the extension (not
+    text: hundreds of thousands of values): the document's ``trace`` and
+    ``series`` fields as :class:`HeldTrace` and :class:`HeldSeries`.
 
-    ``trace`` names flows whose packet-level trace is the dict's ``trace``
-    list (a dict a row). ``series`` names flows and links whose time series
-    is its ``series`` columns (at most ``series_max`` records, of the
-    variables ``series_variables`` names; None: all).
+    ``trace`` names flows whose packet-level trace is the dict's ``trace``.
+    ``series`` names flows and links whose time series is its ``series``
+    (at most ``series_max`` records, of the variables ``series_variables``
+    names; None: all).
 
     ``seed=None`` uses the scenario's ``run.seed``. The GIL is released while
     the simulation runs.
@@ -155,6 +156,40 @@ def lock_file(path: str) -> int | None:
     without waiting: the descriptor that holds the lock (close it to
     release it), or None where the file system has no ``flock``. Raises
     ``BlockingIOError`` if another open file holds the lock."""
+
+class HeldColumn:
+    """One column of a run's trace or series kept in the extension; the
+    values of a column :func:`write_parquet` writes as they are."""
+
+    def __len__(self) -> int: ...
+    def values(self) -> tuple[Buffer, Any]:
+        """Copied for numpy (``frombuffer``): ``(values, valid)`` for numbers
+        (little-endian u64 or f64, a missing value 0 or NaN; ``valid`` a
+        byte per value, or None with none missing), ``(codes, names)`` for
+        text (u64 codes), ``(codes, None)`` for a categorical's codes (i64)."""
+
+class HeldTrace:
+    """A run's packet trace, kept in the extension."""
+
+    def __len__(self) -> int: ...
+    def document(self) -> list[dict[str, Any]]:
+        """The document's ``trace`` field: a dict a row (``flow``, ``kind``,
+        ``len``, ``seq``, ``time_ns``, ``time_s``)."""
+    def columns(self) -> dict[str, HeldColumn]:
+        """``time_s``, ``time_ns``, ``flow``, ``kind``, ``seq``, ``len``."""
+
+class HeldSeries:
+    """A run's time series, kept in the extension."""
+
+    truncated: bool
+    def __len__(self) -> int: ...
+    def document(self) -> dict[str, Any]:
+        """The document's ``series`` field: ``entities``, ``variables``, and per
+        record ``time_ns``, ``entity``, ``variable``, ``value``; ``truncated``."""
+    def columns(self) -> dict[str, Any]:
+        """``time_s`` and ``value`` (:class:`HeldColumn`), ``entity`` and
+        ``variable`` (``(codes, categories)``, the categories in the order they
+        first occur)."""
 
 class Buffer:
     """The bytes of one column of :func:`sweep`'s tables, handed over
