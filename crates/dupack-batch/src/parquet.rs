@@ -83,6 +83,28 @@ impl Column {
         Ok(Column::Dict { codes, categories, width, large })
     }
 
+    /// Unsigned integers, None a null, as they come (no vector of them
+    /// made first: a traced run's columns have millions of values).
+    pub fn u64s(v: impl Iterator<Item = Option<u64>>) -> Column {
+        Column::Array(Arc::new(v.collect::<UInt64Array>()))
+    }
+
+    /// Floats, None a null, as they come.
+    pub fn f64s(v: impl Iterator<Item = Option<f64>>) -> Column {
+        Column::Array(Arc::new(v.collect::<Float64Array>()))
+    }
+
+    /// Text given as indices into `names` (a trace's flows and kinds),
+    /// without a string made a value; `large`: Arrow's large strings.
+    pub fn text_by_code(codes: &[u32], names: &[String], large: bool) -> Column {
+        let values = codes.iter().map(|&c| names[c as usize].as_str());
+        Column::Array(if large {
+            Arc::new(LargeStringArray::from_iter_values(values))
+        } else {
+            Arc::new(StringArray::from_iter_values(values))
+        })
+    }
+
     /// `rows` numbers of Arrow type `kind` (`uint64`, `int64`, `float64`)
     /// from 8-byte little-endian `data`, null where `valid` has a 0 byte
     /// (NaN in a float column stays a value).

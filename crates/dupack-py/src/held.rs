@@ -12,6 +12,8 @@
 //! as columns (`columns()`), which `write_parquet` writes as they are and
 //! numpy reads through `HeldColumn.values`.
 
+use std::sync::Arc;
+
 use crate::buffer::{Buffer, Owned};
 use dupack_batch::observed::trace_rows;
 use dupack_batch::parquet::Column;
@@ -19,15 +21,22 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-/// The values of one column.
+/// The values of one column, shared with the trace or series they belong
+/// to (a traced run's columns have millions of values: they are not copied
+/// to be handed over).
 pub(crate) enum Held {
-    U64(Vec<Option<u64>>),
-    F64(Vec<Option<f64>>),
+    /// Unsigned integers, every one present.
+    U64(Arc<Vec<u64>>),
+    /// Unsigned integers, None missing.
+    OptU64(Arc<Vec<Option<u64>>>),
+    /// Floats, every one present.
+    F64(Arc<Vec<f64>>),
+    /// A series' instants in seconds (its nanoseconds / 1e9).
+    Seconds(Arc<dupack_sim::Series>),
+    /// A series' values, one that is not finite missing.
+    Values(Arc<dupack_sim::Series>),
     /// Text, each value an index into `names` (a trace's flow and kind).
-    Names {
-        codes: Vec<u32>,
-        names: Vec<String>,
-    },
+    Names { codes: Arc<Vec<u32>>, names: Arc<Vec<String>> },
     /// A categorical column's codes; its categories travel beside it.
     Codes(Vec<i32>),
 }
@@ -37,6 +46,23 @@ pub(crate) enum Held {
 #[pyclass(frozen, module = "dupack._core")]
 pub struct HeldColumn(Held);
 
+/// `(values, valid)` for numpy: the values with `missing` in place of a
+/// missing one, and a byte per value (1: present), or None with none missing.
+fn lend_numbers<T: Copy>(
+    py: Python<'_>,
+    v: impl ExactSizeIterator<Item = Option<T>> + Clone,
+    missing: T,
+    owned: fn(Vec<T>) -> Owned,
+) -> PyResult<(PyObject, PyObject)> {
+    let values = Buffer::lend(py, owned(v.clone().map(|x| x.unwrap_or(missing)).collect()))?;
+    let valid = if v.clone().all(|x| x.is_some()) {
+        py.None()
+    } else {
+        Buffer::lend(py, Owned::U8(v.map(|x| u8::from(x.is_some())).collect()))?
+    };
+    Ok((values, valid))
+}
+
 #[pymethods]
 impl HeldColumn {
     /// The values for numpy (`frombuffer`), copied: `(values, valid)` for
@@ -45,33 +71,41 @@ impl HeldColumn {
     /// `(codes, names)` for text (codes unsigned 64-bit), `(codes, None)`
     /// for a categorical column's codes (signed 64-bit).
     fn values(&self, py: Python<'_>) -> PyResult<(PyObject, PyObject)> {
-        fn valid<T>(py: Python<'_>, v: &[Option<T>]) -> PyResult<PyObject> {
-            if v.iter().all(Option::is_some) {
-                return Ok(py.None());
-            }
-            Buffer::lend(py, Owned::U8(v.iter().map(|x| u8::from(x.is_some())).collect()))
-        }
-        Ok(match &self.0 {
-            Held::U64(v) => (Buffer::lend(py, Owned::U64(v.iter().map(|x| x.unwrap_or(0)).collect()))?, valid(py, v)?),
-            Held::F64(v) => {
-                (Buffer::lend(py, Owned::F64(v.iter().map(|x| x.unwrap_or(f64::NAN)).collect()))?, valid(py, v)?)
-            }
-            Held::Names { codes, names } => (
+        match &self.0 {
+            Held::U64(v) => lend_numbers(py, v.iter().map(|&x| Some(x)), 0, Owned::U64),
+            Held::OptU64(v) => lend_numbers(py, v.iter().copied(), 0, Owned::U64),
+            Held::F64(v) => lend_numbers(py, v.iter().map(|&x| Some(x)), f64::NAN, Owned::F64),
+            Held::Seconds(s) => lend_numbers(py, seconds(s), f64::NAN, Owned::F64),
+            Held::Values(s) => lend_numbers(py, finite(s), f64::NAN, Owned::F64),
+            Held::Names { codes, names } => Ok((
                 Buffer::lend(py, Owned::U64(codes.iter().map(|&c| u64::from(c)).collect()))?,
-                PyList::new_bound(py, names).into_any().unbind(),
-            ),
-            Held::Codes(v) => (Buffer::lend(py, Owned::I64(v.iter().map(|&c| i64::from(c)).collect()))?, py.None()),
-        })
+                PyList::new_bound(py, names.iter()).into_any().unbind(),
+            )),
+            Held::Codes(v) => Ok((Buffer::lend(py, Owned::I64(v.iter().map(|&c| i64::from(c)).collect()))?, py.None())),
+        }
     }
 
     fn __len__(&self) -> usize {
         match &self.0 {
             Held::U64(v) => v.len(),
+            Held::OptU64(v) => v.len(),
             Held::F64(v) => v.len(),
+            Held::Seconds(s) | Held::Values(s) => s.len(),
             Held::Names { codes, .. } => codes.len(),
             Held::Codes(v) => v.len(),
         }
     }
+}
+
+/// A series' instants in seconds: t / 1e9 in f64, as Python divides an
+/// integer by a float below 2^53.
+fn seconds(s: &dupack_sim::Series) -> impl ExactSizeIterator<Item = Option<f64>> + Clone + '_ {
+    s.time_ns.iter().map(|&t| Some(t as f64 / 1e9))
+}
+
+/// A series' values, None for one that is not finite (as JSON carries it).
+fn finite(s: &dupack_sim::Series) -> impl ExactSizeIterator<Item = Option<f64>> + Clone + '_ {
+    s.value.iter().map(|&v| v.is_finite().then_some(v))
 }
 
 impl HeldColumn {
@@ -79,15 +113,13 @@ impl HeldColumn {
     /// dictionary `kind`, its codes, to go with the categories beside it.
     pub(crate) fn column(&self, kind: &str) -> Result<Column, String> {
         Ok(match (&self.0, kind) {
-            (Held::U64(v), "uint64") => Column::U64(v.clone()),
-            (Held::F64(v), "float64") => Column::F64(v.clone()),
+            (Held::U64(v), "uint64") => Column::u64s(v.iter().map(|&x| Some(x))),
+            (Held::OptU64(v), "uint64") => Column::u64s(v.iter().copied()),
+            (Held::F64(v), "float64") => Column::f64s(v.iter().map(|&x| Some(x))),
+            (Held::Seconds(s), "float64") => Column::f64s(seconds(s)),
+            (Held::Values(s), "float64") => Column::f64s(finite(s)),
             (Held::Names { codes, names }, "string" | "large_string") => {
-                let text = codes.iter().map(|&c| Some(names[c as usize].clone())).collect();
-                if kind == "string" {
-                    Column::Str(text)
-                } else {
-                    Column::LargeStr(text)
-                }
+                Column::text_by_code(codes, names, kind == "large_string")
             }
             _ => return Err(format!("a kept column of {} cannot be written as {kind:?}", self.what())),
         })
@@ -103,8 +135,8 @@ impl HeldColumn {
 
     fn what(&self) -> &'static str {
         match self.0 {
-            Held::U64(_) => "unsigned integers",
-            Held::F64(_) => "floats",
+            Held::U64(_) | Held::OptU64(_) => "unsigned integers",
+            Held::F64(_) | Held::Seconds(_) | Held::Values(_) => "floats",
             Held::Names { .. } => "names",
             Held::Codes(_) => "category codes",
         }
@@ -123,44 +155,46 @@ fn held(py: Python<'_>, h: Held) -> PyResult<Py<HeldColumn>> {
 /// `ecn_reduction`. `len` is the payload bytes; a `sack` block's bytes; 0
 /// for the other events, which are not packets.
 pub(crate) struct Trace {
-    pub time_s: Vec<f64>,
-    pub time_ns: Vec<u64>,
+    pub time_s: Arc<Vec<f64>>,
+    pub time_ns: Arc<Vec<u64>>,
     /// The flow's index in the scenario.
-    pub flow: Vec<u32>,
+    pub flow: Arc<Vec<u32>>,
     /// An index into `kinds`, the kinds in the order they first occur.
-    pub kind: Vec<u32>,
+    pub kind: Arc<Vec<u32>>,
     pub kinds: Vec<&'static str>,
-    pub seq: Vec<Option<u64>>,
-    pub len: Vec<u64>,
+    pub seq: Arc<Vec<Option<u64>>>,
+    pub len: Arc<Vec<u64>>,
 }
 
 impl Trace {
     pub(crate) fn of(records: &[dupack_sim::TraceRecord]) -> Trace {
-        let mut t = Trace {
-            time_s: Vec::new(),
-            time_ns: Vec::new(),
-            flow: Vec::new(),
-            kind: Vec::new(),
-            kinds: Vec::new(),
-            seq: Vec::new(),
-            len: Vec::new(),
-        };
-        for (at, flow, kind, seq, len) in records.iter().flat_map(trace_rows) {
-            let code = match t.kinds.iter().position(|&k| k == kind) {
+        let (mut time_s, mut time_ns, mut flow, mut kind, mut seq, mut len) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut kinds: Vec<&'static str> = Vec::new();
+        for (at, f, k, s, l) in records.iter().flat_map(trace_rows) {
+            let code = match kinds.iter().position(|&known| known == k) {
                 Some(i) => i,
                 None => {
-                    t.kinds.push(kind);
-                    t.kinds.len() - 1
+                    kinds.push(k);
+                    kinds.len() - 1
                 }
             };
-            t.time_s.push(at.as_secs_f64());
-            t.time_ns.push(at.as_nanos());
-            t.flow.push(flow);
-            t.kind.push(code as u32);
-            t.seq.push(seq);
-            t.len.push(len);
+            time_s.push(at.as_secs_f64());
+            time_ns.push(at.as_nanos());
+            flow.push(f);
+            kind.push(code as u32);
+            seq.push(s);
+            len.push(l);
         }
-        t
+        Trace {
+            time_s: Arc::new(time_s),
+            time_ns: Arc::new(time_ns),
+            flow: Arc::new(flow),
+            kind: Arc::new(kind),
+            kinds,
+            seq: Arc::new(seq),
+            len: Arc::new(len),
+        }
     }
 }
 
@@ -170,12 +204,12 @@ impl Trace {
 pub struct HeldTrace {
     trace: Trace,
     /// The scenario's flow names, by index.
-    flows: Vec<String>,
+    flows: Arc<Vec<String>>,
 }
 
 impl HeldTrace {
     pub(crate) fn new(py: Python<'_>, records: &[dupack_sim::TraceRecord], flows: Vec<String>) -> PyResult<Py<Self>> {
-        Py::new(py, HeldTrace { trace: Trace::of(records), flows })
+        Py::new(py, HeldTrace { trace: Trace::of(records), flows: Arc::new(flows) })
     }
 }
 
@@ -214,13 +248,13 @@ impl HeldTrace {
     fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let t = &self.trace;
         let d = PyDict::new_bound(py);
-        d.set_item("time_s", held(py, Held::F64(t.time_s.iter().copied().map(Some).collect()))?)?;
-        d.set_item("time_ns", held(py, Held::U64(t.time_ns.iter().copied().map(Some).collect()))?)?;
+        d.set_item("time_s", held(py, Held::F64(t.time_s.clone()))?)?;
+        d.set_item("time_ns", held(py, Held::U64(t.time_ns.clone()))?)?;
         d.set_item("flow", held(py, Held::Names { codes: t.flow.clone(), names: self.flows.clone() })?)?;
-        let names = t.kinds.iter().map(|k| k.to_string()).collect();
+        let names = Arc::new(t.kinds.iter().map(|k| k.to_string()).collect());
         d.set_item("kind", held(py, Held::Names { codes: t.kind.clone(), names })?)?;
-        d.set_item("seq", held(py, Held::U64(t.seq.clone()))?)?;
-        d.set_item("len", held(py, Held::U64(t.len.iter().copied().map(Some).collect()))?)?;
+        d.set_item("seq", held(py, Held::OptU64(t.seq.clone()))?)?;
+        d.set_item("len", held(py, Held::U64(t.len.clone()))?)?;
         Ok(d)
     }
 }
@@ -245,11 +279,11 @@ fn first_appearance(codes: impl Iterator<Item = usize>, names: &[&str]) -> (Vec<
 /// A run's time series, kept here until Python asks for it as the
 /// document's columns or as the columns of series.parquet.
 #[pyclass(frozen, module = "dupack._core")]
-pub struct HeldSeries(dupack_sim::Series);
+pub struct HeldSeries(Arc<dupack_sim::Series>);
 
 impl HeldSeries {
     pub(crate) fn new(py: Python<'_>, s: dupack_sim::Series) -> PyResult<Py<Self>> {
-        Py::new(py, HeldSeries(s))
+        Py::new(py, HeldSeries(Arc::new(s)))
     }
 }
 
@@ -297,9 +331,7 @@ impl HeldSeries {
     fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = &self.0;
         let d = PyDict::new_bound(py);
-        // t / 1e9 in f64, as Python divides an integer by a float below 2^53.
-        let time_s = s.time_ns.iter().map(|&t| Some(t as f64 / 1e9)).collect();
-        d.set_item("time_s", held(py, Held::F64(time_s))?)?;
+        d.set_item("time_s", held(py, Held::Seconds(self.0.clone()))?)?;
         let entities: Vec<&str> = s.entities.iter().map(String::as_str).collect();
         let (codes, names) = first_appearance(s.entity.iter().map(|&e| e as usize), &entities);
         let entity = [held(py, Held::Codes(codes))?.into_any(), names_list(py, names)];
@@ -307,8 +339,7 @@ impl HeldSeries {
         let (codes, names) = first_appearance(s.variable.iter().map(|&v| v as usize), &variable_names());
         let variable = [held(py, Held::Codes(codes))?.into_any(), names_list(py, names)];
         d.set_item("variable", PyTuple::new_bound(py, variable))?;
-        let value = s.value.iter().map(|&v| v.is_finite().then_some(v)).collect();
-        d.set_item("value", held(py, Held::F64(value))?)?;
+        d.set_item("value", held(py, Held::Values(self.0.clone()))?)?;
         Ok(d)
     }
 }
