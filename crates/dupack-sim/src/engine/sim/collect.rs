@@ -17,7 +17,7 @@ pub(super) fn conclude(
     }
     check_invariants(s, w)?;
     for c in &mut w.channels {
-        c.settle(end);
+        c.settle(&w.pool, end, &w.flow_names);
     }
     Ok(collect(s, seed, w, end, all_done, wall))
 }

@@ -289,7 +289,7 @@ impl World {
         let unfinished = flows.iter().filter(|f| f.app_bytes.is_some()).count();
         let n_channels = channels.len();
         let any_snoop = channels.iter().any(|c| c.snoop.is_some());
-        Ok(World {
+        let mut w = World {
             q,
             channels,
             media,
@@ -313,7 +313,12 @@ impl World {
             arq_out: RxOutput::default(),
             series: None,
             captures: Vec::new(),
-        })
+        };
+        // What observes a channel is added later (`observe`), and turns this off.
+        for c in &mut w.channels {
+            c.lazy_backlog = c.backlog_ends_lazily();
+        }
+        Ok(w)
     }
 
     /// Run until `limit` or, if `stop_when_done`, until every finite transfer completed.
@@ -448,6 +453,9 @@ impl World {
 
     fn on_arrive(&mut self, c: ChannelId, now: SimTime) {
         let ch = &mut self.channels[c as usize];
+        // Frames started by a replayed end of transmission join the FIFO
+        // behind this one (net::channel).
+        ch.settle(&self.pool, now, &self.flow_names);
         let (f, next) = ch.arrive(now);
         if let Some(next) = next {
             self.q.schedule(next, Class::Arrival, Ev::Arrive(c));

@@ -25,6 +25,9 @@ impl World {
             let mut channels = Vec::new();
             for &l in &obs.series_links {
                 for (k, dir) in ["fwd", "rev"].iter().enumerate() {
+                    // Its queue is sampled at every change, each end of
+                    // transmission included: no replayed ends (net::channel).
+                    self.channels[2 * l + k].lazy_backlog = false;
                     channels.push((2 * l + k, format!("{}:{dir}", s.links[l].name)));
                 }
             }
@@ -65,7 +68,10 @@ impl World {
                 let w = std::sync::Arc::new(std::sync::Mutex::new(w));
                 for (k, on) in [req.fwd, req.rev].into_iter().enumerate() {
                     if on {
-                        self.channels[2 * req.link + k].capture = Some(w.clone());
+                        // Captured as they leave, in time order: no replayed ends (net::channel).
+                        let c = &mut self.channels[2 * req.link + k];
+                        c.capture = Some(w.clone());
+                        c.lazy_backlog = false;
                     }
                 }
                 self.captures.push(w);

@@ -10,6 +10,7 @@ fn run_with(s: &Scenario, reference: bool) -> RunResult {
     let mut w = World::new(s, s.seed).expect("a valid scenario");
     for c in &mut w.channels {
         c.every_end_an_event = reference;
+        c.lazy_backlog &= !reference;
     }
     let ended = w.run_until(SimTime::ZERO + s.duration, s.stop_when_done);
     let mut r = conclude(s, s.seed, &mut w, ended, 0.0).expect("invariants");
