@@ -576,8 +576,8 @@ How the ns-2 numbers are obtained (agent variables read at the end of the run, n
 - events per second: dupack (`run.events`: events popped from its queue) and ns-3 (`Simulator::GetEventCount()`:
   events executed); ns-2 has no event counter that OTcl can read. The two counts are not the same unit of work:
   ns-3 schedules several events per packet and hop (transmit complete, channel delivery, application and socket
-  callbacks), dupack one arrival per packet and hop, an end of transmission only where packets queue or are
-  lost, and one timer per endpoint.
+  callbacks), dupack one arrival per packet and hop, an end of transmission only where packets are lost or
+  queue on a lossy or observed link, and one timer per endpoint.
 
 How the ns-3 numbers are obtained (bench/ns3/tcp_bench.cc prints them at the end of the run):
 
@@ -1128,7 +1128,7 @@ def targets(res: list[dict], sweep_res: dict | None = None) -> list[str]:
                "objects with header serialisation, several scheduled events per packet and hop, callbacks "
                "through `Ptr`/`Callback` indirections, traced values, and log checks compiled into the wheel). "
                "What would close it: dupack now spends about one event per packet and hop (the arrival; the "
-               "end of a transmission only where packets queue or are lost) at "
+               "end of a transmission only where packets are lost or queue on a lossy or observed link) at "
                f"{min(r['dupack']['core_wall'] / r['dupack']['events'] for r in a3) * 1e9:.0f}–"
                f"{max(r['dupack']['core_wall'] / r['dupack']['events'] for r in a3) * 1e9:.0f} ns each "
                "(simulation time per event in these runs), after the "

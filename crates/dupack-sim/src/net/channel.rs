@@ -52,8 +52,8 @@
 //! replay (its arrival touches the channel), and a frame started in the
 //! replay arrives after it; so every result is that of an event at every
 //! end, but the backlogged bottleneck of a dumbbell costs one event per
-//! packet instead of two (the unfairness dumbbell at N = 10: 18.5 % fewer
-//! events).
+//! packet instead of two (bench/scenarios/unfairness.toml at N = 10: 18.5 %
+//! fewer events).
 
 use super::arq::{Arq, LinkCtl};
 use super::error::ErrorModel;

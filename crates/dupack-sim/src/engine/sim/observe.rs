@@ -68,10 +68,11 @@ impl World {
                 let w = std::sync::Arc::new(std::sync::Mutex::new(w));
                 for (k, on) in [req.fwd, req.rev].into_iter().enumerate() {
                     if on {
-                        // Captured as they leave, in time order: no replayed ends (net::channel).
+                        // Captured as they leave, in time order: no replayed
+                        // ends (net::channel's rule, which asks for no capture).
                         let c = &mut self.channels[2 * req.link + k];
                         c.capture = Some(w.clone());
-                        c.lazy_backlog = false;
+                        c.lazy_backlog = c.lazy_backlog && c.backlog_ends_lazily();
                     }
                 }
                 self.captures.push(w);
