@@ -62,11 +62,15 @@ def test_recording_changes_no_other_result_and_not_with_the_workers(watched: dup
     plain = dupack.sweep(base(), GRID, SEEDS, workers=2, progress=False)
     for t in ("runs", "flows", "links", "media"):
         pd.testing.assert_frame_equal(without_wall(plain.tables[t]), without_wall(watched.tables[t]))
-    assert (watched.runs["events"] >= plain.runs["events"]).all()
+    # The sampled bottleneck queues in every run: its ends of transmission
+    # are events there, and replayed when nothing samples it.
+    assert (watched.runs["events"] > plain.runs["events"]).all()
     assert plain.series.empty and plain.trace.empty
     one = dupack.sweep(base(), GRID, SEEDS, workers=1, progress=False, **WATCH)
     for t in ("series", "trace"):
         pd.testing.assert_frame_equal(one.tables[t], watched.tables[t])
+    # The events too are the same whatever the number of workers.
+    pd.testing.assert_frame_equal(one.runs.drop(columns=["wall_time_s"]), watched.runs.drop(columns=["wall_time_s"]))
 
 
 def test_stored_read_back_and_remembered(watched: dupack.SweepResult, tmp_path: Path) -> None:
