@@ -24,6 +24,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from bench import ns3build
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "packaging"))
+import pgo  # noqa: E402 - packaging/pgo.py: whether builds use the profile-guided build's profile
 from bench.mirror import HEADER_BYTES, NS3_SOURCE, ROOT, Case, jain
 
 T = TypeVar("T")
@@ -230,7 +233,7 @@ def machine() -> dict:
         "mem": mem,
         "os": f"{platform.system()} {platform.release()}",
         "rustc": sh(["rustc", "--version"]),
-        "profile": cargo_profile(ns3build.PROFILE),
+        "profile": cargo_profile(ns3build.PROFILE) + "; " + guided(),
         "ns2": "ns-2 " + (sh(["dpkg-query", "-W", "-f", "${Version}", "ns2"]) if shutil.which("dpkg-query") else "?"),
         "ns3": ns3_version(),
         "cxx": sh([os.environ.get("CXX", "g++"), "--version"]).splitlines()[0] if shutil.which(os.environ.get("CXX", "g++")) else "?",
@@ -263,6 +266,14 @@ def cargo_profile(name: str) -> str:
     return f"the workspace's {name} profile: {lto_text}, {units} codegen unit{'s' if units != 1 else ''}"
 
 
+def guided() -> str:
+    """Whether `build` uses the profile-guided build's profile, for the report's header."""
+    profile, why = pgo.decide(ROOT)
+    if profile is None:
+        return f"not profile-guided ({why})"
+    return "profile-guided by pgo/dupack.profdata (docs/performance.md, \"Profile-guided build\")"
+
+
 def ns3_version() -> str:
     try:
         d = ns3build.find()
@@ -281,12 +292,16 @@ def ns3_version() -> str:
 
 
 def build(log) -> Path:
-    print(f"building dupack (cargo build --profile {ns3build.PROFILE} --example bench_scenario --example heap_floor)...",
-          file=log, flush=True)
+    """The `bench_scenario` and `heap_floor` examples, built as `pip install .` builds the extension: the
+    `dist` profile, guided by pgo/'s profile when the compiler can read it (packaging/pgo.py)."""
+    env, why = pgo.build_env(ROOT)
+    print(f"building dupack (cargo build --profile {ns3build.PROFILE} --example bench_scenario --example heap_floor; "
+          f"{why})...", file=log, flush=True)
     subprocess.run(
         ["cargo", "build", "--profile", ns3build.PROFILE, "--quiet", "-p", "dupack-sim", "--example", "bench_scenario",
          "--example", "heap_floor"],
         cwd=ROOT,
+        env=env,
         check=True,
     )
     exe = ns3build.example("bench_scenario")

@@ -1,6 +1,7 @@
 //! Stamps the git commit the extension is built from into `_core.__commit__`
 //! (`unknown` outside a git checkout, `+dirty` with uncommitted changes to
-//! tracked files), so that every result file can say which code made it.
+//! tracked files), so that every result file can say which code made it,
+//! and the profile-guided build's profile into `_core.__pgo__`.
 use std::process::Command;
 
 fn git(args: &[&str]) -> Option<String> {
@@ -30,5 +31,9 @@ fn main() {
             println!("cargo:rerun-if-changed={dir}/{r}");
         }
     }
+    // The profile the build is guided by, if any (set with the compiler's
+    // flags by packaging/pgo.py), for `_core.__pgo__` and `dupack --version`.
+    println!("cargo:rustc-env=DUPACK_PGO_PROFILE={}", std::env::var("DUPACK_PGO_PROFILE").unwrap_or_default());
+    println!("cargo:rerun-if-env-changed=DUPACK_PGO_PROFILE");
     println!("cargo:rerun-if-changed=build.rs");
 }

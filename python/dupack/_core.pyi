@@ -5,6 +5,8 @@ from typing import Any
 
 __version__: str
 __commit__: str
+#: The profile-guided build's profile ("" for a build without one).
+__pgo__: str
 
 class ScenarioError(ValueError):
     """The scenario is invalid; ``str(e)`` is ``"path: message"``."""

@@ -344,6 +344,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("__commit__", env!("DUPACK_COMMIT"))?;
+    // The profile this build was guided by ("" if none): packaging/pgo.py.
+    m.add("__pgo__", env!("DUPACK_PGO_PROFILE"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(document::toml_document, m)?)?;
