@@ -96,9 +96,14 @@ def _warm(args: tuple[str, list[str], str]) -> None:
 
 
 def build(log=sys.stderr) -> Path:
+    """The `sweep_grid` example, built as the extension the other paths call is (bench/measure.py's build)."""
+    from bench.measure import pgo  # packaging/pgo.py, as bench/measure.py imports it
+
+    env, _ = pgo.build_env(ROOT)
     subprocess.run(
         ["cargo", "build", "--profile", ns3build.PROFILE, "--quiet", "-p", "dupack-sim", "--example", "sweep_grid"],
         cwd=ROOT,
+        env=env,
         check=True,
     )
     return ns3build.example("sweep_grid")
