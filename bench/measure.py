@@ -291,19 +291,24 @@ def ns3_version() -> str:
 # The programs
 
 
-def build(log) -> Path:
-    """The `bench_scenario` and `heap_floor` examples, built as `pip install .` builds the extension: the
-    `dist` profile, guided by pgo/'s profile when the compiler can read it (packaging/pgo.py)."""
-    env, why = pgo.build_env(ROOT)
-    print(f"building dupack (cargo build --profile {ns3build.PROFILE} --example bench_scenario --example heap_floor; "
-          f"{why})...", file=log, flush=True)
+def build_examples(*names: str) -> None:
+    """Build dupack-sim's examples ``names`` as `pip install .` builds the extension: the `dist` profile,
+    guided by the profile scripts/pgo recorded when there is one for these sources (packaging/pgo.py)."""
+    env, _ = pgo.build_env(ROOT)
     subprocess.run(
-        ["cargo", "build", "--profile", ns3build.PROFILE, "--quiet", "-p", "dupack-sim", "--example", "bench_scenario",
-         "--example", "heap_floor"],
+        ["cargo", "build", "--profile", ns3build.PROFILE, "--quiet", "-p", "dupack-sim",
+         *(arg for name in names for arg in ("--example", name))],
         cwd=ROOT,
         env=env,
         check=True,
     )
+
+
+def build(log) -> Path:
+    """The `bench_scenario` and `heap_floor` examples (:func:`build_examples`)."""
+    print(f"building dupack (cargo build --profile {ns3build.PROFILE} --example bench_scenario --example heap_floor; "
+          f"{pgo.decide(ROOT)[1]})...", file=log, flush=True)
+    build_examples("bench_scenario", "heap_floor")
     exe = ns3build.example("bench_scenario")
     if not exe.exists():
         sys.exit(f"bench/run.py: built, but {exe} is missing")

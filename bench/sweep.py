@@ -96,16 +96,10 @@ def _warm(args: tuple[str, list[str], str]) -> None:
 
 
 def build(log=sys.stderr) -> Path:
-    """The `sweep_grid` example, built as the extension the other paths call is (bench/measure.py's build)."""
-    from bench.measure import pgo  # packaging/pgo.py, as bench/measure.py imports it
+    """The `sweep_grid` example, built as the extension the other paths call is."""
+    from bench.measure import build_examples
 
-    env, _ = pgo.build_env(ROOT)
-    subprocess.run(
-        ["cargo", "build", "--profile", ns3build.PROFILE, "--quiet", "-p", "dupack-sim", "--example", "sweep_grid"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    build_examples("sweep_grid")
     return ns3build.example("sweep_grid")
 
 

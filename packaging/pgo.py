@@ -1,21 +1,22 @@
-"""Whether and how a build of dupack uses the profile in ``pgo/``.
+"""Whether and how a build of dupack uses a profile recorded in ``pgo/``.
 
-The extension (and the benchmark's binaries) are built with profile-guided
-optimisation when the compiler can read the committed profile: LLVM lays
-out the simulator's hot paths from counts of what the shipped scenarios,
-the benchmark's dumbbells and a sweep actually execute (``scripts/pgo``
-records them). It changes no result, only how fast the same instructions
-run (docs/performance.md, "Profile-guided build").
+``python scripts/pgo`` records on this machine how often each branch of
+the simulator is taken in the shipped scenarios, the benchmark's dumbbells
+and a sweep (``pgo/dupack.profdata``, with ``pgo/profile.json`` saying what
+it was recorded from; both are build products, not in git). A later
+``pip install .`` (packaging/dupack_build.py) and the benchmark's builds
+then compile with profile-guided optimisation: LLVM lays out the hot paths
+from those counts. It changes no result, only how fast the same
+instructions run (docs/performance.md, "Profile-guided build").
 
-The profile is an LLVM *indexed* profile: a compiler whose LLVM is at
-least as new as the ``llvm-profdata`` that wrote it reads it; an older one
-cannot, and the build is then an ordinary release build. A profile made
-from other sources than the ones being built is only partly used (LLVM
-skips each function whose control flow changed); ``sources_digest`` says
-whether it was made from these, and tests/test_pgo.py checks it is.
+The profile is used only when it describes the sources being built
+(``sources_digest``; LLVM would otherwise drop the counts of every function
+changed since, silently) and the compiler can read it: it is an LLVM
+*indexed* profile, which an LLVM as new as the ``llvm-profdata`` that wrote
+it, or newer, reads. Otherwise the build is an ordinary release build.
 
-Standard library only: the PEP 517 backend (``dupack_build``), bench/
-and the tests import it.
+Standard library only: the PEP 517 backend (``dupack_build``), bench/,
+scripts/pgo and the tests import it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The profile and what it was made from, relative to the source tree.
+#: The profile and what it was recorded from, relative to the source tree
+#: (written by scripts/pgo; ignored by git).
 PROFILE = Path("pgo") / "dupack.profdata"
 META = Path("pgo") / "profile.json"
 #: ``DUPACK_PGO=0`` builds without the profile (to compare, or to build with
@@ -92,7 +94,12 @@ def decide(root: Path = ROOT, rustc: str = "rustc", env: dict[str, str] | None =
         return None, f"{ENV_SWITCH}={env[ENV_SWITCH]}: built without the profile"
     meta = read_meta(root)
     if meta is None:
-        return None, f"no {PROFILE.as_posix()} in the source tree: built without a profile"
+        return None, f"no {PROFILE.as_posix()} in the source tree: built without a profile (python scripts/pgo records one)"
+    if meta.get("sources") != sources_digest(root):
+        return None, (
+            f"{PROFILE.as_posix()} was recorded from other Rust sources than these: built without it "
+            "(python scripts/pgo records it again)"
+        )
     have = llvm_major(env.get("RUSTC", rustc))
     need = int(meta["llvm_major"])
     if have is None:
@@ -100,7 +107,7 @@ def decide(root: Path = ROOT, rustc: str = "rustc", env: dict[str, str] | None =
     if have < need:
         return None, (
             f"rustc is built on LLVM {have}, older than the LLVM {need} that wrote {PROFILE.as_posix()}: "
-            "built without the profile (a Rust toolchain of the version in pgo/profile.json or later uses it)"
+            "built without the profile (python scripts/pgo records it again with this toolchain)"
         )
     return root / PROFILE, f"built with {PROFILE.as_posix()} (LLVM {need}; this rustc's LLVM {have})"
 
@@ -110,9 +117,9 @@ def rustflags(profile: Path, env: dict[str, str]) -> str:
     with spaces stays one flag) for a build with ``profile``: the user's own
     flags from ``env`` first (``CARGO_ENCODED_RUSTFLAGS`` if set, else
     ``RUSTFLAGS``, as Cargo reads them), then ours. A function whose code
-    changed since the profile was made is compiled without its counts,
-    silently: LLVM's mismatch warning would only tell a user the profile is
-    older than the code, which tests/test_pgo.py tells whoever changes it."""
+    whose counts do not match is compiled without them, silently: ``decide``
+    uses only a profile recorded from the sources being built, so a mismatch
+    is at most a function the training never ran."""
     if env.get("CARGO_ENCODED_RUSTFLAGS"):
         user = env["CARGO_ENCODED_RUSTFLAGS"].split("\x1f")
     else:
