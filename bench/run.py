@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run dupack, ns-2 and ns-3 on the same scenarios and write docs/performance.md.
 
-    python bench/run.py            # everything (20-30 minutes on 2 cores: 23-29 in its last three runs)
+    python bench/run.py            # everything (20-35 minutes on 2 cores: 22.6 and 31.4 in its last two runs)
     python bench/run.py --quick    # (a) with N=10 and 50 s only, short (b) and (c)
     python bench/run.py --install  # apt-get install ns2 (root) and pip install the ns3 wheel if missing
 
