@@ -77,11 +77,22 @@ def llvm_major(rustc: str = "rustc") -> int | None:
     return int(m.group(1)) if m else None
 
 
+def switched_off(env: dict[str, str]) -> bool:
+    """Whether ``env`` asks for a build without the profile (``DUPACK_PGO=0``)."""
+    return env.get(ENV_SWITCH, "1").strip().lower() in ("0", "false", "no", "off")
+
+
 def read_meta(root: Path = ROOT) -> dict | None:
-    """``pgo/profile.json``, or None if the tree has no profile."""
+    """``pgo/profile.json``, or None if the tree has no profile. A
+    ``profile.json`` that is not what scripts/pgo writes (an object with the
+    sources' digest and an integer LLVM version) is no profile either, not a
+    failed build."""
     try:
         meta = json.loads((root / META).read_text(encoding="utf-8"))
     except (OSError, ValueError):
+        return None
+    if not (isinstance(meta, dict) and isinstance(meta.get("sources"), str)
+            and isinstance(meta.get("llvm_major"), int) and not isinstance(meta["llvm_major"], bool)):
         return None
     return meta if (root / PROFILE).is_file() else None
 
@@ -90,18 +101,21 @@ def decide(root: Path = ROOT, rustc: str = "rustc", env: dict[str, str] | None =
     """(the profile to build with, or None; why), for a build of ``root``
     with ``rustc`` in the environment ``env`` (``os.environ`` if None)."""
     env = os.environ if env is None else env
-    if env.get(ENV_SWITCH, "1").strip().lower() in ("0", "false", "no", "off"):
+    if switched_off(env):
         return None, f"{ENV_SWITCH}={env[ENV_SWITCH]}: built without the profile"
     meta = read_meta(root)
     if meta is None:
-        return None, f"no {PROFILE.as_posix()} in the source tree: built without a profile (python scripts/pgo records one)"
-    if meta.get("sources") != sources_digest(root):
+        return None, (
+            f"no usable {PROFILE.as_posix()} and {META.as_posix()} in the source tree: built without a profile "
+            "(python scripts/pgo records one)"
+        )
+    if meta["sources"] != sources_digest(root):
         return None, (
             f"{PROFILE.as_posix()} was recorded from other Rust sources than these: built without it "
             "(python scripts/pgo records it again)"
         )
     have = llvm_major(env.get("RUSTC", rustc))
-    need = int(meta["llvm_major"])
+    need = meta["llvm_major"]
     if have is None:
         return None, "the compiler's LLVM version is unknown (rustc -vV): built without the profile"
     if have < need:
@@ -116,10 +130,11 @@ def rustflags(profile: Path, env: dict[str, str]) -> str:
     """``CARGO_ENCODED_RUSTFLAGS`` (flags separated by 0x1f, so that a path
     with spaces stays one flag) for a build with ``profile``: the user's own
     flags from ``env`` first (``CARGO_ENCODED_RUSTFLAGS`` if set, else
-    ``RUSTFLAGS``, as Cargo reads them), then ours. A function whose code
-    whose counts do not match is compiled without them, silently: ``decide``
-    uses only a profile recorded from the sources being built, so a mismatch
-    is at most a function the training never ran."""
+    ``RUSTFLAGS``, as Cargo reads them), then ours. LLVM compiles a function
+    whose counts do not match its code without them, and the second flag
+    keeps it from warning about each: ``decide`` uses only a profile recorded
+    from the sources being built, so a mismatch is at most a function the
+    training never ran."""
     if env.get("CARGO_ENCODED_RUSTFLAGS"):
         user = env["CARGO_ENCODED_RUSTFLAGS"].split("\x1f")
     else:

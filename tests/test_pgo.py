@@ -98,7 +98,7 @@ def test_dupack_pgo_0_and_a_tree_without_a_profile_build_without_it(tmp_path):
         profile, why = pgo.decide(root, env={"RUSTC": rustc, pgo.ENV_SWITCH: off})
         assert profile is None and f"{pgo.ENV_SWITCH}={off}" in why
     profile, why = pgo.decide(tmp_path, env={"RUSTC": rustc})
-    assert profile is None and "no pgo/dupack.profdata" in why
+    assert profile is None and "no usable pgo/dupack.profdata" in why
     env, _ = pgo.build_env(tmp_path, env={"RUSTC": rustc, "RUSTFLAGS": "-Ctarget-cpu=native", pgo.ENV_STAMP: "x"})
     assert env["RUSTFLAGS"] == "-Ctarget-cpu=native" and "CARGO_ENCODED_RUSTFLAGS" not in env
     assert pgo.ENV_STAMP not in env
@@ -169,7 +169,7 @@ def test_the_installed_extension_was_built_with_the_profile_when_the_compiler_ca
     """What `pip install .` (README) built: guided by the profile recorded in
     pgo/ if there is one for these sources that the local compiler can read,
     plainly otherwise (a fresh clone has none)."""
-    if os.environ.get(pgo.ENV_SWITCH, "1") in ("0", "false", "off", "no"):
+    if pgo.switched_off(os.environ):
         pytest.skip(f"{pgo.ENV_SWITCH}={os.environ[pgo.ENV_SWITCH]}: the build was asked not to use the profile")
     from dupack import _core
 
@@ -182,3 +182,18 @@ def test_the_installed_extension_was_built_with_the_profile_when_the_compiler_ca
             "the installed extension was not built with the profile (pip install . builds it through "
             f"packaging/dupack_build.py): {_core.__pgo__!r}"
         )
+
+
+@pytest.mark.parametrize("meta", ["[]", "{}", '{"sources": "x"}', '{"llvm_major": "22", "sources": "DIGEST"}',
+                                  '{"llvm_major": null, "sources": "DIGEST"}', '{"llvm_major": true, "sources": "DIGEST"}',
+                                  "not json"])
+def test_a_damaged_profile_description_builds_without_the_profile_rather_than_fail(tmp_path, meta):
+    """pip install . must not end in a traceback over a hand-edited or
+    half-written pgo/profile.json: the build goes on without the profile and
+    says why."""
+    root = tree_with_profile(tmp_path / "tree")
+    (root / pgo.META).write_text(meta.replace("DIGEST", pgo.sources_digest(root)))
+    profile, why = pgo.decide(root, env={"RUSTC": fake_rustc(tmp_path, "22.0.0")})
+    assert profile is None and "no usable pgo/dupack.profdata and pgo/profile.json" in why
+    env, _ = pgo.build_env(root, env={"RUSTC": fake_rustc(tmp_path, "22.0.0")})
+    assert "CARGO_ENCODED_RUSTFLAGS" not in env and pgo.ENV_STAMP not in env

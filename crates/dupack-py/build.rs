@@ -32,7 +32,7 @@ fn main() {
         }
     }
     // The profile the build is guided by, if any (set with the compiler's
-    // flags by packaging/pgo.py), for `_core.__pgo__` and `dupack --version`.
+    // flags by packaging/pgo.py), for `_core.__pgo__`.
     println!("cargo:rustc-env=DUPACK_PGO_PROFILE={}", std::env::var("DUPACK_PGO_PROFILE").unwrap_or_default());
     println!("cargo:rerun-if-env-changed=DUPACK_PGO_PROFILE");
     println!("cargo:rerun-if-changed=build.rs");
